@@ -1,0 +1,26 @@
+"""opgate.core: the registry, help and (later) exec behind every front end.
+
+Nothing here imports a user interface library; ``tests/unit/test_import_hygiene.py``
+proves it.
+"""
+
+from ._gateway import Gateway
+from ._scopes import ContextTable
+from .catalog import CatalogLoad, LoadProblem, ToolDefinition, ToolMetadata, load_catalog
+from .help import HelpService, HelpTree
+from .registry import OpRecord, Registry, build_registry
+
+__all__ = [
+    "CatalogLoad",
+    "ContextTable",
+    "Gateway",
+    "HelpService",
+    "HelpTree",
+    "LoadProblem",
+    "OpRecord",
+    "Registry",
+    "ToolDefinition",
+    "ToolMetadata",
+    "build_registry",
+    "load_catalog",
+]

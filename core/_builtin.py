@@ -1,0 +1,32 @@
+"""The built-in catalogue and its context table, shipped in ``opgate.fixtures``."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from ._scopes import ContextTable
+from .catalog._sources import CatalogLoad, load_json_file
+
+CATALOG_FILES = ("onto_read.json", "onto_write.json", "util.json")
+
+
+def fixtures_dir() -> Path:
+    """The folder of the shipped fixtures (installed or in a source checkout)."""
+    return Path(str(resources.files("opgate.fixtures")))
+
+
+def builtin_catalog_loads() -> list[CatalogLoad]:
+    """The built-in tools. Their namespace is empty: the ontology naming rules apply to them."""
+    folder = fixtures_dir() / "catalog"
+    return [load_json_file(folder / name, namespace="") for name in CATALOG_FILES]
+
+
+@lru_cache(maxsize=1)
+def builtin_contexts() -> ContextTable:
+    path = fixtures_dir() / "contexts.json"
+    if not path.is_file():
+        return ContextTable()
+    return ContextTable.from_mapping(json.loads(path.read_text(encoding="utf-8")))

@@ -1,0 +1,102 @@
+"""Finding out what kind of catalogue a path holds, and reading it.
+
+Accepted: a JSON list of OpenAI-style functions (wrapped or bare), an object
+whose ``tools`` list holds such functions, an MCP ``tools/list`` result, a
+built ``registry.json``, a folder of tool folders, or a folder of JSON
+catalogue files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ._folders import is_tool_folder_tree, load_tool_folders
+from ._functions import parse_function_list
+from ._mcp import parse_mcp_tools
+from ._registry_file import parse_registry_file
+from ._tool import LoadProblem, ToolDefinition
+
+_NOISE_WORDS = {"mcp", "tools", "tool", "list", "openapi", "catalog", "catalogue", "functions", "registry", "definitions", "json", "schema", "schemas"}
+
+
+@dataclass
+class CatalogLoad:
+    """What one source gave: its tools and every problem found in it."""
+
+    source: str
+    namespace: str
+    tools: list[ToolDefinition] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
+
+
+def default_namespace(path: Path) -> str:
+    """A short namespace from a file name: ``github_mcp_tools_list.json`` gives ``github``."""
+    words = [w for w in re.split(r"[^a-z0-9]+", path.stem.lower()) if w and w not in _NOISE_WORDS]
+    return "_".join(words) or "tools"
+
+
+def split_catalog_spec(spec: str) -> tuple[str | None, str]:
+    """``NAME=PATH`` names the namespace; a bare path lets it be derived."""
+    name, sep, rest = spec.partition("=")
+    if sep and re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*", name):
+        return name, rest
+    return None, spec
+
+
+def _is_mcp_list(tools: list[Any]) -> bool:
+    return any(isinstance(t, dict) and "inputSchema" in t for t in tools)
+
+
+def _parse_document(data: Any, *, source: str, namespace: str | None, stem_namespace: str) -> CatalogLoad:
+    if isinstance(data, dict) and "registry_version" in data and isinstance(data.get("ops"), list):
+        tools, problems = parse_registry_file(data, source=source)
+        return CatalogLoad(source, namespace or "", tools, problems)
+    if namespace is not None:
+        stem_namespace = namespace
+    items = data.get("tools") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        return CatalogLoad(source, namespace or stem_namespace, [], [LoadProblem(source, "not a catalogue: expected a list of tools, or an object with a 'tools' list")])
+    if _is_mcp_list(items):
+        ns = namespace if namespace is not None else f"mcp.{stem_namespace}"
+        tools, problems = parse_mcp_tools(items, source=source, namespace=ns)
+    else:
+        ns = stem_namespace
+        tools, problems = parse_function_list(items, source=source, namespace=ns)
+    return CatalogLoad(source, ns, tools, problems)
+
+
+def load_json_file(path: Path, namespace: str | None = None) -> CatalogLoad:
+    source = str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        return CatalogLoad(source, namespace or "", [], [LoadProblem(source, f"cannot read: {exc}")])
+    except json.JSONDecodeError as exc:
+        return CatalogLoad(source, namespace or "", [], [LoadProblem(source, f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")])
+    return _parse_document(data, source=source, namespace=namespace, stem_namespace=default_namespace(path))
+
+
+def load_catalog(spec: str | Path, namespace: str | None = None) -> list[CatalogLoad]:
+    """Read one catalogue path (``NAME=PATH`` allowed); a folder of JSON files gives one load per file."""
+    if isinstance(spec, str):
+        named, raw = split_catalog_spec(spec)
+        namespace = namespace or named
+        path = Path(raw).expanduser()
+    else:
+        path = spec
+    if not path.exists():
+        return [CatalogLoad(str(path), namespace or "", [], [LoadProblem(str(path), "no such file or folder")])]
+    if is_tool_folder_tree(path):
+        ns = namespace or default_namespace(path)
+        tools, problems = load_tool_folders(path, source=str(path), namespace=ns)
+        return [CatalogLoad(str(path), ns, tools, problems)]
+    if path.is_dir():
+        files = sorted(path.glob("*.json"))
+        if not files:
+            return [CatalogLoad(str(path), namespace or "", [], [LoadProblem(str(path), "the folder holds neither tool folders nor JSON catalogues")])]
+        return [load_json_file(f, namespace) for f in files]
+    return [load_json_file(path, namespace)]

@@ -1,0 +1,50 @@
+"""One op as each provider's tool definition."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..registry._record import OpRecord
+from ._gemini_schema import to_gemini_schema
+
+PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "mcp")
+_NAME_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
+NAME_LIMIT = 64
+
+
+def provider_tool_name(record: OpRecord, *, by_op: bool = False) -> str:
+    """A provider-safe tool name: the tool's own name, or the op with dots as double underscores."""
+    name = record.op.replace(".", "__") if by_op else record.tool_name
+    return _NAME_UNSAFE.sub("_", name)[:NAME_LIMIT]
+
+
+def _description(record: OpRecord) -> str:
+    return record.description or record.summary
+
+
+def mcp_annotations(record: OpRecord) -> dict[str, Any]:
+    return {
+        "title": record.summary,
+        "readOnlyHint": record.kind == "read",
+        "destructiveHint": record.destructive,
+        "idempotentHint": bool(record.metadata.idempotent),
+        "openWorldHint": record.op.startswith("util.web"),
+    }
+
+
+def export_tool(record: OpRecord, provider: str, *, by_op: bool = False) -> dict[str, Any]:
+    """The tool definition ``provider`` expects for this op."""
+    name = provider_tool_name(record, by_op=by_op)
+    description = _description(record)
+    if provider == "openai":
+        return {"type": "function", "function": {"name": name, "description": description, "parameters": record.parameters}}
+    if provider == "openai-responses":
+        return {"type": "function", "name": name, "description": description, "parameters": record.parameters}
+    if provider == "anthropic":
+        return {"name": name, "description": description, "input_schema": record.parameters}
+    if provider == "gemini":
+        return {"name": name, "description": description, "parameters": to_gemini_schema(record.parameters)}
+    if provider == "mcp":
+        return {"name": name, "description": description, "inputSchema": record.parameters, "annotations": mcp_annotations(record)}
+    raise ValueError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")

@@ -1,0 +1,94 @@
+"""``help``: path routing, the unknown-path error, and the cache."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ..registry._record import OpRecord
+from ..registry._registry import Registry
+from ._render import KIND_SUFFIXES, render_group, render_op, render_root
+from ._tree import HelpTree
+
+FORMATS = ("short", "full")
+ROOT_ALIASES = ("", "root", ".")
+
+
+def help_error(path: str, code: str, message: str, hints: list[str], next_action: str) -> dict[str, Any]:
+    """The discovery error shape: what went wrong, where to look, and what to call next."""
+    return {"ok": False, "path": path, "error": {"code": code, "message": message, "hints": hints, "next_action": next_action}}
+
+
+class HelpService:
+    """Answers ``help`` over the ops a caller may see, caching each answer.
+
+    The cache key is (registry version, path, format, include_examples,
+    include_schemas); a new registry version never reads an old answer. Answers
+    are cached as JSON text and parsed per call, so a caller that edits its
+    answer cannot corrupt the cache.
+    """
+
+    def __init__(self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None):
+        self.registry = registry
+        self._visible = visible or (lambda record: True)
+        self.tree = HelpTree(r for r in registry if self._visible(r))
+        self._cache: dict[tuple[Any, ...], str] = {}
+
+    def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
+        key = (self.registry.version, path, format, bool(include_examples), bool(include_schemas))
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._cache[key] = json.dumps(self._answer(path, format, include_examples, include_schemas), separators=(",", ":"))
+        return json.loads(cached)
+
+    def _answer(self, raw_path: str | None, format: str, include_examples: bool, include_schemas: bool) -> dict[str, Any]:
+        path = (raw_path or "").strip().strip(".").lower() if isinstance(raw_path, str) else ""
+        if format not in FORMATS:
+            return help_error(path or "root", "VALIDATION_ERROR", f"format must be 'short' or 'full', not {format!r}", list(FORMATS), f"help(path={path!r}, format='short')")
+        summaries = self.registry.group_summaries
+        if path in ROOT_ALIASES:
+            return render_root(self.tree.root, summaries)
+        node = self.tree.node(path)
+        if node is not None and node.record is not None and not node.children:
+            return render_op(node.record, full=format == "full", include_examples=include_examples, include_schemas=include_schemas)
+        if node is not None:
+            payload = render_group(node, summaries, include_schemas=include_schemas)
+            if node.record is not None:
+                payload["op"] = render_op(node.record, full=format == "full", include_examples=include_examples, include_schemas=include_schemas)
+            return payload
+        base, _, suffix = path.rpartition(".")
+        if suffix in KIND_SUFFIXES and self.tree.node(base) is not None:
+            return render_group(self.tree.node(base), summaries, kind=suffix, include_schemas=include_schemas)  # type: ignore[arg-type]
+        record = self.registry.resolve(raw_path.strip() if isinstance(raw_path, str) else "")
+        if record is not None and self._visible(record):
+            payload = render_op(record, full=format == "full", include_examples=include_examples, include_schemas=include_schemas)
+            payload["notes"] = [f"{raw_path!r} is the tool name of {record.op}; use the op name with exec.", *payload.get("notes", [])]
+            return payload
+        return self._unknown(path)
+
+    def closest_paths(self, path: str, limit: int = 3) -> list[str]:
+        """Nearest existing paths: fuzzy matches first, then the deepest existing prefix."""
+        paths = self.tree.paths
+        hints = difflib.get_close_matches(path, paths, n=limit, cutoff=0.6)
+        # Also compare the last segment alone, so "onto.tsk.list" still finds "onto.task.list".
+        if len(hints) < limit:
+            tail = path.rsplit(".", 1)[-1]
+            for candidate in paths:
+                if candidate not in hints and candidate.rsplit(".", 1)[-1] == tail and difflib.SequenceMatcher(None, path, candidate).ratio() > 0.5:
+                    hints.append(candidate)
+        prefix = path
+        while prefix and self.tree.node(prefix) is None:
+            prefix = prefix.rpartition(".")[0]
+        if prefix and prefix not in hints:
+            hints.append(prefix)
+        return hints[: limit + 1]
+
+    def _unknown(self, path: str) -> dict[str, Any]:
+        hints = self.closest_paths(path)
+        nearest = hints[0] if hints else "root"
+        message = f"There is no help path {path!r}."
+        if hints:
+            message += f" Did you mean {hints[0]!r}?"
+        return help_error(path, "UNKNOWN_PATH", message, hints or sorted(self.tree.root.children), f"help(path={nearest!r})")

@@ -1,0 +1,83 @@
+"""The op registry: every op by name, and the lookups exec and help need."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from ..catalog._tool import LoadProblem
+from ._record import OpRecord
+
+
+class Registry:
+    """Ops by their semantic name, with the tool names they came from.
+
+    ``version`` is a hash of the content, so two registries built from the
+    same catalogues share it and any change to a schema, name or example
+    changes it (help caches are keyed on it).
+    """
+
+    def __init__(self, records: list[OpRecord], problems: list[LoadProblem] | None = None, *, group_summaries: dict[str, str] | None = None):
+        self._by_op = {r.op: r for r in sorted(records, key=lambda r: r.op)}
+        self._by_tool: dict[str, list[str]] = defaultdict(list)
+        for record in self._by_op.values():
+            self._by_tool[record.tool_name].append(record.op)
+        self.problems: list[LoadProblem] = list(problems or [])
+        self.group_summaries: dict[str, str] = dict(group_summaries or {})
+        self.version = self._content_hash()
+
+    def _content_hash(self) -> str:
+        digest = hashlib.sha256()
+        for record in self._by_op.values():
+            digest.update(json.dumps(record.to_dict(), sort_keys=True, separators=(",", ":"), default=str).encode())
+        return digest.hexdigest()[:16]
+
+    def __len__(self) -> int:
+        return len(self._by_op)
+
+    def __iter__(self) -> Iterator[OpRecord]:
+        return iter(self._by_op.values())
+
+    def __contains__(self, op: object) -> bool:
+        return op in self._by_op
+
+    @property
+    def ops(self) -> list[str]:
+        return list(self._by_op)
+
+    def get(self, op: str) -> OpRecord | None:
+        return self._by_op.get(op)
+
+    def resolve(self, name: str) -> OpRecord | None:
+        """An op by its op name or, failing that, by the tool name it came from (if that is unambiguous)."""
+        record = self._by_op.get(name)
+        if record is not None:
+            return record
+        ops = self._by_tool.get(name, [])
+        return self._by_op[ops[0]] if len(ops) == 1 else None
+
+    def ops_for_tool(self, tool_name: str) -> list[str]:
+        return list(self._by_tool.get(tool_name, []))
+
+    def closest(self, name: str, candidates: list[str] | None = None, limit: int = 3) -> list[str]:
+        """The nearest op names, for "did you mean" answers; tool names count as aliases of their ops."""
+        pool = candidates if candidates is not None else self.ops
+        found = difflib.get_close_matches(name, pool, n=limit, cutoff=0.6)
+        if len(found) < limit and candidates is None:
+            for tool in difflib.get_close_matches(name, list(self._by_tool), n=limit, cutoff=0.75):
+                for op in self._by_tool[tool]:
+                    if op not in found:
+                        found.append(op)
+        return found[:limit]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "registry_version": self.version,
+            "tool_count": len(self),
+            "ops": [r.to_dict() for r in self],
+            "problems": [p.to_dict() for p in self.problems],
+        }

@@ -1,0 +1,5 @@
+"""``python -m opgate`` runs the command line."""
+
+from opgate.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,41 @@
+"""The one-shot command line: ``opgate <command>``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+
+from . import _build_command, _help_command
+from ._options import add_global_options, merge_global_options
+
+__all__ = ["build_parser", "main"]
+
+COMMANDS = (_help_command, _build_command)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="opgate", description="A progressive tool disclosure gateway: browse ops, read their help, run them.")
+    add_global_options(parser, position="main")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        sub = command.add_parser(subparsers)
+        add_global_options(sub, position="sub")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = merge_global_options(parser.parse_args(argv))
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=False)
+    if not getattr(args, "run", None):
+        args.path, args.full, args.examples, args.schemas, args.json = "", False, True, False, False
+        return _help_command.run(args, console)
+    try:
+        return args.run(args, console)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

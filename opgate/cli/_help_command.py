@@ -1,0 +1,32 @@
+"""``opgate help``: the same payload an agent gets, printed for people or as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+
+from ._gateway_factory import make_gateway
+from ._help_view import render_help
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("help", help="browse the op namespace", description="Show help for the root, a group or an op.")
+    parser.add_argument("path", nargs="?", default="", help="root, a group (onto, onto.task, onto.task.write) or an op")
+    parser.add_argument("--full", action="store_true", help="the full description, metadata and schema")
+    parser.add_argument("--examples", action=argparse.BooleanOptionalAction, default=True, help="include examples (default: yes)")
+    parser.add_argument("--schemas", action="store_true", help="include the parameters schema")
+    parser.add_argument("--json", action="store_true", help="print exactly the JSON an agent receives")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    gateway = make_gateway(args)
+    payload = gateway.help(args.path, format="full" if args.full else "short", include_examples=args.examples, include_schemas=args.schemas)
+    if args.json:
+        console.file.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    else:
+        console.print(render_help(payload))
+    return 0 if payload.get("ok") else 1

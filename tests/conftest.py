@@ -1,0 +1,37 @@
+"""Shared fixtures: paths to the real catalogues in ../shared/data, read in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+CATALOGS = SHARED_DATA / "catalogs"
+REAL_CATALOGS = {
+    "github": CATALOGS / "github_mcp_tools_list.json",
+    "loom": CATALOGS / "loom_tools.json",
+    "twilio": CATALOGS / "twilio_openapi_tools.json",
+}
+
+
+def _require(path: Path) -> Path:
+    if not path.exists():
+        pytest.fail(f"shared test data is missing: {path}")
+    return path
+
+
+@pytest.fixture(params=sorted(REAL_CATALOGS))
+def real_catalog(request) -> tuple[str, Path]:
+    return request.param, _require(REAL_CATALOGS[request.param])
+
+
+@pytest.fixture
+def github_catalog() -> Path:
+    return _require(REAL_CATALOGS["github"])
+
+
+@pytest.fixture
+def twilio_catalog() -> Path:
+    return _require(REAL_CATALOGS["twilio"])

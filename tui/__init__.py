@@ -1,0 +1,1 @@
+"""The Textual explorer over opgate.core."""
