@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -9,24 +10,55 @@ from typing import Any
 from ._builtin import builtin_catalog_loads, builtin_contexts
 from ._scopes import ContextTable
 from .catalog._sources import CatalogLoad, load_catalog
+from .exec._confirm import Approver
+from .exec._dispatcher import Dispatcher
+from .exec._handler import Handler
+from .exec._session import Session
+from .exec._telemetry import CallLog
 from .help._service import HelpService
 from .registry._build import build_registry
 from .registry._registry import Registry
+from .settings import GatewaySettings
 
 
 class Gateway:
-    """help over a registry of ops, seen through one context scope.
+    """help, exec and batch over a registry of ops, seen through one context scope.
 
-    ``Gateway()`` serves the built-in catalogue; :meth:`from_catalogs` builds
-    one from catalogue files. ``context`` names a context of the context table
-    (``None``: every op is visible).
+    ``Gateway()`` serves the built-in catalogue on the default workspace
+    database (opened on first use, with the demo workspace when new);
+    ``db_path`` or ``store`` choose another. :meth:`from_catalogs` builds one
+    from catalogue files. ``context`` names a context scope (``None``: every op
+    is visible). Writes need ``allow_write``; ops that need confirmation ask
+    ``approver``. No method raises for a bad call: answers are envelopes.
     """
 
-    def __init__(self, registry: Registry | None = None, *, context: str | None = None, contexts: ContextTable | None = None):
+    def __init__(
+        self,
+        registry: Registry | None = None,
+        *,
+        context: str | None = None,
+        contexts: ContextTable | None = None,
+        db_path: str | Path | None = None,
+        store: Any = None,
+        allow_write: bool = False,
+        approver: Approver | None = None,
+        settings: GatewaySettings | None = None,
+        session: Session | None = None,
+        handlers: dict[str, Handler] | None = None,
+        call_log: bool = True,
+    ):
         self.registry = registry if registry is not None else build_registry(builtin_catalog_loads())
         self.contexts = contexts if contexts is not None else builtin_contexts()
+        self.settings = settings or GatewaySettings()
+        self.session = session or Session()
+        self.allow_write = allow_write
+        self.approver = approver
+        self._db_path = db_path
+        self._store = store
+        self._store_lock = threading.Lock()
+        self._handlers = handlers
+        self._call_log_enabled = call_log
         self._context: str | None = None
-        self._help: HelpService
         self.set_context(context)
 
     @classmethod
@@ -37,23 +69,83 @@ class Gateway:
             loads.extend(load_catalog(path))
         return cls(build_registry(loads), **options)
 
+    # -- the workspace ---------------------------------------------------------
+
+    @property
+    def store(self) -> Any:
+        """The workspace store, opened on first use."""
+        if self._store is None:
+            with self._store_lock:
+                if self._store is None:
+                    from .store import open_store
+
+                    self._store = open_store(self._db_path)
+        return self._store
+
+    @property
+    def db_location(self) -> str:
+        if self._store is not None:
+            return str(getattr(self._store, "location", self._db_path or ""))
+        from .store import default_path
+
+        return str(self._db_path or default_path())
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    # -- scope -------------------------------------------------------------------
+
     @property
     def context(self) -> str | None:
         return self._context
 
     def set_context(self, context: str | None) -> None:
         """Switch the context scope; which ops exist changes with it."""
-        self._help = HelpService(self.registry, self.contexts.visibility(context))
+        visible = self.contexts.visibility(context)
+        self._help = HelpService(self.registry, visible)
+        handlers = self._handlers
+        if handlers is None:
+            from .handlers import builtin_handlers
+
+            handlers = builtin_handlers()
+        self._dispatcher = Dispatcher(
+            self.registry,
+            store_provider=lambda: self.store,
+            handlers=handlers,
+            visible=visible,
+            settings=self.settings,
+            call_log=CallLog(lambda: self.store, enabled=self._call_log_enabled),
+        )
+        self._visible = visible
         self._context = context
 
     def is_visible(self, op: str) -> bool:
-        return self._help.tree.node(op) is not None and self._help.tree.node(op).record is not None  # type: ignore[union-attr]
+        record = self.registry.get(op)
+        return record is not None and self._visible(record)
 
     @property
     def help_tree(self):
         """The namespace tree of the visible ops (for browsers such as the explorer)."""
         return self._help.tree
 
+    # -- the gateway calls ----------------------------------------------------------
+
     def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
-        """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op. Never raises."""
+        """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op."""
         return self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
+
+    def exec(self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *, state_digest: str | None = None) -> dict[str, Any]:
+        """Run an op (or dry-run it) and answer with the success or error envelope.
+
+        ``state_digest`` is the digest a dry-run returned: if the state it read
+        has changed since, the real run fails with CONFLICT.
+        """
+        return self._dispatcher.exec(
+            op, args, session=self.session, allow_write=self.allow_write, approver=self.approver,
+            idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest,
+        )
+
+    def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The newest call-log entries, across sessions."""
+        return self._dispatcher.call_log.recent(limit)

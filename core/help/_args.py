@@ -48,7 +48,7 @@ def describe_args(parameters: dict[str, Any], *, description_limit: int | None) 
         schema = _resolve(raw, parameters) if isinstance(raw, dict) else {}
         row: dict[str, Any] = {"name": name, "type": type_label(schema, parameters), "required": name in required}
         for key in ("default", "enum", "format", "minimum", "maximum"):
-            if key in schema:
+            if key in schema and not (key == "format" and row["type"] == schema[key]):
                 row[key] = schema[key]
         description = (schema.get("description") or "").strip()
         if description:

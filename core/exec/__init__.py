@@ -1,0 +1,46 @@
+"""exec: the dispatcher, its handlers' interface, and the envelopes it answers with."""
+
+from ._confirm import Approver, ConfirmationRequest
+from ._dispatcher import Dispatcher
+from ._envelope import failure, success
+from ._errors import (
+    CONFLICT,
+    ERROR_CODES,
+    INTERNAL,
+    NOT_FOUND,
+    PERMISSION_DENIED,
+    VALIDATION_ERROR,
+    ConflictError,
+    InternalError,
+    InvalidArguments,
+    NotFoundError,
+    OpError,
+    PermissionDenied,
+)
+from ._handler import Handler, HandlerContext
+from ._session import Session
+from ._telemetry import CallLog
+
+__all__ = [
+    "CONFLICT",
+    "ERROR_CODES",
+    "INTERNAL",
+    "NOT_FOUND",
+    "PERMISSION_DENIED",
+    "VALIDATION_ERROR",
+    "Approver",
+    "CallLog",
+    "ConfirmationRequest",
+    "ConflictError",
+    "Dispatcher",
+    "Handler",
+    "HandlerContext",
+    "InternalError",
+    "InvalidArguments",
+    "NotFoundError",
+    "OpError",
+    "PermissionDenied",
+    "Session",
+    "failure",
+    "success",
+]

@@ -1,0 +1,29 @@
+"""Confirmation by a person, for ops that ask for it.
+
+The approval comes from the front end (a modal, a prompt, an API callback),
+never from an argument: a model cannot confirm its own call. The person sees
+what will change: the call is dry-run first and the approver gets its diff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ConfirmationRequest:
+    """What the person is asked to approve."""
+
+    op: str
+    args: dict[str, Any]
+    summary: str
+    preview: dict[str, Any]
+
+    @property
+    def diff(self) -> dict[str, Any]:
+        return self.preview.get("meta", {}).get("diff", {})
+
+
+Approver = Callable[[ConfirmationRequest], bool]

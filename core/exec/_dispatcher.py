@@ -1,0 +1,163 @@
+"""exec: resolve, validate, authorize, run (or dry-run), and answer with an envelope.
+
+The dispatcher never raises to its caller. Every failure, expected or not,
+becomes an error envelope with a code, a message that says how to fix the
+call, its field errors, and a help path.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..registry._record import OpRecord
+from ..registry._registry import Registry
+from ..settings import GatewaySettings
+from ..store import Conflict, InvalidValue, NotFound, StoreBusy, StoreError
+from ._confirm import Approver, ConfirmationRequest
+from ._envelope import failure, new_trace_id, success
+from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, OpError, PermissionDenied
+from ._prepare import Call, CallRejected, prepare_call, resolve_op
+from ._results import bound_result, entities_touched
+from ._run import CallRunner, Outcome
+from ._session import Session
+from ._telemetry import CallLog
+from ._validation import ArgumentValidator
+
+log = logging.getLogger("opgate.exec")
+
+
+def _store_error(exc: StoreError) -> tuple[str, str, dict[str, Any]]:
+    if isinstance(exc, NotFound):
+        return NOT_FOUND, str(exc), {"kind": exc.kind, "id": exc.id}
+    if isinstance(exc, Conflict):
+        return CONFLICT, exc.reason, dict(exc.details)
+    if isinstance(exc, InvalidValue):
+        return VALIDATION_ERROR, str(exc), {"field_errors": [{"field": f"args.{exc.field}", "path": f"/{exc.field}", "code": "invalid_value", "message": str(exc), **({"allowed": list(exc.allowed)} if exc.allowed else {})}]}
+    if isinstance(exc, StoreBusy):
+        return CONFLICT, "the workspace is busy with another write; retry shortly", {"retryable": True}
+    return INTERNAL, str(exc), {}
+
+
+class Dispatcher:
+    """The exec path shared by every front end, batch and the gateway tools."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        store_provider: Callable[[], Any],
+        handlers: dict[str, Any],
+        visible: Callable[[OpRecord], bool],
+        settings: GatewaySettings,
+        call_log: CallLog,
+    ):
+        self.registry = registry
+        self.visible = visible
+        self.settings = settings
+        self.validator = ArgumentValidator()
+        self.runner = CallRunner(store_provider, handlers, settings)
+        self.call_log = call_log
+
+    def exec(
+        self,
+        op: Any,
+        args: Any = None,
+        *,
+        session: Session,
+        allow_write: bool,
+        approver: Approver | None = None,
+        idempotency_key: str | None = None,
+        dry_run: bool = False,
+        state_digest: str | None = None,
+    ) -> dict[str, Any]:
+        trace_id = new_trace_id()
+        started = time.perf_counter()
+        shown_op = op if isinstance(op, str) else ""
+        record: OpRecord | None = None
+        call: Call | None = None
+        try:
+            record = resolve_op(op, self.registry, self.visible)
+            shown_op = record.op
+            call = prepare_call(
+                record, args, requested=shown_op, dry_run=dry_run, idempotency_key=idempotency_key,
+                expected_digest=state_digest, session=session, validator=self.validator,
+            )
+            self._authorize(call, allow_write)
+            if record.requires_confirmation and not call.dry_run:
+                self._confirm(call, session, approver)
+            outcome = self.runner.run(call, session)
+            envelope = self._success(call, outcome, trace_id, started)
+            session.learn_from(call.args, outcome.result)
+        except Exception as exc:  # the boundary: nothing escapes
+            envelope = self._failure(shown_op, record, exc, trace_id, args)
+        self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started)
+        return envelope
+
+    def _authorize(self, call: Call, allow_write: bool) -> None:
+        if call.record.kind == "write" and not call.dry_run and not allow_write:
+            raise PermissionDenied(
+                f"{call.op} writes, and writes are off (allow_write is false). Dry-run it to see the diff, or ask the person to enable writes.",
+                dry_run_available=True,
+            )
+
+    def _confirm(self, call: Call, session: Session, approver: Approver | None) -> None:
+        if approver is None:
+            raise PermissionDenied(
+                f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
+                requires_confirmation=True,
+            )
+        preview_call = Call(call.requested, call.record, call.args, True, None, None, list(call.warnings))
+        preview = self.runner.run(preview_call, session)
+        request = ConfirmationRequest(call.op, call.args, call.record.summary, {"result": preview.result, "meta": preview.meta})
+        try:
+            approved = bool(approver(request))
+        except Exception:
+            log.exception("approver failed for %s", call.op)
+            approved = False
+        if not approved:
+            raise PermissionDenied(f"the person did not confirm {call.op}; nothing was written", requires_confirmation=True)
+
+    def _success(self, call: Call, outcome: Outcome, trace_id: str, started: float) -> dict[str, Any]:
+        warnings = [*call.warnings, *outcome.warnings]
+        latency_ms = (time.perf_counter() - started) * 1000
+        budget = call.record.metadata.latency_budget_ms or self.settings.default_latency_budget_ms
+        if latency_ms > budget:
+            warnings.append(f"took {latency_ms:.0f} ms, over its latency budget of {budget} ms")
+        result, cuts = bound_result(outcome.result, self.settings.result_char_limit)
+        meta = dict(outcome.meta)
+        if outcome.replayed:
+            meta["idempotent_replay"] = True
+        if cuts:
+            meta["truncated"] = cuts
+        entities = entities_touched(outcome.result, meta.get("diff"))
+        if entities:
+            meta["entities"] = entities
+        return success(call.op, result, trace_id=trace_id, latency_ms=latency_ms, warnings=warnings, **meta)
+
+    def _help_path(self, record: OpRecord | None, exc: Exception) -> str:
+        if record is not None:
+            return record.op
+        suggestions = getattr(exc, "details", {}).get("suggestions") if isinstance(exc, OpError) else None
+        return suggestions[0] if suggestions else "root"
+
+    def _failure(self, op: str, record: OpRecord | None, exc: Exception, trace_id: str, raw_args: Any) -> dict[str, Any]:
+        help_path = self._help_path(record, exc)
+        if isinstance(exc, OpError):
+            details = dict(exc.details)
+            if exc.retryable:
+                details["retryable"] = True
+            return failure(op, exc.code, exc.message, help_path=help_path, field_errors=exc.field_errors, trace_id=trace_id, **details)
+        if isinstance(exc, StoreError):
+            code, message, details = _store_error(exc)
+            field_errors = details.pop("field_errors", None)
+            if exc.retryable:
+                details["retryable"] = True
+            return failure(op, code, message, help_path=help_path, field_errors=field_errors, trace_id=trace_id, **details)
+        log.exception("unexpected failure in %s (trace %s)", op, trace_id)
+        return failure(op, INTERNAL, f"unexpected error while running {op or 'the call'}; nothing was written. Trace {trace_id}.", help_path=help_path, trace_id=trace_id)
+
+
+__all__ = ["CallRejected", "Dispatcher"]

@@ -1,0 +1,44 @@
+"""What a handler is and what it receives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..registry._record import OpRecord
+from ..settings import GatewaySettings
+from ._session import Session
+
+
+@dataclass
+class HandlerContext:
+    """Everything a handler may use. ``tx`` is the store transaction the call runs in
+    (a write transaction for writes, read-only otherwise; ``None`` for handlers
+    with effects outside the store)."""
+
+    op: str
+    record: OpRecord
+    tx: Any
+    session: Session
+    settings: GatewaySettings
+    dry_run: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(message)
+
+
+HandlerFn = Callable[[HandlerContext, dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Handler:
+    """A handler function and how the dispatcher must run it.
+
+    ``external`` handlers reach outside the store (the network): they run with
+    no transaction and refuse dry-run rather than risk a real effect.
+    """
+
+    fn: HandlerFn
+    external: bool = False

@@ -1,0 +1,124 @@
+"""Before anything runs: resolve the op, normalise and validate the arguments.
+
+Everything here either returns a ready :class:`Call` or raises an
+:class:`OpError` whose message and details let the caller fix the call in one
+retry (the closest op names, every field error, and for hopeless arguments
+the usage line and a valid example).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..help._args import usage_line
+from ..registry._record import OpRecord
+from ..registry._registry import Registry
+from ._errors import InvalidArguments, NotFoundError
+from ._session import Session
+from ._validation import ArgumentValidator
+
+
+@dataclass
+class Call:
+    """A call that passed resolution and validation."""
+
+    requested: str
+    record: OpRecord
+    args: dict[str, Any]
+    dry_run: bool
+    idempotency_key: str | None = None
+    expected_digest: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def op(self) -> str:
+        return self.record.op
+
+
+class CallRejected(InvalidArguments):
+    """Validation failed; carries the record so the envelope can point at its help."""
+
+
+def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool]) -> OpRecord:
+    if not isinstance(op, str) or not op.strip():
+        raise InvalidArguments("op must be a non-empty string such as 'onto.task.list'; help() lists the groups", field_errors=[{"field": "op", "path": "/op", "code": "missing_required", "message": "op is required"}])
+    record = registry.resolve(op.strip())
+    if record is not None and visible(record):
+        return record
+    candidates = [r.op for r in registry if visible(r)]
+    suggestions = registry.closest(op.strip(), candidates)
+    message = f"There is no op {op!r}."
+    if suggestions:
+        message += f" Did you mean {suggestions[0]!r}?"
+    else:
+        message += " help() lists the groups; search finds ops by what they do."
+    raise NotFoundError(message, suggestions=suggestions)
+
+
+def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
+    if args is None:
+        return {}
+    if isinstance(args, str):
+        # Models sometimes send the arguments as a JSON string; accept it, and say so.
+        try:
+            parsed = json.loads(args) if args.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise InvalidArguments(f"args is a string that is not JSON ({exc.msg}); send an object") from None
+        if isinstance(parsed, dict):
+            warnings.append("args arrived as a JSON string and was parsed; send an object next time")
+            return parsed
+    if not isinstance(args, dict):
+        raise InvalidArguments(f"args must be an object, not {type(args).__name__}")
+    return dict(args)
+
+
+def _mostly_wrong(args: dict[str, Any], field_errors: list[dict[str, Any]]) -> bool:
+    bad = {e["path"].split("/")[1] for e in field_errors if e["path"].count("/") >= 1}
+    return not args or len(bad) * 2 >= len(args)
+
+
+def help_inline(record: OpRecord) -> dict[str, Any]:
+    """Usage and a valid example, so that one retry can succeed without a help call."""
+    inline: dict[str, Any] = {"usage": usage_line(record)}
+    if record.examples:
+        inline["example"] = {"op": record.op, "args": record.examples[0].get("args", {})}
+    return inline
+
+
+def dry_run_default(record: OpRecord) -> bool:
+    """An op whose schema has ``dry_run`` defaulting to true previews unless told otherwise."""
+    prop = (record.parameters.get("properties") or {}).get("dry_run")
+    return isinstance(prop, dict) and prop.get("default") is True
+
+
+def prepare_call(
+    record: OpRecord,
+    raw_args: Any,
+    *,
+    requested: str,
+    dry_run: bool,
+    idempotency_key: str | None,
+    expected_digest: str | None,
+    session: Session,
+    validator: ArgumentValidator,
+) -> Call:
+    warnings: list[str] = []
+    try:
+        args = _normalise_args(raw_args, warnings)
+    except InvalidArguments as exc:
+        raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
+    args, fills = session.fill_missing(record.required_args, args)
+    warnings += fills
+    field_errors, headline = validator.check(record, args)
+    if field_errors:
+        extra = help_inline(record) if _mostly_wrong(args, field_errors) else {}
+        count = len(field_errors)
+        message = f"{count} problem{'s' if count > 1 else ''} with the arguments of {record.op}: {field_errors[0]['message'] if field_errors else headline}"
+        raise CallRejected(message, field_errors=field_errors, **extra)
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255):
+        raise CallRejected("idempotency_key must be a string of 1 to 255 characters", field_errors=[{"field": "idempotency_key", "path": "/idempotency_key", "code": "invalid_type", "message": "1 to 255 characters"}])
+    wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_default(record)))
+    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings)

@@ -1,0 +1,59 @@
+"""What one caller's session knows: who it is, the ids in play, and what it just asked."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+# Arguments a session may fill in when a call leaves them out.
+REMEMBERED_IDS = ("project_id",)
+
+
+@dataclass
+class Session:
+    """Per-caller state shared by every call of one conversation or front end.
+
+    ``known`` holds ids the session has seen in use (the current project): a
+    call that leaves out a required argument of that name gets it filled in,
+    with a warning saying so.
+    """
+
+    caller: str = "local"
+    known: dict[str, str] = field(default_factory=dict)
+    recent_calls: deque = field(default_factory=lambda: deque(maxlen=20))
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def remember(self, **ids: str) -> None:
+        with self._lock:
+            self.known.update({k: v for k, v in ids.items() if isinstance(v, str) and v})
+
+    def fill_missing(self, required: tuple[str, ...], args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """``args`` with remembered ids filled in where required ones are missing, and a warning per fill."""
+        filled = dict(args)
+        warnings = []
+        for name in required:
+            if name not in filled and name in self.known:
+                filled[name] = self.known[name]
+                warnings.append(f"{name} was missing; used the session's current {name} {self.known[name]}")
+        return filled, warnings
+
+    def learn_from(self, args: dict[str, Any], result: Any) -> None:
+        """Keep the project a successful call worked in as the current one."""
+        for name in REMEMBERED_IDS:
+            if isinstance(args.get(name), str):
+                self.remember(**{name: args[name]})
+        if isinstance(result, dict) and isinstance(result.get("project"), dict) and isinstance(result["project"].get("id"), str):
+            self.remember(project_id=result["project"]["id"])
+
+    def note_call(self, signature: str) -> int:
+        """Record a call; return how many times in a row this exact call has now been made."""
+        with self._lock:
+            self.recent_calls.append(signature)
+            count = 0
+            for previous in reversed(self.recent_calls):
+                if previous != signature:
+                    break
+                count += 1
+            return count

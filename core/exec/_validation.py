@@ -1,0 +1,160 @@
+"""Checking arguments against an op's schema: every error, with its path and a way to fix it.
+
+Validators are built once per op and kept (schemas were checked when the
+registry loaded). They check formats for real and never fetch a remote
+``$ref``: their reference registry is empty.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from typing import Any
+
+import referencing
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from ..registry._record import OpRecord
+
+FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
+_NO_REMOTE = referencing.Registry()
+
+
+def _field_name(path: list[Any]) -> str:
+    text = "args"
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text
+
+
+def _pointer(path: list[Any]) -> str:
+    return "/" + "/".join(str(p) for p in path)
+
+
+def _type_of(schema: dict[str, Any]) -> str:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = "|".join(kind)
+    if kind == "string" and schema.get("format"):
+        return f"string ({schema['format']})"
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    return str(kind or "any")
+
+
+def _closest(name: str, candidates: list[str]) -> str | None:
+    found = difflib.get_close_matches(name, candidates, n=1, cutoff=0.5)
+    if found:
+        return found[0]
+    # "id" for "task_id", "project" for "project_id": a shared word counts too.
+    words = set(name.lower().replace("-", "_").split("_"))
+    sharing = [c for c in candidates if words & set(c.lower().split("_"))]
+    return sharing[0] if len(sharing) == 1 else None
+
+
+def _unknown_properties(error: ValidationError) -> list[dict[str, Any]]:
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    known = list((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else {})
+    rows = []
+    for name in instance:
+        if name in known:
+            continue
+        row: dict[str, Any] = {
+            "field": _field_name([*error.absolute_path, name]),
+            "path": _pointer([*error.absolute_path, name]),
+            "code": "unknown_argument",
+            "message": f"unknown argument {name!r}",
+            "allowed": known,
+        }
+        suggestion = _closest(name, known)
+        if suggestion:
+            row["suggestion"] = suggestion
+            row["message"] += f"; did you mean {suggestion!r}?"
+        rows.append(row)
+    return rows
+
+
+def _missing_required(error: ValidationError) -> list[dict[str, Any]]:
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    properties = error.schema.get("properties") or {}
+    rows = []
+    for name in error.validator_value:
+        if name in instance:
+            continue
+        expected = _type_of(properties.get(name) or {})
+        rows.append({
+            "field": _field_name([*error.absolute_path, name]),
+            "path": _pointer([*error.absolute_path, name]),
+            "code": "missing_required",
+            "message": f"missing required argument {name!r} ({expected})",
+            "expected": expected,
+        })
+    return rows
+
+
+_CODES = {
+    "type": "invalid_type", "enum": "not_in_enum", "const": "not_in_enum", "format": "invalid_format",
+    "minimum": "out_of_range", "maximum": "out_of_range", "exclusiveMinimum": "out_of_range", "exclusiveMaximum": "out_of_range",
+    "minLength": "invalid_length", "maxLength": "invalid_length", "minItems": "invalid_length", "maxItems": "invalid_length",
+    "pattern": "pattern_mismatch", "minProperties": "too_few_arguments", "uniqueItems": "duplicate_items",
+    "oneOf": "no_matching_variant", "anyOf": "no_matching_variant",
+}
+
+
+def _generic(error: ValidationError) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "field": _field_name(list(error.absolute_path)),
+        "path": _pointer(list(error.absolute_path)),
+        "code": _CODES.get(str(error.validator), f"failed_{error.validator}"),
+        "message": error.message,
+    }
+    if isinstance(error.schema, dict):
+        row["expected"] = _type_of(error.schema)
+    if error.validator == "enum":
+        row["allowed"] = list(error.validator_value)
+        suggestion = _closest(str(error.instance), [str(v) for v in error.validator_value])
+        if suggestion:
+            row["suggestion"] = suggestion
+            row["message"] += f"; did you mean {suggestion!r}?"
+    return row
+
+
+def field_errors_of(errors: list[ValidationError]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for error in errors:
+        if error.validator == "additionalProperties":
+            rows += _unknown_properties(error)
+        elif error.validator == "required":
+            rows += _missing_required(error)
+        else:
+            rows.append(_generic(error))
+    # jsonschema reports one "required" error per missing name, each listing them all.
+    unique = list({(r["path"], r["code"]): r for r in rows}.values())
+    unique.sort(key=lambda r: (r["code"] != "unknown_argument", r["code"] != "missing_required", r["field"]))
+    return unique
+
+
+class ArgumentValidator:
+    """Validators for each op, built on first use and shared across threads."""
+
+    def __init__(self) -> None:
+        self._validators: dict[tuple[str, int], Draft202012Validator] = {}
+        self._lock = threading.Lock()
+
+    def _validator(self, record: OpRecord) -> Draft202012Validator:
+        key = (record.op, id(record.parameters))
+        validator = self._validators.get(key)
+        if validator is None:
+            validator = Draft202012Validator(record.parameters, format_checker=FORMAT_CHECKER, registry=_NO_REMOTE)
+            with self._lock:
+                self._validators[key] = validator
+        return validator
+
+    def check(self, record: OpRecord, args: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+        """Every field error, and a one-line summary of the most relevant one."""
+        errors = list(self._validator(record).iter_errors(args))
+        if not errors:
+            return [], ""
+        headline = best_match(errors).message
+        return field_errors_of(errors), headline

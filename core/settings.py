@@ -1,0 +1,40 @@
+"""Settings a gateway runs with: limits, timeouts and the web tools' configuration."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """How ``util.web.*`` reach the network.
+
+    ``search_url`` is a search provider endpoint that answers
+    ``GET ?q=...&count=N`` with JSON results; without it ``util.web.search``
+    answers with a clear error. Private and link-local addresses are refused
+    unless ``allow_private_addresses`` is set (tests set it for their local
+    server).
+    """
+
+    search_url: str | None = field(default_factory=lambda: os.environ.get("OPGATE_SEARCH_URL") or None)
+    search_api_key: str | None = field(default_factory=lambda: os.environ.get("OPGATE_SEARCH_API_KEY") or None)
+    allow_private_addresses: bool = False
+    timeout_s: float = 10.0
+    max_bytes: int = 2_000_000
+    user_agent: str = "opgate/0.1 (+https://pypi.org/project/opgate/)"
+
+
+@dataclass(frozen=True)
+class GatewaySettings:
+    """Limits for exec and batch. Times are in seconds unless the name says otherwise."""
+
+    hard_timeout_s: float = 30.0
+    default_latency_budget_ms: int = 1000
+    read_retries: int = 2
+    retry_backoff_s: float = 0.05
+    result_char_limit: int = 16_000
+    idempotency_ttl_s: int = 24 * 3600
+    batch_concurrency: int = 3
+    batch_max_steps: int = 50
+    web: WebSettings = field(default_factory=WebSettings)
