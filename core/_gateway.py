@@ -10,6 +10,7 @@ from typing import Any
 from ._builtin import builtin_catalog_loads, builtin_contexts
 from ._scopes import ContextTable
 from .catalog._sources import CatalogLoad, load_catalog
+from .exec._batch import BatchRunner
 from .exec._confirm import Approver
 from .exec._dispatcher import Dispatcher
 from .exec._handler import Handler
@@ -145,6 +146,17 @@ class Gateway:
             op, args, session=self.session, allow_write=self.allow_write, approver=self.approver,
             idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest,
         )
+
+    def batch(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:
+        """Run help and exec steps in one call; one envelope per step, in order."""
+        runner = BatchRunner(
+            help_fn=self.help,
+            exec_fn=self.exec,
+            is_read=lambda op: isinstance(op, str) and (r := self.registry.resolve(op)) is not None and r.kind == "read",
+            max_steps=self.settings.batch_max_steps,
+            concurrency=self.settings.batch_concurrency,
+        )
+        return runner.run(steps, on_error)
 
     def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest call-log entries, across sessions."""

@@ -8,20 +8,26 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
-from . import _build_command, _help_command
+from . import _build_command, _exec_command, _help_command
 from ._options import add_global_options, merge_global_options
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (_help_command, _build_command)
+COMMANDS = (
+    _help_command.add_parser,
+    _exec_command.add_parser,
+    _exec_command.add_batch_parser,
+    _exec_command.add_demo_parser,
+    _build_command.add_parser,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opgate", description="A progressive tool disclosure gateway: browse ops, read their help, run them.")
     add_global_options(parser, position="main")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        sub = command.add_parser(subparsers)
+    for add_parser in COMMANDS:
+        sub = add_parser(subparsers)
         add_global_options(sub, position="sub")
     return parser
 

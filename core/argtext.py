@@ -1,0 +1,91 @@
+"""Reading ``key=value`` words into arguments, typed by the op's schema.
+
+The CLI and the REPL both accept ``exec onto.task.list state_key=todo limit=5``.
+Each value is read as the schema says: integers and numbers as numbers,
+booleans from true/false/yes/no/on/off/1/0, arrays and objects as JSON,
+``null`` as null where the schema allows it, and strings as they are. A value
+the schema does not explain is kept as text; validation then says what is
+wrong with it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+class ArgTextError(ValueError):
+    """A word that is not ``key=value``, or JSON that does not parse."""
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return [str(k) for k in kind]
+    if isinstance(kind, str):
+        return [kind]
+    for combiner in ("oneOf", "anyOf"):
+        if isinstance(schema.get(combiner), list):
+            return [t for s in schema[combiner] if isinstance(s, dict) for t in _types(s)]
+    return []
+
+
+def _convert(text: str, kind: str) -> Any:
+    if kind == "null" and text == "null":
+        return None
+    if kind == "boolean" and text.lower() in _TRUE | _FALSE:
+        return text.lower() in _TRUE
+    if kind == "integer":
+        return int(text)
+    if kind == "number":
+        number = float(text)
+        return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+    if kind in ("array", "object"):
+        value = json.loads(text)
+        if isinstance(value, list if kind == "array" else dict):
+            return value
+        raise ValueError(kind)
+    if kind == "string":
+        return text
+    raise ValueError(kind)
+
+
+def typed_value(text: str, schema: dict[str, Any] | None) -> Any:
+    """``text`` read as the first of the schema's types that accepts it."""
+    kinds = _types(schema or {})
+    # null first so that "null" clears a nullable field; strings last so they never shadow a number.
+    order = sorted(kinds, key=lambda k: {"null": 0, "string": 9}.get(k, 5))
+    for kind in order:
+        try:
+            return _convert(text, kind)
+        except (ValueError, json.JSONDecodeError):
+            continue
+    if not kinds:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return text
+    return text
+
+
+def parse_key_values(words: list[str], parameters: dict[str, Any]) -> dict[str, Any]:
+    """``["limit=5", "state_key=todo"]`` -> ``{"limit": 5, "state_key": "todo"}``; a single JSON object word is taken whole."""
+    if len(words) == 1 and words[0].lstrip().startswith("{"):
+        try:
+            value = json.loads(words[0])
+        except json.JSONDecodeError as exc:
+            raise ArgTextError(f"the arguments are not valid JSON: {exc.msg} at column {exc.colno}") from None
+        if not isinstance(value, dict):
+            raise ArgTextError("the arguments must be a JSON object")
+        return value
+    properties = parameters.get("properties") or {}
+    args: dict[str, Any] = {}
+    for word in words:
+        key, sep, text = word.partition("=")
+        if not sep or not key:
+            raise ArgTextError(f"{word!r} is not key=value (or give one JSON object)")
+        args[key] = typed_value(text, properties.get(key))
+    return args

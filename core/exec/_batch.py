@@ -1,0 +1,140 @@
+"""batch: several help and exec calls in one round trip.
+
+Steps are ``{"tool": "help" | "exec", "args": {...}}``. Consecutive reads run
+concurrently (up to the batch's limit) unless one refers to another's result;
+writes run one at a time, in order. Each step gets its own envelope, with
+its index as ``step``. With ``on_error="stop"`` the steps after a failure are
+not run and say so; reads that ran side by side with the failing step keep
+their results (they ran at the same time and changed nothing). A batch may
+not contain a batch.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ._envelope import failure, new_trace_id, success
+from ._errors import CONFLICT, VALIDATION_ERROR
+from ._references import UnresolvedReference, references_in, resolve_references
+
+STEP_TOOLS = ("help", "exec")
+ON_ERROR = ("stop", "continue")
+
+
+def _step_error(index: int, op: str, code: str, message: str, help_path: str = "root", **details: Any) -> dict[str, Any]:
+    envelope = failure(op, code, message, help_path=help_path, trace_id=new_trace_id(), **details)
+    envelope["step"] = index
+    return envelope
+
+
+def _help_envelope(payload: dict[str, Any], started: float) -> dict[str, Any]:
+    if payload.get("ok"):
+        return success("help", payload, trace_id=new_trace_id(), latency_ms=(time.perf_counter() - started) * 1000, warnings=[])
+    error = payload["error"]
+    hints = error.get("hints") or []
+    return failure("help", error["code"], error["message"], help_path=hints[0] if hints else "root", hints=hints, next_action=error.get("next_action"))
+
+
+class BatchRunner:
+    def __init__(self, *, help_fn: Callable[..., dict], exec_fn: Callable[..., dict], is_read: Callable[[Any], bool], max_steps: int, concurrency: int):
+        self._help = help_fn
+        self._exec = exec_fn
+        self._is_read = is_read
+        self._max_steps = max_steps
+        self._concurrency = concurrency
+
+    def run(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:
+        problem = self._check(steps, on_error)
+        if problem:
+            return [_step_error(0, "batch", VALIDATION_ERROR, problem, help_path="root")]
+        results: dict[int, dict[str, Any]] = {}
+        stopped_at: int | None = None
+        for segment in self._segments(steps):
+            if stopped_at is not None:
+                for index in segment:
+                    results[index] = _step_error(index, self._op_of(steps[index]), CONFLICT, f"not run: step {stopped_at} failed and on_error is 'stop'", failed_step=stopped_at)
+                continue
+            if len(segment) == 1:
+                results[segment[0]] = self._run_step(segment[0], steps[segment[0]], results)
+            else:
+                with ThreadPoolExecutor(max_workers=self._concurrency) as pool:
+                    futures = {i: pool.submit(self._run_step, i, steps[i], results) for i in segment}
+                    for i, future in futures.items():
+                        results[i] = future.result()
+            failed = [i for i in segment if not results[i].get("ok")]
+            if failed and on_error == "stop":
+                stopped_at = min(failed)
+        return [results[i] for i in range(len(steps))]
+
+    def _check(self, steps: Any, on_error: str) -> str | None:
+        if not isinstance(steps, list) or not steps:
+            return "steps must be a non-empty list of {tool, args} objects"
+        if len(steps) > self._max_steps:
+            return f"a batch holds at most {self._max_steps} steps, not {len(steps)}; split it"
+        if on_error not in ON_ERROR:
+            return f"on_error must be 'stop' or 'continue', not {on_error!r}"
+        return None
+
+    @staticmethod
+    def _op_of(step: Any) -> str:
+        if isinstance(step, dict) and step.get("tool") == "exec" and isinstance(step.get("args"), dict):
+            op = step["args"].get("op")
+            return op if isinstance(op, str) else "exec"
+        return step.get("tool", "?") if isinstance(step, dict) and isinstance(step.get("tool"), str) else "?"
+
+    def _reads(self, step: Any) -> bool:
+        if not isinstance(step, dict):
+            return True
+        if step.get("tool") == "help":
+            return True
+        args = step.get("args") if isinstance(step.get("args"), dict) else {}
+        return step.get("tool") == "exec" and not args.get("dry_run") and self._is_read(args.get("op"))
+
+    def _segments(self, steps: list[Any]) -> list[list[int]]:
+        """Runs of steps that may go together: reads that do not refer to each other."""
+        segments: list[list[int]] = []
+        for index, step in enumerate(steps):
+            current = segments[-1] if segments else None
+            refs = references_in(step.get("args")) if isinstance(step, dict) else set()
+            joinable = (
+                current is not None
+                and self._reads(step)
+                and all(self._reads(steps[i]) for i in current)
+                and not refs & set(current)
+            )
+            if joinable:
+                current.append(index)
+            else:
+                segments.append([index])
+        return segments
+
+    def _run_step(self, index: int, step: Any, results: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        envelope = self._step(index, step, results)
+        envelope["step"] = index
+        return envelope
+
+    def _step(self, index: int, step: Any, results: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        if not isinstance(step, dict) or not isinstance(step.get("args", {}), dict):
+            return _step_error(index, "?", VALIDATION_ERROR, "a step is an object: {\"tool\": \"help\" | \"exec\", \"args\": {...}}")
+        tool = step.get("tool")
+        if tool == "batch":
+            return _step_error(index, "batch", VALIDATION_ERROR, "a batch cannot contain a batch; put its steps in this one")
+        if tool not in STEP_TOOLS:
+            return _step_error(index, str(tool), VALIDATION_ERROR, f"unknown step tool {tool!r}; use 'help' or 'exec'")
+        try:
+            args = resolve_references(step.get("args", {}), {i: e for i, e in results.items() if i < index})
+        except UnresolvedReference as exc:
+            return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"cannot resolve {exc}", reference=exc.reference)
+        started = time.perf_counter()
+        if tool == "help":
+            unknown = set(args) - {"path", "format", "include_examples", "include_schemas"}
+            if unknown:
+                return _step_error(index, "help", VALIDATION_ERROR, f"help takes path, format, include_examples and include_schemas; not {sorted(unknown)}")
+            return _help_envelope(self._help(**args), started)
+        unknown = set(args) - {"op", "args", "idempotency_key", "dry_run", "state_digest"}
+        if unknown:
+            return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"exec takes op, args, idempotency_key, dry_run and state_digest; not {sorted(unknown)}")
+        return self._exec(args.get("op"), args.get("args"), idempotency_key=args.get("idempotency_key"), dry_run=bool(args.get("dry_run", False)), state_digest=args.get("state_digest"))

@@ -1,0 +1,68 @@
+"""Step references in a batch: ``"$0.result.documents[0].id"`` is replaced by that value.
+
+A string argument that is exactly a reference is replaced by the value it
+points at (any JSON type). References may only point at earlier steps.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+REFERENCE = re.compile(r"^\$(\d+)((?:\.[A-Za-z_][A-Za-z0-9_\-]*|\[\d+\])*)$")
+_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_\-]*)|\[(\d+)\]")
+
+
+class UnresolvedReference(Exception):
+    def __init__(self, reference: str, reason: str):
+        super().__init__(f"{reference}: {reason}")
+        self.reference = reference
+        self.reason = reason
+
+
+def references_in(value: Any) -> set[int]:
+    """The step numbers a value refers to."""
+    if isinstance(value, str):
+        match = REFERENCE.match(value)
+        return {int(match.group(1))} if match else set()
+    if isinstance(value, dict):
+        return set().union(*(references_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(references_in(v) for v in value)) if value else set()
+    return set()
+
+
+def _lookup(reference: str, envelopes: dict[int, dict[str, Any]]) -> Any:
+    match = REFERENCE.match(reference)
+    assert match is not None
+    step = int(match.group(1))
+    if step not in envelopes:
+        raise UnresolvedReference(reference, f"step {step} has not run before this one (references point at earlier steps)")
+    node: Any = envelopes[step]
+    if not node.get("ok"):
+        raise UnresolvedReference(reference, f"step {step} failed, so it has no result")
+    walked = f"${step}"
+    for name, index in _PART.findall(match.group(2)):
+        if name:
+            if not isinstance(node, dict) or name not in node:
+                raise UnresolvedReference(reference, f"{walked} has no key {name!r}")
+            node = node[name]
+            walked += f".{name}"
+        else:
+            position = int(index)
+            if not isinstance(node, list) or position >= len(node):
+                size = len(node) if isinstance(node, list) else "no"
+                raise UnresolvedReference(reference, f"{walked} has {size} items, so [{position}] does not exist")
+            node = node[position]
+            walked += f"[{position}]"
+    return node
+
+
+def resolve_references(value: Any, envelopes: dict[int, dict[str, Any]]) -> Any:
+    if isinstance(value, str) and REFERENCE.match(value):
+        return _lookup(value, envelopes)
+    if isinstance(value, dict):
+        return {k: resolve_references(v, envelopes) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve_references(v, envelopes) for v in value]
+    return value

@@ -1,0 +1,65 @@
+"""Rendering exec envelopes for people: status line, result, diff and warnings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.syntax import Syntax
+from rich.text import Text
+
+
+def _json(value: Any) -> Syntax:
+    return Syntax(json.dumps(value, indent=2, ensure_ascii=False, default=str), "json", theme="ansi_dark", background_color="default", word_wrap=True)
+
+
+def render_diff(diff: dict[str, Any]) -> RenderableType:
+    lines: list[Text] = []
+    for entry in diff.get("created", []):
+        lines.append(Text(f"+ {entry.get('kind')} {entry.get('id')}", style="green"))
+    for entry in diff.get("updated", []):
+        lines.append(Text(f"~ {entry.get('kind')} {entry.get('id')}", style="yellow"))
+        for field, change in (entry.get("fields") or entry.get("changes") or {}).items():
+            before, after = (change.get("before"), change.get("after")) if isinstance(change, dict) else (None, change)
+            lines.append(Text(f"    {field}: {json.dumps(before, default=str)} -> {json.dumps(after, default=str)}", style="yellow"))
+    for entry in diff.get("deleted", []):
+        lines.append(Text(f"- {entry.get('kind')} {entry.get('id')}", style="red"))
+    for key, sign, style in (("edges_added", "+", "green"), ("edges_removed", "-", "red"), ("links_added", "+", "green"), ("links_removed", "-", "red")):
+        for entry in diff.get(key, []):
+            label = key.split("_")[0][:-1]
+            detail = entry.get("rel") or entry.get("role") or ""
+            lines.append(Text(f"{sign} {label} {entry.get('src_id') or entry.get('task_id')} -> {entry.get('dst_id') or entry.get('document_id')} {detail}".rstrip(), style=style))
+    return Group(*lines) if lines else Text("no changes", style="dim")
+
+
+def render_envelope(envelope: dict[str, Any]) -> RenderableType:
+    meta = envelope.get("meta") or {}
+    parts: list[RenderableType] = []
+    if envelope.get("ok"):
+        status = Text(f"ok  {envelope.get('op', '')}", style="bold green")
+        if meta.get("dry_run"):
+            status.append("  (dry-run: nothing was written)", style="bold yellow")
+        if meta.get("idempotent_replay"):
+            status.append("  (replayed)", style="cyan")
+        if "latency_ms" in meta:
+            status.append(f"  {meta['latency_ms']} ms  {meta.get('trace_id', '')}", style="dim")
+        parts += [status, _json(envelope.get("result"))]
+        if meta.get("diff") is not None:
+            parts += [Text("diff", style="bold"), render_diff(meta["diff"])]
+        if meta.get("state_digest") and meta.get("dry_run"):
+            parts.append(Text(f"state digest: {meta['state_digest']}", style="dim"))
+    else:
+        error = envelope.get("error") or {}
+        parts.append(Text(f"{error.get('code')}  {envelope.get('op', '')}", style="bold red"))
+        parts.append(Text(error.get("message", "")))
+        details = error.get("details") or {}
+        for field_error in details.get("field_errors", []):
+            parts.append(Text(f"  {field_error.get('field')}: {field_error.get('message')}", style="red"))
+        for key in ("usage", "example", "suggestions"):
+            if key in details:
+                parts += [Text(key, style="bold"), _json(details[key]) if not isinstance(details[key], str) else Text(details[key])]
+        parts.append(Text(f"help: opgate help {error.get('help_path', '')}", style="dim"))
+    for warning in meta.get("warnings", []):
+        parts.append(Text(f"warning: {warning}", style="yellow"))
+    return Group(*parts)

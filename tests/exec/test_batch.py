@@ -1,0 +1,66 @@
+"""batch: one envelope per step, references, stop/continue, no nesting, concurrency of reads."""
+
+from __future__ import annotations
+
+PROJECT = "10000000-0000-4000-8000-000000000001"
+
+
+def test_steps_run_in_order_with_references(make_gateway):
+    gateway = make_gateway(allow_write=True)
+    envelopes = gateway.batch([
+        {"tool": "help", "args": {"path": "onto.task.create"}},
+        {"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "title": "From a batch"}}},
+        {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "$1.result.task.id"}}},
+    ])
+    assert [e["step"] for e in envelopes] == [0, 1, 2]
+    assert all(e["ok"] for e in envelopes), envelopes
+    assert envelopes[0]["result"]["op"] == "onto.task.create"
+    assert envelopes[2]["result"]["task"]["title"] == "From a batch"
+
+
+def test_stop_skips_the_rest_and_continue_does_not(make_gateway):
+    gateway = make_gateway(allow_write=True)
+    steps = [
+        {"tool": "exec", "args": {"op": "onto.task.list", "args": {"nope": 1}}},
+        {"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "title": "After a failure"}}},
+    ]
+    stopped = gateway.batch(steps)
+    assert stopped[0]["error"]["code"] == "VALIDATION_ERROR"
+    assert stopped[1]["ok"] is False and "not run" in stopped[1]["error"]["message"]
+    continued = gateway.batch(steps, on_error="continue")
+    assert continued[1]["ok"] is True
+
+
+def test_unresolvable_reference_is_a_step_error(make_gateway):
+    envelopes = make_gateway().batch([
+        {"tool": "exec", "args": {"op": "onto.task.list", "args": {"limit": 1}}},
+        {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "$0.result.tasks[5].id"}}},
+    ])
+    assert envelopes[1]["error"]["code"] == "VALIDATION_ERROR"
+    assert "[5] does not exist" in envelopes[1]["error"]["message"]
+
+
+def test_a_batch_cannot_contain_a_batch(make_gateway):
+    envelopes = make_gateway().batch([{"tool": "batch", "args": {"steps": []}}])
+    assert envelopes[0]["error"]["code"] == "VALIDATION_ERROR"
+    assert "cannot contain a batch" in envelopes[0]["error"]["message"]
+
+
+def test_bad_batches_are_envelopes(make_gateway):
+    gateway = make_gateway()
+    for steps in (None, [], "x", [{"tool": "exec", "args": "x"}], [1]):
+        envelopes = gateway.batch(steps)
+        assert envelopes and all(e["ok"] is False for e in envelopes)
+    assert gateway.batch([{"tool": "help", "args": {}}], on_error="maybe")[0]["error"]["code"] == "VALIDATION_ERROR"
+
+
+def test_reads_are_grouped_and_writes_are_barriers(make_gateway):
+    from opgate.core.exec._batch import BatchRunner
+
+    gateway = make_gateway()
+    runner = BatchRunner(help_fn=gateway.help, exec_fn=gateway.exec, is_read=lambda op: op.endswith((".list", ".get")), max_steps=50, concurrency=3)
+    read = {"tool": "exec", "args": {"op": "onto.task.list", "args": {}}}
+    write = {"tool": "exec", "args": {"op": "onto.task.create", "args": {}}}
+    dependent = {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "$0.result.tasks[0].id"}}}
+    assert runner._segments([read, read, write, read, read]) == [[0, 1], [2], [3, 4]]
+    assert runner._segments([read, dependent, read]) == [[0], [1, 2]]
