@@ -1,0 +1,116 @@
+"""list, search and details of the ten entity kinds, built from one table.
+
+Every kind reads the same way; what differs is data: the plural its lists go
+under, the argument that names one entity, and what its details add beyond
+the row (a project nests its contents, a task its documents and edges).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..exec._handler import Handler, HandlerContext
+from ..store import ENTITY_KINDS, KINDS
+from ._reads_arguments import existing_project, option, paged
+from ._summaries import PLURALS, abbreviate
+
+NEWEST_FIRST = "-updated_at"
+NESTED_LIMIT = 100
+"""Most entities of one kind a project's details nest; the rest are one list call away."""
+
+Extras = Callable[[HandlerContext, dict], dict[str, Any]]
+
+
+def _filters(kind: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments that are columns of the kind (project_id, state_key, type_key, impact).
+
+    The catalogue only offers filters that are columns, so the schema is the
+    list of what may be filtered on; search, limit and offset are not columns.
+    """
+    columns = KINDS[kind].columns
+    return {name: value for name, value in args.items() if name in columns}
+
+
+def project_contents(ctx: HandlerContext, project: dict) -> dict[str, Any]:
+    """Every kind in the project, abbreviated, most recently changed first, with counts."""
+    contents: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    for kind in ENTITY_KINDS:
+        if kind == "project":
+            continue
+        plural = PLURALS[kind]
+        page = ctx.tx.list(kind, {"project_id": project["id"]}, limit=NESTED_LIMIT, order=NEWEST_FIRST)
+        contents[plural] = [abbreviate(kind, row) for row in page.rows]
+        counts[plural] = page.total
+        if page.total > len(page.rows):
+            ctx.warn(f"{plural}: showing the {len(page.rows)} most recently changed of {page.total}; "
+                     f"list_onto_{plural} with project_id pages through all of them")
+    return {**contents, "counts": counts}
+
+
+def task_workspace(ctx: HandlerContext, task: dict) -> dict[str, Any]:
+    """The task's linked documents (abbreviated, with their role) and the edges touching it."""
+    documents = [
+        {**abbreviate("document", row), "role": row["role"]}
+        for row in ctx.tx.task_documents(task["id"])
+    ]
+    return {"documents": documents, "edges": ctx.tx.edges_of(task["id"])}
+
+
+@dataclass(frozen=True)
+class KindReads:
+    """How one kind is listed, searched and opened."""
+
+    kind: str
+    details: Extras | None = None
+
+    @property
+    def plural(self) -> str:
+        return PLURALS[self.kind]
+
+    @property
+    def id_arg(self) -> str:
+        return f"{self.kind}_id"
+
+    def list(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
+        filters = _filters(self.kind, args)
+        existing_project(ctx, filters.get("project_id"))
+        limit, offset = option(ctx, args, "limit"), option(ctx, args, "offset")
+        page = ctx.tx.list(self.kind, filters, limit=limit, offset=offset, order=NEWEST_FIRST)
+        return self._page(page, limit, offset)
+
+    def search(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
+        filters = _filters(self.kind, args)
+        existing_project(ctx, filters.get("project_id"))
+        limit, offset = option(ctx, args, "limit"), option(ctx, args, "offset")
+        page = ctx.tx.search(self.kind, args["search"], filters, limit=limit, offset=offset)
+        return self._page(page, limit, offset)
+
+    def get(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
+        row = ctx.tx.get(self.kind, args[self.id_arg])
+        extras = self.details(ctx, row) if self.details is not None else {}
+        return {self.kind: row, **extras}
+
+    def _page(self, page, limit: int, offset: int) -> dict[str, Any]:
+        items = [abbreviate(self.kind, row) for row in page.rows]
+        return paged(self.plural, items, page, limit, offset)
+
+
+ENTITY_READS: tuple[KindReads, ...] = (
+    KindReads("project", details=project_contents),
+    KindReads("task", details=task_workspace),
+    *(KindReads(kind) for kind in ENTITY_KINDS if kind not in ("project", "task")),
+)
+"""One entry per entity kind; each gives the kind's list, search and get ops."""
+
+
+def entity_handlers() -> dict[str, Handler]:
+    """``onto.<kind>.list`` / ``.search`` / ``.get`` for every kind of :data:`ENTITY_READS`."""
+    table: dict[str, Handler] = {}
+    for reads in ENTITY_READS:
+        table[f"onto.{reads.kind}.list"] = Handler(reads.list)
+        table[f"onto.{reads.kind}.search"] = Handler(reads.search)
+        table[f"onto.{reads.kind}.get"] = Handler(reads.get)
+    return table

@@ -1,0 +1,3 @@
+"""Placeholder: filled in by the handler work."""
+
+HANDLERS: dict = {}

@@ -1,0 +1,196 @@
+"""The store as handlers see it: typed, documented, and free of SQLite.
+
+A backend (SQLite today, perhaps PostgreSQL later) implements
+:class:`OntologyStore`. Handlers receive a :class:`StoreTransaction` for
+read-only ops and a :class:`StoreWriteTransaction` for mutating ops. Rows are
+plain dicts whose keys are the fields of docs/ontology.md (``props`` already a
+dict). Failures are the exceptions in ``_errors`` and nothing else.
+
+Kinds are the ten entity kinds plus ``"template"``; edges and task-document
+links have their own methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, Protocol
+
+from ._changes import ChangeSet
+
+Direction = Literal["outgoing", "incoming", "both"]
+Order = str | Sequence[str] | None
+
+
+class Page(NamedTuple):
+    """One page of rows and how many rows matched in all."""
+
+    rows: list[dict]
+    total: int
+
+
+@dataclass
+class Removal:
+    """Everything one ``delete`` took away, the asked-for row first."""
+
+    kind: str
+    row: dict
+    deleted: list[dict] = field(default_factory=list)  # [{kind, id, row}], cascade included
+    edges_removed: list[dict] = field(default_factory=list)
+    links_removed: list[dict] = field(default_factory=list)
+    cleared: list[dict] = field(default_factory=list)  # [{kind, id, field}] references set to null
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "row": self.row, "deleted": self.deleted,
+            "edges_removed": self.edges_removed, "links_removed": self.links_removed,
+            "cleared": self.cleared,
+        }
+
+
+class StoreTransaction(Protocol):
+    """Reads inside one consistent snapshot. Every row read is noted for the digest."""
+
+    def get(self, kind: str, id: str) -> dict:
+        """The full row; :class:`NotFound` if there is none."""
+
+    def find(self, kind: str, id: str) -> dict | None:
+        """The full row, or ``None``."""
+
+    def kind_of(self, id: str) -> str | None:
+        """Which kind (entity kinds or ``"template"``) has this id, if any."""
+
+    def get_entity(self, id: str) -> tuple[str, dict]:
+        """``(kind, row)`` for an id of any kind; :class:`NotFound` (kind ``"entity"``)."""
+
+    def list(self, kind: str, filters: Mapping[str, Any] | None = None, *,
+             limit: int | None = None, offset: int = 0, order: Order = None) -> Page:
+        """Rows whose fields equal ``filters`` (``None`` matches null, a list any of
+        its values), ordered by ``order`` (``"field"`` or ``"-field"``; default
+        ``created_at``), with the total before paging."""
+
+    def search(self, kind: str, text: str, filters: Mapping[str, Any] | None = None, *,
+               limit: int | None = None, offset: int = 0) -> Page:
+        """Keyword search: every word must occur (as a word prefix) in the display
+        name or long text; best match first, display-name hits weigh most."""
+
+    def search_all(self, text: str, *, kinds: Sequence[str] | None = None,
+                   project_id: str | None = None, limit: int = 20) -> list[dict]:
+        """Fuzzy search across kinds, tolerant of typos. Each hit is
+        ``{kind, id, name, project_id, score, snippet}``, score in (0, 1]."""
+
+    def get_edge(self, edge_id: str) -> dict:
+        """One edge; :class:`NotFound` (kind ``"edge"``)."""
+
+    def find_edge(self, src_id: str, dst_id: str, rel: str) -> dict | None:
+        """The edge with this (src, dst, rel), if any."""
+
+    def edges_of(self, entity_id: str, *, direction: Direction = "both",
+                 rel: str | None = None, limit: int | None = None) -> list[dict]:
+        """Edges leaving (``outgoing``), entering (``incoming``) or touching the entity."""
+
+    def project_edges(self, project_id: str) -> list[dict]:
+        """Edges with at least one endpoint in the project (the project included)."""
+
+    def task_documents(self, task_id: str, role: str | None = None) -> list[dict]:
+        """Document rows linked to the task, each with its ``role`` and ``linked_at``."""
+
+    def document_children(self, project_id: str, parent_id: str | None) -> list[dict]:
+        """Direct children of a document (``None``: the project's roots), by position."""
+
+    def document_path(self, document_id: str) -> list[dict]:
+        """Rows from the tree root down to the document itself."""
+
+    def document_subtree(self, document_id: str) -> list[dict]:
+        """The document and all its descendants, parents before children."""
+
+    def document_tree(self, project_id: str, *, root_id: str | None = None,
+                      max_depth: int | None = None) -> list[dict]:
+        """Nested rows, each with ``children``; ``max_depth`` 0 keeps only the top level."""
+
+    def get_idempotency_key(self, caller: str, key: str, *,
+                            include_expired: bool = False) -> dict | None:
+        """The stored record (``response`` decoded), or ``None``."""
+
+    def recent_calls(self, limit: int = 50, *, caller: str | None = None,
+                     op: str | None = None) -> list[dict]:
+        """Call-log entries, newest first."""
+
+    def state_digest(self) -> str:
+        """Hex sha256 of the pre-existing rows and query results read so far."""
+
+
+class StoreWriteTransaction(StoreTransaction, Protocol):
+    """A write transaction: reads plus mutations, all recorded in ``changes``.
+
+    Leaving the ``with`` block commits unless the store was asked for a
+    dry-run or :meth:`rollback` was called; an exception always rolls back.
+    """
+
+    changes: ChangeSet
+
+    def insert(self, kind: str, fields: Mapping[str, Any]) -> dict:
+        """Create a row: uuid4 id, timestamps, defaults (first state_key, task
+        priority 3, document type ``document.note``, document appended to its
+        siblings unless ``position`` is given). References must exist in the
+        same project."""
+
+    def update(self, kind: str, id: str, changes: Mapping[str, Any]) -> tuple[dict, dict]:
+        """Apply ``changes``; return ``(before, after)``. A document's ``parent_id``
+        or ``position`` goes through :meth:`move_document`."""
+
+    def delete(self, kind: str, id: str, *, cascade: bool = False) -> Removal:
+        """Delete by the rules of docs/ontology.md (links, edges, cleared
+        references; documents with children need ``cascade``)."""
+
+    def add_edge(self, src_kind: str, src_id: str, dst_kind: str, dst_id: str, rel: str,
+                 props: Mapping[str, Any] | None = None, *, edge_id: str | None = None,
+                 created_at: str | None = None) -> dict:
+        """Link two existing entities; :class:`Conflict` if the same edge exists."""
+
+    def remove_edge(self, edge_id: str) -> dict:
+        """Remove an edge and return it."""
+
+    def link_task_document(self, task_id: str, document_id: str, role: str = "reference", *,
+                           created_at: str | None = None) -> dict:
+        """Attach a document to a task; :class:`Conflict` if already attached."""
+
+    def unlink_task_document(self, task_id: str, document_id: str) -> dict:
+        """Detach a document from a task and return the link."""
+
+    def move_document(self, document_id: str, new_parent_id: str | None,
+                      position: int | None = None) -> tuple[dict, dict]:
+        """Move within the project's tree; ``position`` shifts later siblings,
+        ``None`` appends. :class:`Conflict` ("cycle") under itself."""
+
+    def put_idempotency_key(self, caller: str, key: str, *, fingerprint: str, status: str,
+                            response: Any = None, ttl_seconds: int = 86400) -> dict:
+        """Insert or replace the record for (caller, key)."""
+
+    def delete_expired_idempotency_keys(self) -> int:
+        """Drop expired records; return how many."""
+
+    def append_call_log(self, entry: Mapping[str, Any]) -> None:
+        """Add one call-log entry (``ts`` defaults to now)."""
+
+    def rollback(self) -> None:
+        """End now, discarding every write; ``changes`` stays readable."""
+
+
+class OntologyStore(Protocol):
+    """A workspace database. Safe to share between threads."""
+
+    location: str
+
+    def read(self) -> AbstractContextManager[StoreTransaction]:
+        """A read-only transaction over one snapshot."""
+
+    def write(self, *, dry_run: bool = False) -> AbstractContextManager[StoreWriteTransaction]:
+        """A write transaction that holds the write lock from its first statement."""
+
+    def dump(self) -> dict[str, list[dict]]:
+        """Every table's rows in a stable order (the call log excluded)."""
+
+    def close(self) -> None:
+        """Close every connection this store opened."""

@@ -1,0 +1,129 @@
+"""Turning rows into what callers see, and callers' values into rows.
+
+Rows leave the store as plain dicts with JSON already decoded. New rows get
+their id, timestamps and defaults here; field values are checked against the
+kind's spec so that a bad value is reported by name, not as a SQL error.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+from ._errors import InvalidValue
+from ._kinds import INT, JSON, KINDS, TYPE_KEY_PATTERN, Field, KindSpec
+
+SET_BY_STORE = ("id", "created_at", "updated_at")
+_JSON_COLUMNS = {spec.kind: frozenset(f.name for f in spec.fields if f.type == JSON) for spec in KINDS.values()}
+
+
+def utc_now() -> str:
+    """The current time as RFC 3339 UTC to the second, like the demo data.
+
+    Whole seconds keep every stored time in one lexically sortable shape;
+    ties are broken by insertion order where order matters.
+    """
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def copy_row(row: dict) -> dict:
+    """A copy safe to hand out: nested JSON values copied, flat ones shared.
+
+    Cheaper than ``copy.deepcopy`` for the flat rows the store deals in.
+    """
+    return {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in row.items()}
+
+
+def encode_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode(columns: tuple[str, ...], values: tuple[Any, ...], json_columns: frozenset[str]) -> dict:
+    """A stored tuple as a dict, with JSON columns decoded."""
+    row = dict(zip(columns, values))
+    for name in json_columns & row.keys():
+        if row[name] is not None:
+            row[name] = json.loads(row[name])
+    return row
+
+
+def encode(row: Mapping[str, Any], json_columns: frozenset[str]) -> dict:
+    """A row ready for binding: JSON columns serialised."""
+    return {k: (encode_json(v) if k in json_columns and v is not None else v) for k, v in row.items()}
+
+
+def json_columns_of(spec: KindSpec) -> frozenset[str]:
+    return _JSON_COLUMNS[spec.kind]
+
+
+def new_row(spec: KindSpec, fields: Mapping[str, Any], now: str) -> dict:
+    """A complete row for ``spec`` from caller fields plus defaults.
+
+    An ``id`` or timestamps in ``fields`` are kept (the demo loader restores
+    fixed ids); otherwise they are generated.
+    """
+    known = spec.field_map
+    for name in fields:
+        if name not in known and name not in SET_BY_STORE:
+            raise InvalidValue(name, f"{spec.kind} has no field {name!r}", tuple(known))
+    row: dict[str, Any] = {"id": fields.get("id") or new_id()}
+    for f in spec.fields:
+        value = fields.get(f.name)
+        if value is None:
+            value = copy.deepcopy(f.default)
+        check_value(spec, f, value)
+        row[f.name] = value
+    row["created_at"] = fields.get("created_at") or now
+    row["updated_at"] = fields.get("updated_at") or row["created_at"]
+    return row
+
+
+def checked_changes(spec: KindSpec, changes: Mapping[str, Any]) -> dict:
+    """``changes`` after checking each field may change and has a valid value."""
+    known = spec.field_map
+    out = {}
+    for name, value in changes.items():
+        if name in SET_BY_STORE:
+            raise InvalidValue(name, "is set by the store and cannot be changed")
+        if name not in known:
+            raise InvalidValue(name, f"{spec.kind} has no field {name!r}", tuple(known))
+        if name == "project_id":
+            raise InvalidValue(name, "an entity cannot move to another project")
+        f = known[name]
+        if value is None and f.default is not None:
+            raise InvalidValue(name, "cannot be cleared; it always has a value")
+        check_value(spec, f, value)
+        out[name] = value
+    return out
+
+
+def check_value(spec: KindSpec, f: Field, value: Any) -> None:
+    """Raise :class:`InvalidValue` unless ``value`` suits field ``f``."""
+    if value is None:
+        if f.required:
+            raise InvalidValue(f.name, f"is required for a {spec.kind}")
+        return
+    if f.type == JSON:
+        if not isinstance(value, dict):
+            raise InvalidValue(f.name, "must be a JSON object")
+        return
+    if f.type == INT:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidValue(f.name, "must be an integer")
+        if f.bounds and not f.bounds[0] <= value <= f.bounds[1]:
+            raise InvalidValue(f.name, f"must be between {f.bounds[0]} and {f.bounds[1]}")
+        return
+    if not isinstance(value, str):
+        raise InvalidValue(f.name, "must be a string")
+    if f.enum is not None and value not in f.enum:
+        raise InvalidValue(f.name, f"{value!r} is not a {spec.kind} {f.name}", f.enum)
+    if f.name == "type_key" and not TYPE_KEY_PATTERN.match(value):
+        raise InvalidValue(f.name, f"{value!r} is not a dotted key like 'task.research'")

@@ -1,0 +1,96 @@
+"""What every SQLite transaction mixin builds on: SQL helpers and the read log."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import apsw
+
+from ._digest import ReadLog
+from ._errors import NotFound, StoreError
+from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
+from ._rows import decode, json_columns_of
+from ._sqlite_conn import fetch, run
+
+EDGE_KIND = "edge"
+LINK_KIND = "task_document"
+_EDGE_JSON = frozenset({"props"})
+
+
+def link_key(link: dict) -> str:
+    """The id under which a task-document link is observed and reported."""
+    return f"{link['task_id']}/{link['document_id']}"
+
+
+def column_list(columns: Iterable[str], alias: str = "") -> str:
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(prefix + c for c in columns)
+
+
+class SQLiteTxCore:
+    """State shared by the read and write transaction mixins."""
+
+    def __init__(self, conn: apsw.Connection, clock: Callable[[], str]) -> None:
+        self._conn = conn
+        self._clock = clock
+        self._reads = ReadLog()
+        self._open = True
+
+    # -- SQL ---------------------------------------------------------------
+
+    def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
+        self._check_open()
+        return fetch(self._conn, sql, params)
+
+    def _run(self, sql: str, params: Any = ()) -> int:
+        self._check_open()
+        return run(self._conn, sql, params)
+
+    def _check_open(self) -> None:
+        if not self._open:
+            raise StoreError("this transaction has ended; open a new one with store.read() or store.write()")
+
+    # -- rows --------------------------------------------------------------
+
+    def _entity_rows(self, spec: KindSpec, sql: str, params: Any = ()) -> list[dict]:
+        """Run a SELECT of ``spec.columns`` and return observed, decoded rows."""
+        json_cols = json_columns_of(spec)
+        rows = [decode(spec.columns, values, json_cols) for values in self._fetch(sql, params)]
+        for row in rows:
+            self._reads.saw(spec.kind, row["id"], row)
+        return rows
+
+    def _select(self, spec: KindSpec, where: str, params: Any = (), tail: str = "") -> list[dict]:
+        sql = f"SELECT {column_list(spec.columns)} FROM {spec.table} WHERE {where} {tail}"
+        return self._entity_rows(spec, sql, params)
+
+    def _find(self, kind: str, id: str) -> dict | None:
+        rows = self._select(spec_for(kind), "id = ?", (id,))
+        return rows[0] if rows else None
+
+    def _require(self, kind: str, id: str) -> dict:
+        row = self._find(kind, id)
+        if row is None:
+            raise NotFound(kind, id)
+        return row
+
+    def _edge_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
+        sql = f"SELECT {column_list(EDGE_COLUMNS)} FROM edges WHERE {where} {tail}"
+        rows = [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in self._fetch(sql, params)]
+        for row in rows:
+            self._reads.saw(EDGE_KIND, row["id"], row)
+        return rows
+
+    def _link_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
+        sql = f"SELECT {column_list(LINK_COLUMNS)} FROM task_documents WHERE {where} {tail}"
+        rows = [dict(zip(LINK_COLUMNS, values)) for values in self._fetch(sql, params)]
+        for row in rows:
+            self._reads.saw(LINK_KIND, link_key(row), row)
+        return rows
+
+    # -- digest ------------------------------------------------------------
+
+    def state_digest(self) -> str:
+        """A hex digest of every pre-existing row and query result read so far."""
+        return self._reads.digest()

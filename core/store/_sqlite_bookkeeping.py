@@ -1,0 +1,95 @@
+"""SQL for the dispatcher's idempotency keys and call log.
+
+The dispatcher decides what these mean; the store only keeps them. Neither
+table is part of a transaction's ChangeSet or state digest. Because a
+dry-run's transaction is rolled back, the dispatcher writes its log entries
+in a transaction of their own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from ._errors import InvalidValue
+from ._rows import encode_json
+from ._sqlite_base import SQLiteTxCore
+
+_KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at")
+CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
+                    "caller", "args_digest")
+_FLAGS = ("ok", "dry_run")
+
+
+def _later(stamp: str, seconds: int) -> str:
+    moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    return (moment + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class BookkeepingReads(SQLiteTxCore):
+    def get_idempotency_key(self, caller: str, key: str, *, include_expired: bool = False) -> dict | None:
+        where = "caller = ? AND key = ?" + ("" if include_expired else " AND expires_at > ?")
+        params = [caller, key] + ([] if include_expired else [self._clock()])
+        rows = self._fetch(f"SELECT {', '.join(_KEY_COLUMNS)} FROM idempotency_keys WHERE {where}", params)
+        if not rows:
+            return None
+        record = dict(zip(_KEY_COLUMNS, rows[0]))
+        if record["response"] is not None:
+            record["response"] = json.loads(record["response"])
+        return record
+
+    def recent_calls(self, limit: int = 50, *, caller: str | None = None, op: str | None = None) -> list[dict]:
+        where, params = ["1"], []
+        for column, value in (("caller", caller), ("op", op)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        rows = self._fetch(
+            f"SELECT {', '.join(CALL_LOG_COLUMNS)} FROM call_log WHERE {' AND '.join(where)}"
+            " ORDER BY seq DESC LIMIT ?",
+            [*params, limit],
+        )
+        entries = [dict(zip(CALL_LOG_COLUMNS, row)) for row in rows]
+        for entry in entries:
+            for flag in _FLAGS:
+                entry[flag] = bool(entry[flag])
+        return entries
+
+
+class BookkeepingWrites(BookkeepingReads):
+    def put_idempotency_key(
+        self, caller: str, key: str, *, fingerprint: str, status: str, response: Any = None,
+        ttl_seconds: int = 86400,
+    ) -> dict:
+        now = self._clock()
+        record = {
+            "caller": caller, "key": key, "fingerprint": fingerprint,
+            "response": response, "status": status,
+            "created_at": now, "expires_at": _later(now, ttl_seconds),
+        }
+        stored = {**record, "response": None if response is None else encode_json(response)}
+        self._run(
+            f"INSERT OR REPLACE INTO idempotency_keys ({', '.join(_KEY_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(_KEY_COLUMNS))})",
+            [stored[c] for c in _KEY_COLUMNS],
+        )
+        return record
+
+    def delete_expired_idempotency_keys(self) -> int:
+        return self._run("DELETE FROM idempotency_keys WHERE expires_at <= ?", (self._clock(),))
+
+    def append_call_log(self, entry: Mapping[str, Any]) -> None:
+        unknown = set(entry) - set(CALL_LOG_COLUMNS)
+        if unknown:
+            raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
+        values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
+        values["ts"] = values["ts"] or self._clock()
+        for flag in _FLAGS:
+            values[flag] = 1 if values[flag] else 0
+        self._run(
+            f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
+            [values[c] for c in CALL_LOG_COLUMNS],
+        )

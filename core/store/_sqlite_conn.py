@@ -1,0 +1,74 @@
+"""apsw connections set up the way opgate needs them, and apsw errors translated.
+
+Why apsw and not the stdlib ``sqlite3``: see docs/store.md. In short, the
+SQLite that ships with Python 3.11 is inside the range hit by SQLite's
+WAL-reset corruption bug, and apsw bundles a fixed SQLite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import apsw
+
+from ._errors import Conflict, StoreBusy, StoreError
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def connect(path: str) -> apsw.Connection:
+    """A connection in WAL mode with foreign keys on and a busy timeout."""
+    with translated():
+        conn = apsw.Connection(path)
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        _use_wal(conn)
+        conn.execute("PRAGMA foreign_keys = ON")
+        # In WAL mode NORMAL still never corrupts; it only skips the fsync per commit.
+        conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def _use_wal(conn: apsw.Connection) -> None:
+    # Switching a fresh file to WAL takes an exclusive lock that the busy
+    # handler does not always wait for, so several processes creating the
+    # same database at once retry here for up to the busy timeout.
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchall()[0][0]
+        except apsw.BusyError:
+            mode = None
+        if mode == "wal" or mode == "memory":
+            return
+        if time.monotonic() > deadline:
+            raise StoreBusy("could not switch the database to WAL mode: it stayed locked")
+        time.sleep(0.01)
+
+
+@contextlib.contextmanager
+def translated() -> Iterator[None]:
+    """Re-raise apsw errors as store errors, keeping the original as the cause."""
+    try:
+        yield
+    except (apsw.BusyError, apsw.LockedError) as exc:
+        raise StoreBusy(f"the database is busy ({exc}); try again") from exc
+    except apsw.ConstraintError as exc:
+        raise Conflict(f"the change breaks a storage constraint: {exc}") from exc
+    except apsw.Error as exc:
+        raise StoreError(f"storage error: {exc}") from exc
+
+
+def fetch(conn: apsw.Connection, sql: str, params: Any = ()) -> list[tuple]:
+    """Run one statement and return all its rows, with errors translated."""
+    with translated():
+        return conn.execute(sql, params).fetchall()
+
+
+def run(conn: apsw.Connection, sql: str, params: Any = ()) -> int:
+    """Run one statement for its effect; return the number of rows it changed."""
+    with translated():
+        conn.execute(sql, params)
+        return conn.changes()

@@ -1,0 +1,130 @@
+"""Reading, creating and updating entities of every kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._errors import Conflict, NotFound
+from ._kinds import KINDS, KindSpec, spec_for
+from ._protocol import Page
+from ._rows import checked_changes, copy_row, encode, json_columns_of, new_row
+from ._sqlite_base import SQLiteTxCore
+from ._sqlite_filters import Order, order_clause, page_params, where_clause
+
+_KIND_OF_SQL = " UNION ALL ".join(
+    f"SELECT '{spec.kind}' FROM {spec.table} WHERE id = ?1" for spec in KINDS.values()
+)
+
+
+class EntityReads(SQLiteTxCore):
+    """``get``, ``list`` and friends."""
+
+    def get(self, kind: str, id: str) -> dict:
+        return self._require(kind, id)
+
+    def find(self, kind: str, id: str) -> dict | None:
+        return self._find(kind, id)
+
+    def kind_of(self, id: str) -> str | None:
+        rows = self._fetch(_KIND_OF_SQL + " LIMIT 1", (id,))
+        return rows[0][0] if rows else None
+
+    def get_entity(self, id: str) -> tuple[str, dict]:
+        kind = self.kind_of(id)
+        if kind is None:
+            raise NotFound("entity", id)
+        return kind, self._require(kind, id)
+
+    def list(
+        self,
+        kind: str,
+        filters: Mapping[str, Any] | None = None,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        order: Order = None,
+    ) -> Page:
+        spec = spec_for(kind)
+        filters = dict(filters or {})
+        where, params = where_clause(spec, filters)
+        order_sql = order_clause(spec, order)
+        lim, off = page_params(limit, offset)
+        total = self._fetch(f"SELECT count(*) FROM {spec.table} WHERE {where}", params)[0][0]
+        rows = self._select(spec, where, [*params, lim, off], f"ORDER BY {order_sql} LIMIT ? OFFSET ?")
+        signature = ["list", kind, filters, limit, offset, order]
+        self._reads.saw_query(signature, total, [(kind, r["id"]) for r in rows])
+        return Page(rows, total)
+
+
+class EntityWrites(EntityReads):
+    """``insert`` and ``update``, plus the row writes other mixins reuse."""
+
+    def insert(self, kind: str, fields: Mapping[str, Any]) -> dict:
+        spec = spec_for(kind)
+        row = new_row(spec, fields, self._clock())
+        self._check_references(spec, row)
+        if kind == "document":
+            self._place_new_document(row)
+        self._insert_row(spec, row)
+        return copy_row(row)
+
+    def update(self, kind: str, id: str, changes: Mapping[str, Any]) -> tuple[dict, dict]:
+        spec = spec_for(kind)
+        checked = checked_changes(spec, changes)
+        before = self._require(kind, id)
+        current = before
+        if kind == "document" and checked.keys() & {"parent_id", "position"}:
+            parent_id = checked.pop("parent_id", before["parent_id"])
+            self.move_document(id, parent_id, checked.pop("position", None))
+            current = self._require(kind, id)
+        after = {**current, **checked}
+        self._check_references(spec, after, only=checked.keys())
+        self._update_row(spec, current, after)
+        return before, self._require(kind, id)
+
+    # -- shared row writes ---------------------------------------------------
+
+    def _insert_row(self, spec: KindSpec, row: dict) -> None:
+        names = spec.columns
+        values = encode(row, json_columns_of(spec))
+        self._run(
+            f"INSERT INTO {spec.table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+            [values[n] for n in names],
+        )
+        self._reads.wrote(spec.kind, row["id"])
+        self.changes.entity_created(spec.kind, row)
+
+    def _update_row(self, spec: KindSpec, before: dict, after: dict) -> dict:
+        """Write the fields that differ (bumping ``updated_at``); a no-op if none do."""
+        changed = [n for n in spec.columns if n != "updated_at" and before.get(n) != after.get(n)]
+        if not changed:
+            return before
+        after = {**after, "updated_at": self._clock()}
+        changed.append("updated_at")
+        values = encode({n: after[n] for n in changed}, json_columns_of(spec))
+        assignments = ", ".join(f"{n} = ?" for n in changed)
+        self._run(
+            f"UPDATE {spec.table} SET {assignments} WHERE id = ?",
+            [values[n] for n in changed] + [before["id"]],
+        )
+        self._reads.wrote(spec.kind, before["id"])
+        self.changes.entity_updated(spec.kind, before, after)
+        return after
+
+    def _check_references(self, spec: KindSpec, row: dict, only: Any = None) -> None:
+        """Every id column must name an existing entity of the same project."""
+        for field in spec.fields:
+            target = row.get(field.name)
+            if field.references is None or target is None:
+                continue
+            if only is not None and field.name not in only:
+                continue
+            referenced = self._find(field.references, target)
+            if referenced is None:
+                raise NotFound(field.references, target)
+            if field.name != "project_id" and referenced["project_id"] != row.get("project_id"):
+                raise Conflict(
+                    f"{field.name}: {field.references} {target} belongs to another project",
+                    field=field.name,
+                )

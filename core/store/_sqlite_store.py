@@ -1,0 +1,173 @@
+"""The SQLite workspace store: connections, transactions, dump.
+
+One apsw connection per thread (SQLite connections must not be used by two
+threads at once) and per process (a connection must never cross a fork).
+Write transactions start with ``BEGIN IMMEDIATE``: taking the write lock up
+front means a transaction that reads and then writes never finds the lock
+taken at its first write, which in WAL mode fails at once with "database is
+locked" regardless of the busy timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import apsw
+
+from ._errors import StoreError
+from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
+from ._migrate import migrate
+from ._rows import decode, json_columns_of, utc_now
+from ._sqlite_conn import connect, fetch, run
+from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
+
+_DUMP_ORDER = {
+    "edges": ("id",),
+    "task_documents": ("task_id", "document_id"),
+    "idempotency_keys": ("caller", "key"),
+    "store_meta": ("key",),
+}
+_JSON = {"edges": frozenset({"props"}), "idempotency_keys": frozenset({"response"})}
+
+
+class SQLiteStore:
+    """An opgate workspace in one SQLite file; safe to share between threads.
+
+    ``clock`` returns the current time as ``YYYY-MM-DDTHH:MM:SSZ``; tests pass
+    a fixed one.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, clock: Callable[[], str] = utc_now) -> None:
+        self.location = str(path)
+        if self.location != ":memory:":
+            Path(self.location).parent.mkdir(parents=True, exist_ok=True)
+        self._clock = clock
+        self._local = threading.local()
+        self._all: weakref.WeakSet[apsw.Connection] = weakref.WeakSet()
+        self._inherited: list[apsw.Connection] = []
+        self._lock = threading.Lock()
+        self.schema_version = migrate(self._connection(), self.location)
+
+    # -- transactions --------------------------------------------------------
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[SQLiteReadTransaction]:
+        """A read-only transaction over one snapshot."""
+        with self._transaction("BEGIN") as conn:
+            tx = SQLiteReadTransaction(conn, self._clock)
+            try:
+                yield tx
+            finally:
+                tx._open = False
+
+    @contextlib.contextmanager
+    def write(self, *, dry_run: bool = False) -> Iterator[SQLiteWriteTransaction]:
+        """A write transaction; commits on a clean exit unless ``dry_run``."""
+        with self._transaction("BEGIN IMMEDIATE") as conn:
+            tx = SQLiteWriteTransaction(conn, self._clock, dry_run)
+            try:
+                yield tx
+            except BaseException:
+                tx._open = False
+                raise
+            if tx._open and dry_run:
+                tx.rollback()
+            tx._open = False
+
+    @contextlib.contextmanager
+    def _transaction(self, begin: str) -> Iterator[apsw.Connection]:
+        conn = self._connection()
+        if conn.in_transaction:
+            raise StoreError("a transaction is already open on this thread; pass its tx along instead")
+        run(conn, begin)
+        try:
+            yield conn
+        except BaseException:
+            if conn.in_transaction:
+                run(conn, "ROLLBACK")
+            raise
+        if conn.in_transaction:
+            try:
+                run(conn, "COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    run(conn, "ROLLBACK")
+                raise
+
+    # -- whole-store helpers -------------------------------------------------
+
+    def dump(self) -> dict[str, list[dict]]:
+        """Every table's rows in a stable order, without internal ``seq`` columns.
+
+        The call log is left out: it grows with every call, even dry-runs.
+        """
+        tables: dict[str, list[dict]] = {}
+        with self.read() as tx:
+            conn = tx._conn
+            for spec in KINDS.values():
+                rows = fetch(conn, f"SELECT {', '.join(spec.columns)} FROM {spec.table} ORDER BY id")
+                tables[spec.table] = [decode(spec.columns, r, json_columns_of(spec)) for r in rows]
+            columns = {"edges": EDGE_COLUMNS, "task_documents": LINK_COLUMNS}
+            for table, order in _DUMP_ORDER.items():
+                names = columns.get(table) or tuple(d[1] for d in fetch(conn, f"PRAGMA table_info({table})"))
+                rows = fetch(conn, f"SELECT {', '.join(names)} FROM {table} ORDER BY {', '.join(order)}")
+                tables[table] = [decode(names, r, _JSON.get(table, frozenset())) for r in rows]
+        return tables
+
+    def is_seeded(self) -> bool:
+        """Whether :meth:`seed_once` has ever run on this file."""
+        with self.read() as tx:
+            return bool(tx._fetch("SELECT 1 FROM store_meta WHERE key = 'seeded'"))
+
+    def seed_once(self, seed: Callable[[SQLiteWriteTransaction], object] | None) -> bool:
+        """Run ``seed`` if this file has never been seeded; return whether it ran.
+
+        Checked again under the write lock, so that of several processes
+        opening a fresh file at once exactly one seeds it. ``None`` marks the
+        file as seeded with nothing.
+        """
+        if self.is_seeded():
+            return False
+        with self.write() as tx:
+            if tx._fetch("SELECT 1 FROM store_meta WHERE key = 'seeded'"):
+                return False
+            if seed is not None:
+                seed(tx)
+            tx._run("INSERT INTO store_meta (key, value) VALUES ('seeded', ?)", (tx._clock(),))
+        return seed is not None
+
+    def close(self) -> None:
+        """Close every connection this store opened, in every thread."""
+        with self._lock:
+            connections = list(self._all)
+            self._all.clear()
+        for conn in connections:
+            conn.close()
+        self._local = threading.local()
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- connections ---------------------------------------------------------
+
+    def _connection(self) -> apsw.Connection:
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            if getattr(local, "conn", None) is not None:
+                # Inherited through fork(): SQLite forbids using them here, and
+                # closing counts as using, so they are kept alive and never touched.
+                self._inherited.extend([local.conn, *self._all])
+                self._all = weakref.WeakSet()
+            local.conn = connect(self.location)
+            local.pid = os.getpid()
+            with self._lock:
+                self._all.add(local.conn)
+        return local.conn

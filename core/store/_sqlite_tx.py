@@ -1,0 +1,35 @@
+"""The SQLite transactions handed to handlers, assembled from one mixin per concern."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import apsw
+
+from ._changes import ChangeSet
+from ._sqlite_bookkeeping import BookkeepingReads, BookkeepingWrites
+from ._sqlite_delete import DeleteRules
+from ._sqlite_graph import GraphReads
+from ._sqlite_search import SearchReads
+from ._sqlite_tree import TreeReads
+
+
+class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads):
+    """Reads over one snapshot (a deferred ``BEGIN``)."""
+
+
+class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites):
+    """Reads and writes under the write lock (``BEGIN IMMEDIATE``)."""
+
+    def __init__(self, conn: apsw.Connection, clock: Callable[[], str], dry_run: bool) -> None:
+        super().__init__(conn, clock)
+        self.changes = ChangeSet()
+        self.dry_run = dry_run
+        self.rolled_back = False
+
+    def rollback(self) -> None:
+        """End the transaction now and discard its writes; ``changes`` stays readable."""
+        self._check_open()
+        self._run("ROLLBACK")
+        self._open = False
+        self.rolled_back = True

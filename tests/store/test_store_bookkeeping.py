@@ -1,0 +1,50 @@
+"""The dispatcher's idempotency keys and call log."""
+
+from __future__ import annotations
+
+from opgate.core.store import SQLiteStore
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = "2026-03-01T09:00:00Z"
+
+    def __call__(self) -> str:
+        return self.now
+
+
+def test_idempotency_key_round_trip_and_expiry(tmp_path):
+    clock = Clock()
+    with SQLiteStore(tmp_path / "w.db", clock=clock) as store:
+        with store.write() as tx:
+            put = tx.put_idempotency_key("agent", "k1", fingerprint="f", status="pending", ttl_seconds=60)
+            assert put["expires_at"] == "2026-03-01T09:01:00Z"
+            tx.put_idempotency_key("agent", "k1", fingerprint="f", status="done",
+                                   response={"ok": True, "result": [1]}, ttl_seconds=60)
+        with store.read() as tx:
+            record = tx.get_idempotency_key("agent", "k1")
+            assert (record["status"], record["response"]) == ("done", {"ok": True, "result": [1]})
+            assert tx.get_idempotency_key("other", "k1") is None
+        clock.now = "2026-03-01T09:05:00Z"
+        with store.read() as tx:
+            assert tx.get_idempotency_key("agent", "k1") is None
+            assert tx.get_idempotency_key("agent", "k1", include_expired=True)["fingerprint"] == "f"
+        with store.write() as tx:
+            assert tx.delete_expired_idempotency_keys() == 1
+        assert store.dump()["idempotency_keys"] == []
+
+
+def test_call_log_round_trip_and_not_dumped(store):
+    with store.write() as tx:
+        for n in range(3):
+            tx.append_call_log({"trace_id": f"t{n}", "op": "onto.task.list", "tool_name": "list_onto_tasks",
+                                "duration_ms": 1.5, "ok": n != 1, "code": None if n != 1 else "NOT_FOUND",
+                                "dry_run": False, "caller": "agent", "args_digest": "abc"})
+        assert not tx.changes
+    with store.read() as tx:
+        calls = tx.recent_calls(2)
+        assert [c["trace_id"] for c in calls] == ["t2", "t1"]
+        assert calls[1]["ok"] is False and calls[1]["code"] == "NOT_FOUND" and calls[1]["ts"]
+        assert len(tx.recent_calls(caller="agent", op="onto.task.list")) == 3
+        assert tx.recent_calls(caller="nobody") == []
+    assert "call_log" not in store.dump()

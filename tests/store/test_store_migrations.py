@@ -1,0 +1,57 @@
+"""Versioned migrations on open."""
+
+from __future__ import annotations
+
+import apsw
+import pytest
+
+from opgate.core.store import SchemaTooNew, SQLiteStore
+from opgate.core.store._migrate import available_migrations
+
+
+def _version(path) -> int:
+    conn = apsw.Connection(str(path))
+    try:
+        return conn.execute("PRAGMA user_version").fetchall()[0][0]
+    finally:
+        conn.close()
+
+
+def test_fresh_database_gets_every_migration(tmp_path):
+    latest = available_migrations()[-1].version
+    with SQLiteStore(tmp_path / "w.db") as store:
+        assert store.schema_version == latest
+    assert _version(tmp_path / "w.db") == latest
+
+
+def test_reopening_is_a_no_op(tmp_path):
+    path = tmp_path / "w.db"
+    with SQLiteStore(path) as store, store.write() as tx:
+        tx.insert("project", {"name": "Kept"})
+    dump = SQLiteStore(path).dump()
+    with SQLiteStore(path) as again:
+        assert again.dump() == dump
+        assert [p["name"] for p in dump["projects"]] == ["Kept"]
+
+
+def test_newer_database_is_refused(tmp_path):
+    path = tmp_path / "w.db"
+    SQLiteStore(path).close()
+    conn = apsw.Connection(str(path))
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    with pytest.raises(SchemaTooNew, match="999"):
+        SQLiteStore(path)
+
+
+def test_migrations_are_numbered_files():
+    migrations = available_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].name == "0001_initial.sql"
+
+
+def test_connection_settings(store):
+    with store.read() as tx:
+        assert tx._fetch("PRAGMA journal_mode")[0][0] == "wal"
+        assert tx._fetch("PRAGMA foreign_keys")[0][0] == 1
+        assert tx._fetch("PRAGMA busy_timeout")[0][0] == 5000
