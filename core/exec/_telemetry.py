@@ -42,6 +42,7 @@ class CallLog:
             "dry_run": bool(getattr(call, "dry_run", False)),
             "caller": getattr(session, "caller", ""),
             "args_digest": _args_digest(args),
+            "args": args if isinstance(args, dict) else None,
         }
 
     def record(self, envelope: dict[str, Any], **context: Any) -> None:

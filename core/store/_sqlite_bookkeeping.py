@@ -19,7 +19,7 @@ from ._sqlite_base import SQLiteTxCore
 
 _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at")
 CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
-                    "caller", "args_digest")
+                    "caller", "args_digest", "args")
 _FLAGS = ("ok", "dry_run")
 
 
@@ -55,6 +55,8 @@ class BookkeepingReads(SQLiteTxCore):
         for entry in entries:
             for flag in _FLAGS:
                 entry[flag] = bool(entry[flag])
+            if entry["args"] is not None:
+                entry["args"] = json.loads(entry["args"])
         return entries
 
 
@@ -88,6 +90,8 @@ class BookkeepingWrites(BookkeepingReads):
         values["ts"] = values["ts"] or self._clock()
         for flag in _FLAGS:
             values[flag] = 1 if values[flag] else 0
+        if values["args"] is not None:
+            values["args"] = encode_json(values["args"])
         self._run(
             f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
             f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",

@@ -150,8 +150,9 @@ def test_session_fills_the_current_project(make_gateway):
 
 def test_calls_are_logged_for_history(make_gateway):
     gateway = make_gateway()
-    gateway.exec("onto.task.list", {})
+    gateway.exec("onto.task.list", {"limit": 3})
     gateway.exec("onto.nope", {})
     recent = gateway.recent_calls(5)
+    assert recent[1]["args"] == {"limit": 3}
     assert [c["op"] for c in recent[:2]] == ["onto.nope", "onto.task.list"]
     assert recent[0]["ok"] is False and recent[0]["code"] == "NOT_FOUND"
