@@ -158,6 +158,12 @@ class Gateway:
         )
         return runner.run(steps, on_error)
 
+    def id_choices(self, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20) -> list:
+        """Stored entities that can fill an id argument (``project_id`` -> the projects, by name)."""
+        from ._id_choices import id_choices
+
+        return id_choices(self.store, argument, text, project_id=project_id, limit=limit)
+
     def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest call-log entries, across sessions."""
         return self._dispatcher.call_log.recent(limit)
