@@ -158,6 +158,16 @@ class Gateway:
         )
         return runner.run(steps, on_error)
 
+    def search(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, cursor: str | None = None) -> dict[str, Any]:
+        """Natural-language search over the visible ops: ranked pointers with a confidence in [0, 1].
+
+        Answers ``{"ok": true, "query", "results": [{op, tool_name, summary, kind,
+        confidence}], "next_cursor"}`` or an error in the discovery error shape.
+        """
+        from ._discovery_search import search_ops
+
+        return search_ops(self, query, path=path, kind=kind, limit=limit, cursor=cursor)
+
     def id_choices(self, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20) -> list:
         """Stored entities that can fill an id argument (``project_id`` -> the projects, by name)."""
         from ._id_choices import id_choices

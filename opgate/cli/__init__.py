@@ -8,12 +8,14 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
-from . import _build_command, _exec_command, _help_command
+from . import _build_command, _exec_command, _help_command, _ui_commands
 from ._options import add_global_options, merge_global_options
 
 __all__ = ["build_parser", "main"]
 
 COMMANDS = (
+    _ui_commands.add_explore_parser,
+    _ui_commands.add_repl_parser,
     _help_command.add_parser,
     _exec_command.add_parser,
     _exec_command.add_batch_parser,
@@ -37,8 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = merge_global_options(parser.parse_args(argv))
     console = Console(file=sys.stdout, highlight=False, soft_wrap=False)
     if not getattr(args, "run", None):
-        args.path, args.full, args.examples, args.schemas, args.json = "", False, True, False, False
-        return _help_command.run(args, console)
+        return _ui_commands.run_explore(args, console)
     try:
         return args.run(args, console)
     except KeyboardInterrupt:
