@@ -1,0 +1,1 @@
+"""Search over ops (being built)."""
