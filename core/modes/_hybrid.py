@@ -1,0 +1,145 @@
+"""The hybrid mode: a typed lane chosen per turn, plus ``list_tools`` and ``run_tool``.
+
+The typed lane holds the ops most likely needed this turn as real typed
+tools: first the ops the model has just inspected (help on the op, or
+expand), so that a schema it read becomes a tool it can call; then ops
+matching the user's message. The lane is capped at 16 schemas and 12 KB. The
+generic pair reaches the long tail; ``run_tool`` goes through exec like any
+other call and refuses to call itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..exec._envelope import failure
+from ._spec import ToolSpec, typed_tool
+
+TYPED_LANE_CAP = 16
+TYPED_LANE_BYTES = 12 * 1024
+LIST_DEFAULT_LIMIT = 20
+LIST_MAX_LIMIT = 50
+LIST_MAX_BYTES = 8 * 1024
+SELF_DISPATCH = ("run_tool",)
+
+LIST_TOOLS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "what you need, in words"},
+        "category": {"type": "string", "description": "an op group such as onto.task"},
+        "mutating_only": {"type": "boolean"},
+        "auth_required_only": {"type": "boolean"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": LIST_MAX_LIMIT},
+        "offset": {"type": "integer", "minimum": 0},
+    },
+}
+RUN_TOOL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {
+        "name": {"type": "string", "description": "an op from list_tools"},
+        "arguments": {"type": "object"},
+        "dry_run": {"type": "boolean"},
+    },
+}
+GENERIC_TOOLS = (
+    ToolSpec("list_tools", "List ops you can run with run_tool: name, summary, required args, whether it writes.", LIST_TOOLS_SCHEMA, {"readOnlyHint": True}),
+    ToolSpec("run_tool", "Run an op by name with its arguments (as exec does). Errors say how to fix the arguments.", RUN_TOOL_SCHEMA, {"readOnlyHint": False}),
+)
+
+
+def _spec_bytes(spec: ToolSpec) -> int:
+    return len(json.dumps({"name": spec.name, "description": spec.description, "parameters": spec.parameters}, separators=(",", ":")))
+
+
+def typed_lane(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
+    """The typed tools for this turn: inspected ops first, then the best matches for ``turn``."""
+    candidates: list[str] = list(reversed(router.inspected)) if router is not None else []
+    if turn and turn.strip():
+        candidates += [hit["op"] for hit in gateway.search(turn, limit=TYPED_LANE_CAP).get("results", [])]
+    lane: list[ToolSpec] = []
+    used = 0
+    for op in dict.fromkeys(candidates):
+        record = gateway.registry.get(op)
+        if record is None or not gateway.is_visible(op):
+            continue
+        spec = typed_tool(record)
+        size = _spec_bytes(spec)
+        if len(lane) >= TYPED_LANE_CAP or used + size > TYPED_LANE_BYTES:
+            continue
+        lane.append(spec)
+        used += size
+    return lane
+
+
+def hybrid_tools(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
+    return [*typed_lane(gateway, router, turn), *GENERIC_TOOLS]
+
+
+def _line(record: Any) -> dict[str, Any]:
+    return {
+        "name": record.op,
+        "summary": record.summary,
+        "required_args": list(record.required_args),
+        "mutates": record.mutates,
+        "auth_required": record.metadata.auth_required,
+    }
+
+
+def list_tools(gateway: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+    limit = min(max(int(arguments.get("limit", LIST_DEFAULT_LIMIT)), 1), LIST_MAX_LIMIT)
+    offset = max(int(arguments.get("offset", 0)), 0)
+    category = (arguments.get("category") or "").strip(".")
+    if arguments.get("query"):
+        hits = gateway.search(arguments["query"], path=category or None, limit=LIST_MAX_LIMIT).get("results", [])
+        records = [gateway.registry.get(hit["op"]) for hit in hits]
+    else:
+        records = [r for r in gateway.registry if gateway.is_visible(r.op) and (not category or r.op == category or r.op.startswith(category + "."))]
+    if arguments.get("mutating_only"):
+        records = [r for r in records if r.mutates]
+    if arguments.get("auth_required_only"):
+        records = [r for r in records if r.metadata.auth_required]
+    page = records[offset : offset + limit]
+    lines, size, cut = [], 0, False
+    for record in page:
+        line = _line(record)
+        size += len(json.dumps(line, separators=(",", ":")))
+        if size > LIST_MAX_BYTES:
+            cut = True
+            break
+        lines.append(line)
+    shown_to = offset + len(lines)
+    return {
+        "ok": True,
+        "tools": lines,
+        "total": len(records),
+        "offset": offset,
+        "next_offset": shown_to if shown_to < len(records) else None,
+        "truncated_by_bytes": cut,
+    }
+
+
+def generic_call(router: Any, name: str, arguments: Any) -> Any:
+    """Answer list_tools / run_tool; ``None`` for any other name."""
+    if name not in ("list_tools", "run_tool"):
+        return None
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return failure(name, "VALIDATION_ERROR", f"{name} takes an object of arguments", help_path="root")
+    schema = LIST_TOOLS_SCHEMA if name == "list_tools" else RUN_TOOL_SCHEMA
+    unknown = sorted(set(arguments) - set(schema["properties"]))
+    if unknown:
+        return failure(name, "VALIDATION_ERROR", f"{name} does not take {unknown}; it takes {sorted(schema['properties'])}", help_path="root")
+    if name == "list_tools":
+        try:
+            return list_tools(router.gateway, arguments)
+        except (TypeError, ValueError):
+            return failure(name, "VALIDATION_ERROR", "limit and offset must be integers", help_path="root")
+    target = arguments.get("name")
+    if not isinstance(target, str) or not target:
+        return failure(name, "VALIDATION_ERROR", "run_tool needs 'name': an op from list_tools", help_path="root")
+    if target in SELF_DISPATCH:
+        return failure(target, "VALIDATION_ERROR", "run_tool cannot run run_tool; name the op itself", help_path="root")
+    return router._guarded_exec(target.replace("__", ".") if "__" in target else target, arguments.get("arguments") or {}, dry_run=bool(arguments.get("dry_run", False)))
