@@ -1,0 +1,133 @@
+"""Exposure modes, provider exports, the hybrid lane, list_tools/run_tool and the loop guard."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from opgate.core import Gateway
+from opgate.core.modes import LOOP_THRESHOLD, MODES, PROVIDERS, TYPED_LANE_BYTES, TYPED_LANE_CAP, ToolRouter, export, stats
+
+GATEWAY_BUDGET = 2118
+
+
+@pytest.fixture
+def gateway(tmp_path):
+    gateway = Gateway(db_path=tmp_path / "w.db")
+    yield gateway
+    gateway.close()
+
+
+def test_gateway_mode_is_small_and_carries_the_map(gateway):
+    tools = export(gateway, "openai", "gateway")
+    assert [t["function"]["name"] for t in tools] == ["help", "exec", "batch", "search"]
+    figures = stats(tools)
+    assert figures["bytes"] < GATEWAY_BUDGET
+    assert figures["bytes"] < 0.04 * stats(export(gateway, "openai", "full"))["bytes"]
+    assert "onto(63" in tools[0]["function"]["description"] and "util(5" in tools[0]["function"]["description"]
+
+
+@pytest.mark.parametrize("provider", [p for p in PROVIDERS])
+def test_every_provider_exports_every_op_in_full_mode(gateway, provider):
+    tools = export(gateway, provider, "full")
+    assert len(tools) == len(gateway.registry)
+    names = json.dumps(tools)
+    assert "onto__document__tree__move" in names
+
+
+def test_gemini_schemas_have_no_unsupported_keywords(gateway):
+    text = json.dumps(export(gateway, "gemini", "full"))
+    assert "additionalProperties" not in text and "$ref" not in text and "$defs" not in text
+
+
+def test_deferred_mode_uses_the_providers_own_search(gateway):
+    anthropic = export(gateway, "anthropic", "deferred")
+    assert anthropic[0]["type"].startswith("tool_search_tool_bm25")
+    assert all(t.get("defer_loading") for t in anthropic[1:])
+    openai = export(gateway, "openai-responses", "deferred")
+    assert openai[0] == {"type": "tool_search"}
+    namespaces = openai[1:]
+    assert all(n["type"] == "namespace" and all(f["defer_loading"] for f in n["tools"]) for n in namespaces)
+    assert sum(len(n["tools"]) for n in namespaces) == len(gateway.registry)
+    with pytest.raises(ValueError):
+        export(gateway, "gemini", "deferred")
+
+
+def test_hybrid_lane_is_capped_and_keeps_the_generic_pair(twilio_catalog):
+    gateway = Gateway.from_catalogs([twilio_catalog])
+    tools = export(gateway, "openai", "hybrid", router=ToolRouter(gateway), turn="list calls and recordings and messages and phone numbers")
+    names = [t["function"]["name"] for t in tools]
+    assert names[-2:] == ["list_tools", "run_tool"]
+    typed = tools[:-2]
+    assert len(typed) <= TYPED_LANE_CAP
+    assert len(json.dumps([t["function"] for t in typed], separators=(",", ":"))) <= TYPED_LANE_BYTES + 200 * len(typed)
+
+
+def test_an_inspected_op_is_promoted_into_the_next_lane(gateway):
+    router = ToolRouter(gateway)
+    before = [t["function"]["name"] for t in export(gateway, "openai", "hybrid", router=router, turn="hello")]
+    assert "onto__risk__update" not in before
+    router.call("help", {"path": "onto.risk.update"})
+    after = [t["function"]["name"] for t in export(gateway, "openai", "hybrid", router=router, turn="hello")]
+    assert after[0] == "onto__risk__update"
+
+
+def test_typed_tools_and_run_tool_go_through_exec(gateway):
+    router = ToolRouter(gateway)
+    typed = router.call("onto__project__list", {})
+    assert typed["ok"] and typed["op"] == "onto.project.list"
+    generic = router.call("run_tool", {"name": "onto.project.list", "arguments": {"limit": 1}})
+    assert generic["ok"] and len(generic["result"]["projects"]) == 1
+    denied = router.call("run_tool", {"name": "onto.task.create", "arguments": {"project_id": "10000000-0000-4000-8000-000000000001", "title": "x"}})
+    assert denied["error"]["code"] == "PERMISSION_DENIED"
+    preview = router.call("run_tool", {"name": "onto.task.create", "arguments": {"project_id": "10000000-0000-4000-8000-000000000001", "title": "x"}, "dry_run": True})
+    assert preview["ok"] and preview["meta"]["dry_run"]
+
+
+def test_run_tool_refuses_itself(gateway):
+    answer = ToolRouter(gateway).call("run_tool", {"name": "run_tool", "arguments": {"name": "onto.project.list"}})
+    assert answer["error"]["code"] == "VALIDATION_ERROR" and "cannot run run_tool" in answer["error"]["message"]
+
+
+def test_list_tools_filters_and_bounds(gateway):
+    router = ToolRouter(gateway)
+    everything = router.call("list_tools", {"limit": 50})
+    assert len(everything["tools"]) == 50 and everything["next_offset"] == 50
+    assert set(everything["tools"][0]) == {"name", "summary", "required_args", "mutates", "auth_required"}
+    writes = router.call("list_tools", {"mutating_only": True, "category": "onto.task", "limit": 50})
+    assert writes["tools"] and all(t["mutates"] and t["name"].startswith("onto.task.") for t in writes["tools"])
+    assert router.call("list_tools", {"limit": 500})["tools"].__len__() <= 50
+    assert router.call("list_tools", {"bogus": 1})["error"]["code"] == "VALIDATION_ERROR"
+
+
+def test_list_tools_is_byte_bounded(twilio_catalog):
+    gateway = Gateway.from_catalogs([twilio_catalog])
+    answer = ToolRouter(gateway).call("list_tools", {"limit": 50})
+    assert len(json.dumps(answer["tools"])) <= 8 * 1024 + 512
+
+
+def test_gateway_tools_reject_unknown_arguments(gateway):
+    answer = ToolRouter(gateway).call("exec", {"op": "onto.project.list", "argz": {}})
+    assert answer["error"]["code"] == "VALIDATION_ERROR" and "argz" in answer["error"]["message"]
+
+
+def test_help_loop_guard(gateway):
+    router = ToolRouter(gateway)
+    answers = [router.call("help", {"path": "onto.document.tree.get"}) for _ in range(LOOP_THRESHOLD)]
+    assert "loop_guard" not in answers[0]
+    assert "exec" in answers[-1]["loop_guard"]
+
+
+def test_read_loop_guard(gateway):
+    router = ToolRouter(gateway)
+    answers = [router.call("exec", {"op": "onto.document.tree.get", "args": {"project_id": "10000000-0000-4000-8000-000000000001"}}) for _ in range(LOOP_THRESHOLD)]
+    assert not any("times in a row" in w for w in answers[0]["meta"]["warnings"])
+    assert any("times in a row" in w for w in answers[-1]["meta"]["warnings"])
+
+
+def test_unknown_mode_and_tool(gateway):
+    with pytest.raises(ValueError):
+        export(gateway, "openai", "everything")
+    assert ToolRouter(gateway).call("nope", {})["error"]["code"] == "NOT_FOUND"
+    assert set(MODES) == {"gateway", "full", "hybrid", "deferred"}
