@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ class Gateway:
         self._store_lock = threading.Lock()
         self._handlers = handlers
         self._call_log_enabled = call_log
+        self._batch_pool: ThreadPoolExecutor | None = None
         self._context: str | None = None
         self.set_context(context)
 
@@ -92,6 +94,9 @@ class Gateway:
         return str(self._db_path or default_path())
 
     def close(self) -> None:
+        if self._batch_pool is not None:
+            self._batch_pool.shutdown(wait=True)
+            self._batch_pool = None
         if self._store is not None:
             self._store.close()
 
@@ -154,7 +159,7 @@ class Gateway:
             exec_fn=self.exec,
             is_read=lambda op: isinstance(op, str) and (r := self.registry.resolve(op)) is not None and r.kind == "read",
             max_steps=self.settings.batch_max_steps,
-            concurrency=self.settings.batch_concurrency,
+            pool=self._pool(),
         )
         return runner.run(steps, on_error)
 
@@ -173,6 +178,12 @@ class Gateway:
         from ._id_choices import id_choices
 
         return id_choices(self.store, argument, text, project_id=project_id, limit=limit)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._store_lock:
+            if self._batch_pool is None:
+                self._batch_pool = ThreadPoolExecutor(max_workers=self.settings.batch_concurrency, thread_name_prefix="opgate-batch")
+            return self._batch_pool
 
     def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest call-log entries, across sessions."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from ._envelope import failure, new_trace_id, success
@@ -39,12 +39,13 @@ def _help_envelope(payload: dict[str, Any], started: float) -> dict[str, Any]:
 
 
 class BatchRunner:
-    def __init__(self, *, help_fn: Callable[..., dict], exec_fn: Callable[..., dict], is_read: Callable[[Any], bool], max_steps: int, concurrency: int):
+    def __init__(self, *, help_fn: Callable[..., dict], exec_fn: Callable[..., dict], is_read: Callable[[Any], bool], max_steps: int, pool: Executor):
         self._help = help_fn
         self._exec = exec_fn
         self._is_read = is_read
         self._max_steps = max_steps
-        self._concurrency = concurrency
+        # A long-lived pool: its threads keep their database connections between batches.
+        self._pool = pool
 
     def run(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:
         problem = self._check(steps, on_error)
@@ -60,10 +61,9 @@ class BatchRunner:
             if len(segment) == 1:
                 results[segment[0]] = self._run_step(segment[0], steps[segment[0]], results)
             else:
-                with ThreadPoolExecutor(max_workers=self._concurrency) as pool:
-                    futures = {i: pool.submit(self._run_step, i, steps[i], results) for i in segment}
-                    for i, future in futures.items():
-                        results[i] = future.result()
+                futures = {i: self._pool.submit(self._run_step, i, steps[i], results) for i in segment}
+                for i, future in futures.items():
+                    results[i] = future.result()
             failed = [i for i in segment if not results[i].get("ok")]
             if failed and on_error == "stop":
                 stopped_at = min(failed)

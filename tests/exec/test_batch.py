@@ -55,10 +55,12 @@ def test_bad_batches_are_envelopes(make_gateway):
 
 
 def test_reads_are_grouped_and_writes_are_barriers(make_gateway):
+    from concurrent.futures import ThreadPoolExecutor
+
     from opgate.core.exec._batch import BatchRunner
 
     gateway = make_gateway()
-    runner = BatchRunner(help_fn=gateway.help, exec_fn=gateway.exec, is_read=lambda op: op.endswith((".list", ".get")), max_steps=50, concurrency=3)
+    runner = BatchRunner(help_fn=gateway.help, exec_fn=gateway.exec, is_read=lambda op: op.endswith((".list", ".get")), max_steps=50, pool=ThreadPoolExecutor(3))
     read = {"tool": "exec", "args": {"op": "onto.task.list", "args": {}}}
     write = {"tool": "exec", "args": {"op": "onto.task.create", "args": {}}}
     dependent = {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "$0.result.tasks[0].id"}}}

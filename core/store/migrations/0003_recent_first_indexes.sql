@@ -1,0 +1,32 @@
+-- Lists show the most recently changed entities first (ORDER BY updated_at DESC),
+-- so each kind gets indexes that serve that order with and without its filters;
+-- without them a list over 100,000 rows sorted every match on each call.
+CREATE INDEX projects_by_updated ON projects(updated_at);
+CREATE INDEX projects_by_state_updated ON projects(state_key, updated_at);
+CREATE INDEX tasks_by_updated ON tasks(updated_at);
+CREATE INDEX tasks_by_project_updated ON tasks(project_id, updated_at);
+CREATE INDEX tasks_by_project_state_updated ON tasks(project_id, state_key, updated_at);
+CREATE INDEX goals_by_updated ON goals(updated_at);
+CREATE INDEX goals_by_project_updated ON goals(project_id, updated_at);
+CREATE INDEX goals_by_project_state_updated ON goals(project_id, state_key, updated_at);
+CREATE INDEX plans_by_updated ON plans(updated_at);
+CREATE INDEX plans_by_project_updated ON plans(project_id, updated_at);
+CREATE INDEX plans_by_project_state_updated ON plans(project_id, state_key, updated_at);
+CREATE INDEX documents_by_updated ON documents(updated_at);
+CREATE INDEX documents_by_project_updated ON documents(project_id, updated_at);
+CREATE INDEX documents_by_project_state_updated ON documents(project_id, state_key, updated_at);
+CREATE INDEX outputs_by_updated ON outputs(updated_at);
+CREATE INDEX outputs_by_project_updated ON outputs(project_id, updated_at);
+CREATE INDEX outputs_by_project_state_updated ON outputs(project_id, state_key, updated_at);
+CREATE INDEX milestones_by_updated ON milestones(updated_at);
+CREATE INDEX milestones_by_project_updated ON milestones(project_id, updated_at);
+CREATE INDEX milestones_by_project_state_updated ON milestones(project_id, state_key, updated_at);
+CREATE INDEX risks_by_updated ON risks(updated_at);
+CREATE INDEX risks_by_project_updated ON risks(project_id, updated_at);
+CREATE INDEX risks_by_project_state_updated ON risks(project_id, state_key, updated_at);
+CREATE INDEX decisions_by_updated ON decisions(updated_at);
+CREATE INDEX decisions_by_project_updated ON decisions(project_id, updated_at);
+CREATE INDEX decisions_by_project_state_updated ON decisions(project_id, state_key, updated_at);
+CREATE INDEX requirements_by_updated ON requirements(updated_at);
+CREATE INDEX requirements_by_project_updated ON requirements(project_id, updated_at);
+CREATE INDEX requirements_by_project_state_updated ON requirements(project_id, state_key, updated_at);
