@@ -5,6 +5,7 @@ proves it.
 """
 
 from ._gateway import Gateway
+from ._id_choices import IdChoice
 from ._scopes import ContextTable
 from .catalog import CatalogLoad, LoadProblem, ToolDefinition, ToolMetadata, load_catalog
 from .help import HelpService, HelpTree
@@ -16,6 +17,7 @@ __all__ = [
     "Gateway",
     "HelpService",
     "HelpTree",
+    "IdChoice",
     "LoadProblem",
     "OpRecord",
     "Registry",

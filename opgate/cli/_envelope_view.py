@@ -33,7 +33,8 @@ def render_diff(diff: dict[str, Any]) -> RenderableType:
     return Group(*lines) if lines else Text("no changes", style="dim")
 
 
-def render_envelope(envelope: dict[str, Any]) -> RenderableType:
+def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate help") -> RenderableType:
+    """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``)."""
     meta = envelope.get("meta") or {}
     parts: list[RenderableType] = []
     if envelope.get("ok"):
@@ -59,7 +60,7 @@ def render_envelope(envelope: dict[str, Any]) -> RenderableType:
         for key in ("usage", "example", "suggestions"):
             if key in details:
                 parts += [Text(key, style="bold"), _json(details[key]) if not isinstance(details[key], str) else Text(details[key])]
-        parts.append(Text(f"help: opgate help {error.get('help_path', '')}", style="dim"))
+        parts.append(Text(f"help: {help_command} {error.get('help_path', '')}", style="dim"))
     for warning in meta.get("warnings", []):
         parts.append(Text(f"warning: {warning}", style="yellow"))
     return Group(*parts)

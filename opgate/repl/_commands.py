@@ -1,0 +1,181 @@
+"""The command table and the commands that browse: help, ls, cd, search, set, history, quit.
+
+:func:`run_line` is the loop's only way in: it never raises, and answers
+whether the line succeeded (scripts exit non-zero when one did not).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+
+from rich.console import Group
+from rich.text import Text
+
+from opgate.cli._help_view import render_help
+
+from ._calls import run_batch, run_dry, run_exec
+from ._namespace import ROOT
+from ._render import numbered, problem, rows_table, search_results
+from ._render import listing as listing_view
+from ._state import ReplState
+from ._vocabulary import COMMANDS, FORMATS, NO_SCOPE, SETTINGS, SWITCH_VALUES
+
+Handler = Callable[[ReplState, str], bool]
+
+DEFAULT_HISTORY = 20
+CALL_COLUMNS = ("ts", "op", "ok", "code", "dry_run", "duration_ms")
+
+
+def _closest(word: str, names) -> list[str]:
+    return difflib.get_close_matches(word, list(names), n=3, cutoff=0.5)
+
+
+def _path_problem(state: ReplState, text: str, what: str) -> bool:
+    payload = state.gateway.help(state.namespace.guess(text))
+    hints = [] if payload.get("ok") else (payload.get("error") or {}).get("hints") or []
+    state.show(problem(f"there is no {what} {text!r} here ({state.namespace.cwd or 'the root'})", hints, ""))
+    return False
+
+
+def help_command(state: ReplState, rest: str) -> bool:
+    if not rest:
+        payload = state.gateway.help(state.namespace.cwd)
+        commands = Text("commands: " + ", ".join(COMMANDS) + "  (help COMMAND for one)", style="dim")
+        state.show(Group(render_help(payload), commands))
+        return bool(payload.get("ok"))
+    tried = [state.gateway.help(path) for path in state.namespace.candidates(rest)]
+    found = next((payload for payload in tried if payload.get("ok")), None)
+    if found is None and rest in COMMANDS:
+        state.show(Text(COMMANDS[rest]))
+        return True
+    state.show(render_help(found or state.gateway.help(state.namespace.guess(rest))))
+    return found is not None
+
+
+def ls_command(state: ReplState, rest: str) -> bool:
+    path = state.namespace.group(rest or ".")
+    if path is None:
+        return _path_problem(state, rest, "group")
+    state.show(listing_view(state.namespace.node(path)))
+    return True
+
+
+def cd_command(state: ReplState, rest: str) -> bool:
+    path = state.namespace.group(rest or ROOT)
+    if path is None:
+        record = state.namespace.op(rest)
+        if record is not None:
+            state.show(problem(f"{record.op} is an op, not a group: `help {rest}` reads it, `exec {rest}` runs it"))
+            return False
+        return _path_problem(state, rest, "group")
+    state.namespace.cwd = path
+    return True
+
+
+def search_command(state: ReplState, rest: str) -> bool:
+    if not rest:
+        state.show(problem("search what? search TEXT, e.g. search list open tasks"))
+        return False
+    payload = state.gateway.search(rest, limit=10)
+    state.show(search_results(payload))
+    return bool(payload.get("ok"))
+
+
+def _settings_view(state: ReplState) -> Text:
+    gateway = state.gateway
+    return Text(f"allow_write {'on' if gateway.allow_write else 'off'}   scope {gateway.context or NO_SCOPE}   format {state.format}")
+
+
+def set_command(state: ReplState, rest: str) -> bool:
+    name, _, value = rest.partition(" ")
+    value = value.strip()
+    if not name:
+        state.show(_settings_view(state))
+        return True
+    if name not in SETTINGS:
+        state.show(problem(f"there is no setting {name!r}", _closest(name, SETTINGS) or list(SETTINGS), "set"))
+        return False
+    choices = {"allow_write": SWITCH_VALUES, "format": FORMATS, "scope": (*state.gateway.contexts.names, NO_SCOPE)}[name]
+    if value not in choices:
+        state.show(problem(f"set {name} takes {'|'.join(choices)}, not {value!r}", _closest(value, choices)))
+        return False
+    if name == "allow_write":
+        state.gateway.allow_write = value == "on"
+    elif name == "format":
+        state.format = value
+    else:
+        state.gateway.set_context(None if value == NO_SCOPE else value)
+        state.namespace.refresh()
+    state.show(_settings_view(state))
+    return True
+
+
+def history_command(state: ReplState, rest: str) -> bool:
+    words = rest.split()
+    calls = bool(words) and words[0] == "calls"
+    count_text = words[1 if calls else 0] if len(words) > (1 if calls else 0) else str(DEFAULT_HISTORY)
+    if not count_text.isdigit():
+        state.show(problem(f"history takes a number of lines, not {count_text!r}", help_path="history"))
+        return False
+    count = int(count_text)
+    if calls:
+        recent = state.gateway.recent_calls(count)
+        rows = [{k: call.get(k) for k in CALL_COLUMNS} for call in recent]
+        state.show(rows_table(rows) if rows else Text("no calls yet", style="dim"))
+        return True
+    lines = state.past_lines()
+    start = max(0, len(lines) - count)
+    state.show(numbered([(start + i + 1, line) for i, line in enumerate(lines[start:])]))
+    return True
+
+
+def quit_command(state: ReplState, rest: str) -> bool:
+    state.running = False
+    return True
+
+
+HANDLERS: dict[str, Handler] = {
+    "help": help_command,
+    "ls": ls_command,
+    "cd": cd_command,
+    "exec": run_exec,
+    "dry": run_dry,
+    "search": search_command,
+    "batch": run_batch,
+    "history": history_command,
+    "set": set_command,
+    "quit": quit_command,
+}
+ALIASES = {"exit": "quit", "?": "help"}
+
+
+def _unknown(state: ReplState, name: str) -> bool:
+    record = state.namespace.op(name)
+    if record is not None:
+        state.show(problem(f"unknown command {name!r}; to run that op: exec {name} ...", help_path=record.op))
+    else:
+        closest = _closest(name, COMMANDS)
+        message = f"unknown command {name!r}" + ("" if closest else "; the commands are " + ", ".join(COMMANDS))
+        state.show(problem(message, closest, ""))
+    return False
+
+
+def run_line(state: ReplState, line: str) -> bool:
+    """Run one line; print whatever goes wrong, readably; answer whether it succeeded."""
+    parts = line.strip().split(None, 1)
+    if not parts or parts[0].startswith("#"):
+        return True
+    name = ALIASES.get(parts[0], parts[0])
+    rest = parts[1].strip() if len(parts) > 1 else ""
+    handler = HANDLERS.get(name)
+    if handler is None:
+        return _unknown(state, parts[0])
+    try:
+        return handler(state, rest)
+    except KeyboardInterrupt:
+        state.show(Text("cancelled", style="yellow"))
+        return False
+    except Exception as exc:  # the loop outlives every error; show it, never a traceback
+        state.show(problem(f"{name} failed: {type(exc).__name__}: {exc}", help_path=name))
+        return False

@@ -1,0 +1,112 @@
+"""What the REPL prints: envelopes (through the CLI's views), lists as tables, listings and problems."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from opgate.cli._envelope_view import render_envelope
+from opgate.core.help import HelpNode
+
+CELL_WIDTH = 48
+KIND_STYLE = {"read": "green", "write": "yellow"}
+
+
+def _cell(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
+
+
+def _is_rows(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(row, dict) for row in value)
+
+
+def split_rows(result: Any) -> tuple[str | None, list[dict[str, Any]], Any] | None:
+    """The list of records in a result, its key and the rest of the result; ``None`` when it has none."""
+    if _is_rows(result):
+        return None, result, None
+    if isinstance(result, dict):
+        for key, value in result.items():
+            if _is_rows(value):
+                return key, value, {k: v for k, v in result.items() if k != key}
+    return None
+
+
+def rows_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    table = Table(title=title, title_justify="left", show_edge=False, header_style="bold")
+    for column in columns:
+        table.add_column(column, no_wrap=column == "id")
+    for row in rows:
+        table.add_row(*(_cell(row[c]) if c in row and row[c] is not None else "" for c in columns))
+    return table
+
+
+def render_call(envelope: dict[str, Any], format: str) -> RenderableType:
+    """An exec envelope: status, result, diff and warnings; in table format a list result as a table."""
+    found = split_rows(envelope.get("result")) if format == "table" and envelope.get("ok") else None
+    if found is None:
+        return render_envelope(envelope, help_command="help")
+    key, rows, rest = found
+    summary = {**envelope, "result": rest if rest else {"rows": len(rows)}}
+    return Group(render_envelope(summary, help_command="help"), rows_table(rows, title=key))
+
+
+def listing(node: HelpNode) -> Table:
+    """``ls``: the groups and ops directly under a node."""
+    table = Table(show_edge=False, show_header=False, box=None, padding=(0, 2, 0, 0))
+    table.add_column("name", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("summary")
+    for name in sorted(node.children):
+        child = node.children[name]
+        if child.children:
+            table.add_row(Text(f"{name}.", style="bold cyan"), Text(f"{child.total} ops", style="dim"), Text(f"{child.reads} read, {child.writes} write", style="dim"))
+        if child.record is not None:
+            record = child.record
+            badges = " ".join(b for b in record.badges if b not in ("read", "write"))
+            kind = Text(record.kind, style=KIND_STYLE.get(record.kind, ""))
+            if badges:
+                kind.append(f" {badges}", style="magenta")
+            table.add_row(Text(name), kind, record.summary)
+    return table
+
+
+def search_results(payload: dict[str, Any]) -> RenderableType:
+    if not payload.get("ok"):
+        error = payload.get("error") or {}
+        return problem(error.get("message", "search failed"), error.get("hints") or ())
+    results = payload.get("results") or []
+    if not results:
+        return Text("no ops match; try other words, or `ls` to browse", style="yellow")
+    table = Table(show_edge=False, header_style="bold")
+    for column in ("op", "kind", "confidence", "summary"):
+        table.add_column(column, no_wrap=column == "op")
+    for hit in results:
+        table.add_row(Text(hit["op"], style="cyan"), Text(hit["kind"], style=KIND_STYLE.get(hit["kind"], "")), f"{hit.get('confidence', 0):.2f}", hit.get("summary", ""))
+    return table
+
+
+def problem(message: str, hints: Iterable[str] = (), help_path: str | None = None) -> RenderableType:
+    """A failure of the REPL itself, with the closest names and where to read more."""
+    parts: list[RenderableType] = [Text(message, style="bold red")]
+    hints = list(hints)
+    if hints:
+        parts.append(Text("closest: " + ", ".join(hints), style="yellow"))
+    if help_path is not None:
+        parts.append(Text(f"help: help {help_path}" if help_path else "help: help", style="dim"))
+    return Group(*parts)
+
+
+def numbered(lines: list[tuple[int, str]]) -> Table:
+    table = Table(show_edge=False, show_header=False, box=None, padding=(0, 2, 0, 0))
+    table.add_column("n", justify="right", style="dim")
+    table.add_column("line")
+    for number, line in lines:
+        table.add_row(str(number), line)
+    return table

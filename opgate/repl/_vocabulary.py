@@ -1,0 +1,37 @@
+"""The words the REPL understands: its commands and its settings.
+
+The suggestion function, the lexer, the command table and ``help`` all read
+these, so a command added here is completed, highlighted and documented at once.
+"""
+
+from __future__ import annotations
+
+COMMANDS: dict[str, str] = {
+    "help": "help [PATH]: help for the current group, a group or an op",
+    "ls": "ls [PATH]: the groups and ops under the current path (or PATH)",
+    "cd": "cd PATH: move in the namespace (cd .., cd /, cd onto.task)",
+    "exec": "exec OP key=value ... | exec OP {json}: run an op",
+    "dry": "dry OP key=value ...: dry-run an op and show what it would change",
+    "search": "search TEXT: find ops by what they do",
+    "batch": "batch [FILE] [on_error=stop|continue]: run steps (lines until a blank line, or a file)",
+    "history": "history [N] | history calls: the lines you ran, or the gateway's recent calls",
+    "set": "set allow_write on|off | set scope NAME | set format json|table",
+    "quit": "quit: leave (Ctrl-D does too)",
+}
+
+# Commands whose first argument is a path in the namespace; the value says whether ops count.
+PATH_COMMANDS: dict[str, bool] = {"help": True, "exec": True, "dry": True, "cd": False, "ls": False}
+
+# Commands whose words after the op are key=value arguments.
+CALL_COMMANDS = ("exec", "dry")
+
+FORMATS = ("table", "json")
+SWITCH_VALUES = ("on", "off")
+NO_SCOPE = "none"
+SETTINGS: dict[str, str] = {
+    "allow_write": "on|off: let write ops write",
+    "scope": f"NAME|{NO_SCOPE}: show only the ops of a context scope",
+    "format": "table|json: lists as tables, or every result as JSON",
+}
+
+BATCH_OPTIONS = {"on_error": ("stop", "continue")}

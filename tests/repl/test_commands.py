@@ -1,0 +1,157 @@
+"""Each command, run as lines of a script against a real workspace."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import RELAY, SPONSORS_TASK, TIDEWATER, run_script_text, tasks_of
+
+from opgate.core import Gateway
+
+
+def test_cd_and_ls_move_through_the_namespace_and_the_prompt_follows(shared_gateway):
+    status, out = run_script_text(shared_gateway, "ls\ncd onto\ncd task\nls\ncd ..\ncd /\ncd /onto.task\ncd ../..\nls\n")
+    assert status == 0
+    for prompt in ("opgate> ls", "opgate:onto> cd task", "opgate:onto.task> ls", "opgate:onto.task> cd ..", "opgate:onto> cd /", "opgate> cd /onto.task", "opgate> ls"):
+        assert prompt in out
+    assert "onto." in out and "create" in out
+
+
+def test_cd_to_an_op_or_nowhere_fails_and_says_why(shared_gateway):
+    status, out = run_script_text(shared_gateway, "cd onto.task.list\ncd onto.tsk\n")
+    assert status == 1
+    assert "onto.task.list is an op, not a group" in out
+    assert "closest: onto.task" in out
+
+
+def test_exec_an_op_relative_to_the_current_path_and_lists_print_as_tables(shared_gateway):
+    status, out = run_script_text(shared_gateway, "cd onto.task\nexec list limit=2 state_key=in_progress\n")
+    assert status == 0
+    assert "ok  onto.task.list" in out
+    assert "Find three sponsors" in out and "│" in out  # a table, not JSON
+    assert '"total"' in out
+
+
+def test_set_format_json_prints_the_whole_result_as_json(shared_gateway):
+    status, out = run_script_text(shared_gateway, "set format json\nexec onto.task.list limit=1\n")
+    assert status == 0
+    assert '"tasks": [' in out and "│" not in out
+
+
+def test_arguments_are_typed_by_the_schema_and_quoted_as_a_shell_would(gateway):
+    script = f"set allow_write on\nexec onto.task.create project_id={RELAY} title='Write the press kit' priority=2 props='{{\"channels\": [\"radio\", \"web\"]}}'\n"
+    status, out = run_script_text(gateway, script)
+    assert status == 0, out
+    task = next(t for t in tasks_of(gateway, RELAY) if t["title"] == "Write the press kit")
+    assert task["priority"] == 2
+    props = json.loads(task["props"]) if isinstance(task["props"], str) else task["props"]
+    assert props == {"channels": ["radio", "web"]}
+
+
+def test_exec_with_a_json_object_over_several_lines(gateway):
+    script = f'set allow_write on\nexec onto.task.create {{"project_id": "{TIDEWATER}",\n  "title": "Outline chapter nine"}}\n'
+    status, out = run_script_text(gateway, script)
+    assert status == 0, out
+    assert any(t["title"] == "Outline chapter nine" for t in tasks_of(gateway, TIDEWATER))
+
+
+def test_dry_shows_the_diff_and_writes_nothing(gateway):
+    status, out = run_script_text(gateway, f"dry onto.task.update task_id={SPONSORS_TASK} state_key=done\n")
+    assert status == 0
+    assert "dry-run: nothing was written" in out and '~ task' in out and 'state_key: "in_progress" -> "done"' in out
+    with gateway.store.read() as tx:
+        assert tx.get("task", SPONSORS_TASK)["state_key"] == "in_progress"
+
+
+def test_a_write_while_writes_are_off_fails_and_the_script_exits_1(gateway):
+    status, out = run_script_text(gateway, f"exec onto.task.create project_id={RELAY} title=x\nls\n")
+    assert status == 1
+    assert "PERMISSION_DENIED" in out and "1 of 2 commands failed" in out
+    assert "opgate> ls" in out  # the next line still ran
+
+
+def test_errors_show_the_closest_names_and_the_help_pointer(shared_gateway):
+    status, out = run_script_text(shared_gateway, "exec onto.task.lst\nhelp onto.tsk\nexe onto.task.list\n")
+    assert status == 1
+    assert "Did you mean 'onto.task.list'?" in out and "help onto.task.list" in out
+    assert "closest: onto.task" in out
+    assert "unknown command 'exe'" in out and "closest: exec" in out
+
+
+def test_an_argument_that_does_not_read_is_a_failure_not_a_crash(shared_gateway):
+    status, out = run_script_text(shared_gateway, "exec onto.task.list title='open\nexec onto.task.list limit\n")
+    assert status == 1
+    assert "close the quote" in out and "is not key=value" in out
+
+
+def test_help_is_relative_too_and_knows_the_commands(shared_gateway):
+    status, out = run_script_text(shared_gateway, "cd onto.task\nhelp create\nhelp batch\nhelp\n")
+    assert status == 0
+    assert "usage: onto.task.create project_id=<uuid>" in out
+    assert "batch [FILE]" in out
+    assert "commands: help, ls, cd" in out
+
+
+def test_search_prints_the_ranked_ops(shared_gateway):
+    status, out = run_script_text(shared_gateway, "search create a task\nsearch\n")
+    assert status == 1  # the bare `search` failed
+    assert "onto.task.create" in out and "search what?" in out
+
+
+def test_batch_reads_steps_until_a_blank_line(gateway):
+    script = f"set allow_write on\nbatch\nexec onto.task.create project_id={RELAY} title='From a batch'\nhelp onto.goal\n\nls\n"
+    status, out = run_script_text(gateway, script)
+    assert status == 0, out
+    assert "batch> help onto.goal" in out and "step 1" in out
+    assert any(t["title"] == "From a batch" for t in tasks_of(gateway, RELAY))
+
+
+def test_batch_from_a_file_of_lines_or_json(tmp_path, shared_gateway):
+    lines = tmp_path / "steps.txt"
+    lines.write_text("# two reads\nexec onto.task.list limit=1\nhelp onto.task\n", encoding="utf-8")
+    steps = tmp_path / "steps.json"
+    steps.write_text(json.dumps({"steps": [{"tool": "exec", "args": {"op": "onto.nope"}}, {"tool": "help", "args": {"path": "onto"}}], "on_error": "continue"}), encoding="utf-8")
+    status, out = run_script_text(shared_gateway, f"batch {lines}\n")
+    assert status == 0 and "step 1" in out
+    status, out = run_script_text(shared_gateway, f"batch {steps}\n")
+    assert status == 1 and "NOT_FOUND" in out and "step 1" in out
+    status, out = run_script_text(shared_gateway, f"batch {tmp_path / 'missing.txt'}\n")
+    assert status == 1 and "batch not run" in out
+
+
+def test_set_scope_allow_write_and_the_settings_line(shared_gateway):
+    status, out = run_script_text(shared_gateway, "set scope project\nset\nset scope none\nset scope projekt\nset colour blue\n")
+    assert status == 1
+    assert "scope project" in out and "closest: project" in out and "there is no setting 'colour'" in out
+    assert shared_gateway.context is None
+
+
+def test_a_confirmation_cannot_be_given_by_a_script(gateway):
+    status, out = run_script_text(gateway, f"set allow_write on\nexec onto.task.delete task_id={SPONSORS_TASK}\n")
+    assert status == 1
+    assert "a script cannot give it" in out
+    with gateway.store.read() as tx:
+        assert tx.get("task", SPONSORS_TASK) is not None
+    assert gateway.approver is None  # put back as it was
+
+
+def test_history_lists_the_lines_and_the_calls(shared_gateway):
+    status, out = run_script_text(shared_gateway, "ls\nexec onto.task.list limit=1\nhistory\nhistory calls 5\nhistory many\n")
+    assert status == 1
+    assert "2  exec onto.task.list limit=1" in out
+    assert "onto.task.list" in out and "duration_ms" in out
+    assert "history takes a number" in out
+
+
+def test_quit_stops_the_script(shared_gateway):
+    status, out = run_script_text(shared_gateway, "quit\nbogus\n")
+    assert status == 0 and "bogus" not in out
+
+
+def test_no_error_ends_the_loop_and_none_prints_a_traceback(tmp_path):
+    broken = Gateway(db_path=tmp_path)  # a folder: every store call fails
+    status, out = run_script_text(broken, "history calls\nexec onto.task.list\nls\n")
+    assert status == 1
+    assert "history failed: StoreError" in out
+    assert "opgate> ls" in out and "onto." in out
+    assert "Traceback" not in out

@@ -1,0 +1,120 @@
+"""The interactive REPL driven by real keystrokes: type, Tab to complete, Enter, against a real store."""
+
+from __future__ import annotations
+
+from conftest import RELAY, SPONSORS_TASK, TIDEWATER, tasks_of
+from repl_driver import CTRL_C, ENTER, RIGHT, ReplDriver, wait_for
+
+
+def test_tab_completes_an_op_and_a_project_by_name_and_enter_creates_the_task(gateway, tmp_path):
+    gateway.allow_write = True
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.cre")
+        repl.tab_until("exec onto.task.create")
+        repl.type(" project_id=Rel")
+        assert [c.display_text for c in repl.completions()] == ["Relay 2.0 Launch"]
+        repl.tab_until(f"exec onto.task.create project_id={RELAY}")
+        repl.type(" title='Typed by keys'")
+        repl.enter_and_wait_for("ok  onto.task.create")
+        assert repl.quit() == 0
+    assert any(t["title"] == "Typed by keys" for t in tasks_of(gateway, RELAY))
+
+
+def test_argument_names_come_required_first(gateway, tmp_path):
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.create ")
+        assert [c.text for c in repl.completions()][:2] == ["project_id=", "title="]
+        repl.tab_until("exec onto.task.create project_id=")
+        repl.quit()
+
+
+def test_cd_changes_where_relative_ops_are_found(gateway, tmp_path):
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("cd onto.ta")
+        repl.tab_until("cd onto.task")
+        repl.press(ENTER)
+        repl.wait_for_prompt()
+        repl.type("exec li")
+        repl.tab_until("exec list")
+        repl.type(" limit=1")
+        repl.enter_and_wait_for("ok  onto.task.list")
+        repl.quit()
+
+
+def test_missing_required_arguments_are_asked_for_one_by_one(gateway, tmp_path):
+    gateway.allow_write = True
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.create")
+        repl.enter_and_wait_for("project_id (uuid, required): Project the new task belongs to.")
+        repl.type("Tide")
+        repl.tab_until(TIDEWATER)
+        repl.enter_and_wait_for("title (string, required)")
+        repl.type("Asked for, one by one")
+        repl.enter_and_wait_for("ok  onto.task.create")
+        repl.quit()
+    assert any(t["title"] == "Asked for, one by one" for t in tasks_of(gateway, TIDEWATER))
+
+
+def test_ctrl_c_while_asked_cancels_the_call(gateway, tmp_path):
+    gateway.allow_write = True
+    before = len(tasks_of(gateway, RELAY))
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.create")
+        repl.enter_and_wait_for("project_id (uuid, required)")
+        repl.press(CTRL_C)
+        wait_for(lambda: "cancelled: onto.task.create needs project_id" in repl.output, "the cancel message")
+        repl.wait_for_prompt()
+        repl.quit()
+    assert len(tasks_of(gateway, RELAY)) == before
+
+
+def test_a_confirmation_defaults_to_no_and_yes_runs_it(gateway, tmp_path):
+    gateway.allow_write = True
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
+        repl.enter_and_wait_for("needs your confirmation")
+        assert "- task " + SPONSORS_TASK in repl.output  # the diff, before the question
+        repl.enter_and_wait_for("not confirmed; nothing was written")
+        repl.wait_for_prompt()
+        with gateway.store.read() as tx:
+            assert tx.get("task", SPONSORS_TASK) is not None
+        repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
+        repl.press(ENTER)
+        wait_for(lambda: repl.output.count("needs your confirmation") == 2, "the second question")
+        repl.type("y")
+        repl.enter_and_wait_for("ok  onto.task.delete")
+        repl.quit()
+    assert gateway.approver is None  # put back on the way out
+
+
+def test_ctrl_c_drops_the_line_and_errors_do_not_end_the_loop(gateway, tmp_path):
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.list limit=1")
+        repl.press(CTRL_C)
+        repl.wait_for_prompt()
+        repl.type("bogus")
+        repl.enter_and_wait_for("unknown command 'bogus'")
+        repl.wait_for_prompt()
+        repl.type("ls")
+        repl.enter_and_wait_for("util.")
+        assert "onto.task.list" not in repl.output
+        assert repl.quit() == 0
+
+
+def test_history_persists_and_suggests_from_it(gateway, tmp_path):
+    history = tmp_path / "history"
+    with ReplDriver(gateway, history) as repl:
+        repl.type("exec onto.task.list limit=1")
+        repl.enter_and_wait_for("ok  onto.task.list")
+        repl.quit()
+    assert "exec onto.task.list limit=1" in history.read_text(encoding="utf-8")
+    with ReplDriver(gateway, history) as repl:
+        repl.type("exec onto.task.l")
+        wait_for(lambda: repl.buffer.suggestion and repl.buffer.suggestion.text == "ist limit=1", "the history suggestion")
+        repl.press(RIGHT)
+        wait_for(lambda: repl.text == "exec onto.task.list limit=1", "the suggestion accepted")
+        repl.press(ENTER)
+        repl.wait_for_prompt()
+        repl.type("history")
+        repl.enter_and_wait_for("2  history")  # the repeated line is kept once
+        repl.quit()
