@@ -1,0 +1,89 @@
+"""MCP over streamable HTTP, on loopback unless told otherwise.
+
+A browser page on any site can send requests to a server on localhost; the
+MCP security guidance asks servers to check ``Origin`` so that such a page
+cannot drive the tools (and ``Host``, against DNS rebinding). Requests
+without an Origin (every non-browser client) and from a loopback origin pass;
+other origins only when listed with ``--allow-origin``. The SDK's transport
+does the checking (403 for a bad Origin, 421 for a bad Host, 413 for a body
+over 4 MiB); this module decides what it allows.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import uvicorn
+from mcp.server.transport_security import TransportSecuritySettings
+
+from ._server import GatewayMCPServer
+
+log = logging.getLogger(__name__)
+
+MCP_PATH = "/mcp"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+@dataclass(frozen=True)
+class HttpAddress:
+    host: str
+    port: int
+
+    @classmethod
+    def parse(cls, text: str) -> HttpAddress:
+        """``HOST:PORT``, ``[::1]:PORT``, ``:PORT`` or ``PORT``; the host defaults to 127.0.0.1."""
+        host, _, port = text.rpartition(":") if ":" in text else ("", "", text)
+        host = host.strip("[]") or "127.0.0.1"
+        if not port.isdigit() or not 0 <= int(port) <= 65535:
+            raise ValueError(f"--http takes HOST:PORT (like 127.0.0.1:8765), not {text!r}")
+        return cls(host, int(port))
+
+    @property
+    def is_loopback(self) -> bool:
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+    @property
+    def url_host(self) -> str:
+        return f"[{self.host}]" if ":" in self.host else self.host
+
+
+def transport_security(address: HttpAddress, extra_origins: Iterable[str] = ()) -> TransportSecuritySettings:
+    """Loopback Host names and loopback (or listed) Origins pass; a missing Origin passes too."""
+    hosts = [f"{name}:*" for name in LOOPBACK_NAMES]
+    if not address.is_loopback:
+        hosts.append(f"{address.url_host}:*")
+    origins = [f"{scheme}://{name}{port}" for scheme in ("http", "https") for name in LOOPBACK_NAMES for port in ("", ":*")]
+    origins += [origin.rstrip("/") for origin in extra_origins]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+
+
+def bind(address: HttpAddress) -> socket.socket:
+    """A listening socket, bound before serving, so port 0 works and the real port is known."""
+    family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((address.host, address.port))
+    sock.listen(128)
+    return sock
+
+
+def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: Iterable[str] = ()) -> None:
+    """Serve until interrupted; prints the URL on standard error once listening."""
+    if not address.is_loopback:
+        log.warning("serving on %s, which is not loopback: anyone who can reach it can call the tools", address.host)
+    app = mcp.server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=transport_security(address, allowed_origins), host=address.host)
+    sock = bind(address)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    print(f"opgate MCP server listening on http://{address.url_host}:{port}{MCP_PATH}", file=sys.stderr, flush=True)
+    server.run(sockets=[sock])

@@ -1,0 +1,53 @@
+"""The gateway's tools as MCP tools, and its answers as MCP tool results."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import mcp_types as types
+
+from opgate.core.modes import ToolSpec
+
+
+def listed_tools(specs: Iterable[ToolSpec]) -> list[types.Tool]:
+    """``tools/list``: each gateway tool with its compact description, input schema and hints."""
+    return [
+        types.Tool(
+            name=spec.name,
+            title=spec.annotations.get("title"),
+            description=spec.description,
+            input_schema=spec.parameters,
+            annotations=types.ToolAnnotations.model_validate(spec.annotations) if spec.annotations else None,
+        )
+        for spec in specs
+    ]
+
+
+def is_error(answer: Any) -> bool:
+    """Whether an answer is a failed call, shown to the host as ``isError: true``.
+
+    An envelope or help/search payload fails when ``ok`` is false. A batch
+    (a list of step envelopes) fails only when no step succeeded: that covers
+    a batch rejected as a whole (one error envelope) and a batch that did
+    nothing, so a one-step batch reads like the exec it wraps; when some steps
+    succeeded, the failed ones are data next to results the model needs.
+    """
+    if isinstance(answer, list):
+        return not any(isinstance(step, dict) and step.get("ok") for step in answer)
+    return isinstance(answer, dict) and answer.get("ok") is False
+
+
+def structured(answer: Any) -> dict[str, Any]:
+    """The answer as a JSON object: structured content is an object through MCP 2025-11-25, so a batch goes under ``results``."""
+    value = {"results": answer} if isinstance(answer, list) else answer
+    # A round trip turns anything json can only stringify (dates, paths) into plain JSON.
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def tool_result(answer: Any) -> types.CallToolResult:
+    """The answer both as structured content and as its JSON text, for hosts that read only text."""
+    content = structured(answer)
+    text = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=content, is_error=is_error(answer))
