@@ -61,6 +61,7 @@ class Gateway:
         self._handlers = handlers
         self._call_log_enabled = call_log
         self._batch_pool: ThreadPoolExecutor | None = None
+        self._search_index = None
         self._context: str | None = None
         self.set_context(context)
 
@@ -122,6 +123,7 @@ class Gateway:
             visible=visible,
             settings=self.settings,
             call_log=CallLog(lambda: self.store, enabled=self._call_log_enabled),
+            context=context,
         )
         self._visible = visible
         self._context = context
@@ -166,12 +168,43 @@ class Gateway:
     def search(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, cursor: str | None = None) -> dict[str, Any]:
         """Natural-language search over the visible ops: ranked pointers with a confidence in [0, 1].
 
-        Answers ``{"ok": true, "query", "results": [{op, tool_name, summary, kind,
-        confidence}], "next_cursor"}`` or an error in the discovery error shape.
+        Answers ``{"ok": true, "query", "results": [{op, tool_name, summary,
+        kind, confidence}], "next_cursor"}``; a path that does not exist, or
+        one with no match, is an error with hints and the next action.
         """
-        from ._discovery_search import search_ops
+        from .discovery._search_answer import search_answer
 
-        return search_ops(self, query, path=path, kind=kind, limit=limit, cursor=cursor)
+        return search_answer(self, query, path=path, kind=kind, limit=limit, cursor=cursor)
+
+    def search_hits(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, offset: int = 0, min_confidence: float = 0.0) -> list:
+        """The ranked hits (``SearchHit``) for the visible ops, down to ``min_confidence``."""
+        hits = self.search_index.search(query, limit=limit, offset=offset, path=path, kind=kind, visible=self._visible)
+        return [hit for hit in hits if hit.confidence >= min_confidence]
+
+    def search_node_hits(self, query: str, *, limit: int = 10) -> list:
+        """Groups (``NodeHit``) whose visible ops match ``query`` best."""
+        return self.search_index.search_nodes(query, limit=limit, visible=self._visible)
+
+    @property
+    def search_index(self):
+        """The search index over the whole registry, built on first use (visibility is applied per query)."""
+        if self._search_index is None:
+            with self._store_lock:
+                if self._search_index is None:
+                    from .search import SearchIndex
+
+                    self._search_index = SearchIndex.build(self.registry, group_summaries=self.registry.group_summaries)
+        return self._search_index
+
+    @property
+    def discovery(self):
+        """The discovery protocol (list, search_tool_by_category, search_nodes, expand_tool, call_tool)."""
+        from .discovery import Discovery
+
+        return Discovery(self)
+
+    def help_closest_paths(self, path: str, limit: int = 3) -> list[str]:
+        return self._help.closest_paths(path, limit)
 
     def id_choices(self, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20) -> list:
         """Stored entities that can fill an id argument (``project_id`` -> the projects, by name)."""

@@ -53,6 +53,7 @@ class Dispatcher:
         visible: Callable[[OpRecord], bool],
         settings: GatewaySettings,
         call_log: CallLog,
+        context: str | None = None,
     ):
         self.registry = registry
         self.visible = visible
@@ -60,6 +61,7 @@ class Dispatcher:
         self.validator = ArgumentValidator()
         self.runner = CallRunner(store_provider, handlers, settings)
         self.call_log = call_log
+        self.context = context
 
     def exec(
         self,
@@ -79,7 +81,7 @@ class Dispatcher:
         record: OpRecord | None = None
         call: Call | None = None
         try:
-            record = resolve_op(op, self.registry, self.visible)
+            record = resolve_op(op, self.registry, self.visible, self.context)
             shown_op = record.op
             call = prepare_call(
                 record, args, requested=shown_op, dry_run=dry_run, idempotency_key=idempotency_key,

@@ -42,7 +42,7 @@ class CallRejected(InvalidArguments):
     """Validation failed; carries the record so the envelope can point at its help."""
 
 
-def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool]) -> OpRecord:
+def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool], context: str | None = None) -> OpRecord:
     if not isinstance(op, str) or not op.strip():
         raise InvalidArguments("op must be a non-empty string such as 'onto.task.list'; help() lists the groups", field_errors=[{"field": "op", "path": "/op", "code": "missing_required", "message": "op is required"}])
     record = registry.resolve(op.strip())
@@ -50,7 +50,7 @@ def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool])
         return record
     candidates = [r.op for r in registry if visible(r)]
     suggestions = registry.closest(op.strip(), candidates)
-    message = f"There is no op {op!r}."
+    message = f"There is no op {op!r}" + (f" in context {context!r}." if context else ".")
     if suggestions:
         message += f" Did you mean {suggestions[0]!r}?"
     else:

@@ -18,6 +18,8 @@ from ..exec._envelope import failure
 from ._gateway_tools import BATCH_SCHEMA, EXEC_SCHEMA, HELP_SCHEMA, SEARCH_SCHEMA
 
 LOOP_THRESHOLD = 3
+# The discovery protocol's operations, for hosts that speak it instead of the gateway tools.
+PROTOCOL_CALLS = ("list", "search_tool_by_category", "search_nodes", "expand_tool", "call_tool")
 _SCHEMAS = {"help": HELP_SCHEMA, "exec": EXEC_SCHEMA, "batch": BATCH_SCHEMA, "search": SEARCH_SCHEMA}
 
 
@@ -63,6 +65,8 @@ class ToolRouter:
         answer = generic_call(self, name, arguments)
         if answer is not None:
             return answer
+        if name in PROTOCOL_CALLS:
+            return self._protocol(name, arguments)
         return failure(name, "NOT_FOUND", f"There is no tool {name!r}. Use help or search to find an op, then exec it.", help_path="root")
 
     def _typed_op(self, name: str):
@@ -107,6 +111,20 @@ class ToolRouter:
                     "Use the result you have, change the arguments, or move on to the next step."
                 )
         return envelope
+
+    def _protocol(self, name: str, arguments: Any) -> dict[str, Any]:
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            return _bad_arguments(name, f"{name} takes an object of arguments")
+        method = getattr(self.gateway.discovery, name)
+        try:
+            answer = method(**arguments)
+        except TypeError as exc:
+            return _bad_arguments(name, f"{name}: {exc}")
+        if name == "expand_tool" and answer.get("ok"):
+            self._note_inspected(answer["tool_id"])
+        return answer
 
     def _batch(self, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         return self.gateway.batch(arguments["steps"], on_error=arguments.get("on_error", "stop"))

@@ -1,0 +1,181 @@
+"""The discovery protocol: list, search_tool_by_category, search_nodes, expand_tool, call_tool.
+
+Category paths are lists of segments (``["onto", "task"]``) or dotted
+strings; tool ids are op names. Limits default to 10 and stop at 50; paging
+uses opaque cursors. Errors carry a code (``NO_MATCH_IN_CATEGORY``,
+``UNKNOWN_PATH``, ``TOOL_NOT_FOUND``, ``NOT_AUTHORIZED``), a message, hints
+and the next action. Ops outside the caller's scope do not exist here, as in
+help: naming one is ``TOOL_NOT_FOUND``. ``NOT_AUTHORIZED`` is for a visible
+op the caller may not run as asked (a write while writes are off, a
+confirmation nobody gave). ``call_tool`` goes through exec, never around it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._cursor import BadCursor, make_cursor, read_cursor
+
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 50
+# Below this confidence a hit is noise rather than a match (on the development
+# split, top-five hits under 0.2 were right about one time in five).
+MATCH_FLOOR = 0.15
+
+
+def _error(code: str, message: str, hints: list[Any], next_action: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "message": message, "hints": hints, "next_action": next_action}}
+
+
+def _segments(path: Any) -> list[str]:
+    if path is None or path == "":
+        return []
+    if isinstance(path, str):
+        return [p for p in path.strip(".").split(".") if p]
+    if isinstance(path, (list, tuple)) and all(isinstance(p, str) for p in path):
+        return [p for part in path for p in part.split(".") if p]
+    raise TypeError("a path is a list of names or a dotted string")
+
+
+def _limit(limit: Any) -> int:
+    try:
+        return max(1, min(MAX_LIMIT, int(limit if limit is not None else DEFAULT_LIMIT)))
+    except (TypeError, ValueError):
+        return DEFAULT_LIMIT
+
+
+class Discovery:
+    """The protocol over one Gateway (its registry, scope, search index and exec)."""
+
+    def __init__(self, gateway: Any):
+        self.gateway = gateway
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _node(self, segments: list[str]):
+        return self.gateway.help_tree.node(".".join(segments)) if segments else self.gateway.help_tree.root
+
+    def _pointer(self, record: Any, confidence: float | None = None) -> dict[str, Any]:
+        pointer = {"tool_id": record.op, "path": record.op.split(".")[:-1], "summary": record.summary, "tags": list(record.metadata.tags), "kind": record.kind}
+        if confidence is not None:
+            pointer["confidence"] = confidence
+        return pointer
+
+    def _unknown_path(self, segments: list[str]) -> dict[str, Any]:
+        dotted = ".".join(segments)
+        hints = self.gateway.help_closest_paths(dotted)
+        nearest = hints[0] if hints else ""
+        return _error(
+            "UNKNOWN_PATH", f"There is no category {dotted!r}.", [h.split(".") for h in hints] or [[g] for g in sorted(self.gateway.help_tree.root.children)],
+            f"list(path={nearest.split('.') if nearest else []})",
+        )
+
+    def _page(self, items: list[Any], offset: int, limit: int, request: Any) -> tuple[list[Any], str | None]:
+        page = items[offset : offset + limit]
+        more = offset + limit < len(items)
+        return page, make_cursor(offset + limit, self.gateway.registry.version, request) if more else None
+
+    # -- the operations ------------------------------------------------------------------
+
+    def list(self, path: Any = None, tags: list[str] | None = None, query: str | None = None, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
+        try:
+            segments = _segments(path)
+        except TypeError as exc:
+            return _error("UNKNOWN_PATH", str(exc), [], "list(path=[])")
+        node = self._node(segments)
+        if node is None or (segments and not node.children and node.record is not None):
+            return self._unknown_path(segments)
+        limit = _limit(limit)
+        request = {"l": segments, "t": sorted(tags or []), "q": query or ""}
+        try:
+            offset = read_cursor(cursor, self.gateway.registry.version, request)
+        except BadCursor as exc:
+            return _error("VALIDATION_ERROR", str(exc), [], f"list(path={segments})")
+        summaries = self.gateway.registry.group_summaries
+        nodes = [
+            {"name": child.name, "path": child.path.split("."), "summary": summaries.get(child.path, f"{child.total} ops"), "ops": child.total}
+            for name, child in sorted(node.children.items()) if child.children
+        ]
+        if query:
+            hits = self.gateway.search_hits(query, path=".".join(segments) or None, limit=MAX_LIMIT, min_confidence=MATCH_FLOOR)
+            records = [(self.gateway.registry.get(h.op), h.confidence) for h in hits]
+        else:
+            records = [(child.record, None) for _, child in sorted(node.children.items()) if child.record is not None]
+        if tags:
+            wanted = set(tags)
+            records = [(r, c) for r, c in records if wanted & set(r.metadata.tags)]
+        tools, next_cursor = self._page([self._pointer(r, c) for r, c in records], offset, limit, request)
+        return {"ok": True, "path": segments, "nodes": nodes if offset == 0 else [], "tools": tools, "next_cursor": next_cursor}
+
+    def search_tool_by_category(self, query: str, category_path: Any = None, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
+        try:
+            segments = _segments(category_path)
+        except TypeError as exc:
+            return _error("UNKNOWN_PATH", str(exc), [], "search_nodes(query=...)")
+        if segments and self._node(segments) is None:
+            return self._unknown_path(segments)
+        limit = _limit(limit)
+        request = {"s": segments, "q": query}
+        try:
+            offset = read_cursor(cursor, self.gateway.registry.version, request)
+        except BadCursor as exc:
+            return _error("VALIDATION_ERROR", str(exc), [], "search_tool_by_category without a cursor")
+        hits = self.gateway.search_hits(query or "", path=".".join(segments) or None, limit=limit + 1, offset=offset, min_confidence=MATCH_FLOOR)
+        if not hits and offset == 0:
+            elsewhere = self.gateway.search_node_hits(query or "", limit=3)
+            hints = [h.path.split(".") for h in elsewhere]
+            action = f"search_tool_by_category(query={query!r}, category_path={hints[0]})" if hints else "list(path=[])"
+            return _error("NO_MATCH_IN_CATEGORY", f"No tool under {'.'.join(segments) or 'the root'} matches {query!r}.", hints, action)
+        more = len(hits) > limit
+        results = [self._pointer(self.gateway.registry.get(h.op), h.confidence) for h in hits[:limit]]
+        next_cursor = make_cursor(offset + limit, self.gateway.registry.version, request) if more else None
+        return {"ok": True, "category_path": segments, "results": results, "next_cursor": next_cursor}
+
+    def search_nodes(self, query: str, limit: Any = None) -> dict[str, Any]:
+        hits = self.gateway.search_node_hits(query or "", limit=_limit(limit))
+        return {"ok": True, "results": [{"path": h.path.split("."), "summary": h.summary, "ops": h.ops, "confidence": h.confidence} for h in hits]}
+
+    def expand_tool(self, tool_id: str) -> dict[str, Any]:
+        record = self.gateway.registry.resolve(tool_id) if isinstance(tool_id, str) else None
+        if record is None or not self.gateway.is_visible(record.op):
+            hints: list[str] = []
+            if isinstance(tool_id, str):
+                visible = [r.op for r in self.gateway.registry if self.gateway.is_visible(r.op)]
+                hints = self.gateway.registry.closest(tool_id, visible) or [h.op for h in self.gateway.search_hits(tool_id, limit=3)]
+            action = f"expand_tool(tool_id={hints[0]!r})" if hints else "search_nodes(query=...)"
+            return _error("TOOL_NOT_FOUND", f"There is no tool {tool_id!r}.", hints, action)
+        help_payload = self.gateway.help(record.op)
+        expanded = {
+            "ok": True,
+            "tool_id": record.op,
+            "path": record.op.split(".")[:-1],
+            "summary": record.summary,
+            "kind": record.kind,
+            "args_schema": record.parameters,
+            "usage": help_payload.get("usage"),
+        }
+        if record.result_schema:
+            expanded["result_schema"] = record.result_schema
+        if record.examples:
+            expanded["examples"] = [dict(e) for e in record.examples[:2]]
+        if record.policy:
+            expanded["policy"] = record.policy
+        return expanded
+
+    def call_tool(self, tool_id: str, arguments: Any = None, *, dry_run: bool = False, idempotency_key: str | None = None) -> dict[str, Any]:
+        envelope = self.gateway.exec(tool_id, arguments, idempotency_key=idempotency_key, dry_run=dry_run)
+        error = envelope.get("error") or {}
+        if error.get("code") == "PERMISSION_DENIED":
+            envelope["error"]["protocol"] = {
+                "code": "NOT_AUTHORIZED",
+                "hints": ["dry_run=true previews the change without writing", "a person can allow writes or confirm the call"],
+                "next_action": f"call_tool(tool_id={tool_id!r}, arguments=..., dry_run=true)",
+            }
+        elif error.get("code") == "NOT_FOUND" and "suggestions" in error.get("details", {}):
+            suggestions = error["details"]["suggestions"]
+            envelope["error"]["protocol"] = {
+                "code": "TOOL_NOT_FOUND",
+                "hints": suggestions,
+                "next_action": f"expand_tool(tool_id={suggestions[0]!r})" if suggestions else "search_nodes(query=...)",
+            }
+        return envelope

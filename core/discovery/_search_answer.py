@@ -1,0 +1,42 @@
+"""The answer to the ``search`` gateway tool: hits with kinds, paging, and recoverable errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._cursor import BadCursor, make_cursor, read_cursor
+from ._protocol import MATCH_FLOOR, MAX_LIMIT, _error
+
+
+def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | None, limit: Any, cursor: str | None) -> dict[str, Any]:
+    if not isinstance(query, str) or not query.strip():
+        return _error("VALIDATION_ERROR", "query must say, in words, what you want to do", [], "search(query='move a document into a folder')")
+    if kind not in (None, "read", "write"):
+        return _error("VALIDATION_ERROR", "kind is 'read' or 'write'", ["read", "write"], f"search(query={query!r})")
+    path = (path or "").strip(".") or None
+    if path and gateway.help_tree.node(path) is None:
+        hints = gateway.help_closest_paths(path)
+        return _error("UNKNOWN_PATH", f"There is no group {path!r}.", hints, f"search(query={query!r}, path={hints[0]!r})" if hints else f"search(query={query!r})")
+    try:
+        limit = max(1, min(MAX_LIMIT, int(limit)))
+    except (TypeError, ValueError):
+        return _error("VALIDATION_ERROR", "limit must be an integer from 1 to 50", [], f"search(query={query!r})")
+    request = {"q": query, "p": path, "k": kind}
+    try:
+        offset = read_cursor(cursor, gateway.registry.version, request)
+    except BadCursor as exc:
+        return _error("VALIDATION_ERROR", str(exc), [], f"search(query={query!r})")
+    hits = gateway.search_hits(query, path=path, kind=kind, limit=limit + 1, offset=offset, min_confidence=MATCH_FLOOR)
+    if not hits and path and offset == 0:
+        elsewhere = gateway.search_node_hits(query, limit=3)
+        hints = [h.path for h in elsewhere]
+        action = f"search(query={query!r}, path={hints[0]!r})" if hints else f"search(query={query!r})"
+        return _error("NO_MATCH_IN_CATEGORY", f"No op under {path!r} matches {query!r}.", hints, action)
+    results = []
+    for hit in hits[:limit]:
+        record = gateway.registry.get(hit.op)
+        results.append({**hit.to_dict(), "kind": record.kind})
+    answer: dict[str, Any] = {"ok": True, "query": query, "results": results, "next_cursor": make_cursor(offset + limit, gateway.registry.version, request) if len(hits) > limit else None}
+    if not results and offset == 0:
+        answer["hint"] = "No op matches those words; try other words, or help() to browse the groups."
+    return answer

@@ -1,0 +1,120 @@
+"""BM25F: BM25 over several fields of a document, each with its own weight.
+
+Following Robertson and Zaragoza ("The Probabilistic Relevance Framework:
+BM25 and Beyond", 2009): a term's frequency in each field is normalised by
+that field's length, weighted, summed into one pseudo-frequency, and only
+then saturated with k1. With one field this is plain Okapi BM25.
+
+Everything that does not depend on the query (the saturated weight of each
+term in each document) is computed when the index is built, so a query only
+walks the posting lists of its own terms and adds up ``idf * weight``. A
+word scored together with its related words (see :meth:`BM25Index.scores`)
+gets the same treatment through :meth:`BM25Index.prepare`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+# Robertson's usual defaults: k1 in [1.2, 2.0], b = 0.75.
+DEFAULT_K1 = 1.2
+DEFAULT_B = 0.75
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field's weight (how much one occurrence counts) and length normalisation ``b``."""
+
+    weight: float = 1.0
+    b: float = DEFAULT_B
+
+
+class BM25Index:
+    """An inverted index from term to ``(document, saturated weight)`` postings."""
+
+    def __init__(self, documents: Sequence[Mapping[str, Sequence[str]]], fields: Mapping[str, Field], *, k1: float = DEFAULT_K1):
+        self.size = len(documents)
+        self.k1 = k1
+        average = {name: (sum(len(d.get(name, ())) for d in documents) / self.size if self.size else 0.0) or 1.0 for name in fields}
+        pseudo: dict[str, dict[int, float]] = {}
+        for doc_id, document in enumerate(documents):
+            for name, field in fields.items():
+                field_terms = document.get(name, ())
+                if not field_terms:
+                    continue
+                norm = field.weight / (1.0 - field.b + field.b * len(field_terms) / average[name])
+                for term, count in Counter(field_terms).items():
+                    postings = pseudo.setdefault(term, {})
+                    postings[doc_id] = postings.get(doc_id, 0.0) + count * norm
+        # Raw pseudo-frequencies, for words scored together with their stand-ins;
+        # saturated weights, for the usual case of a word scored alone.
+        self.frequencies: dict[str, list[tuple[int, float]]] = {term: list(postings.items()) for term, postings in pseudo.items()}
+        self.postings: dict[str, list[tuple[int, float]]] = {
+            term: [(doc_id, tf / (k1 + tf)) for doc_id, tf in postings] for term, postings in self.frequencies.items()
+        }
+        self.idf: dict[str, float] = {term: self._idf(len(postings)) for term, postings in self.postings.items()}
+        self._best = {term: max(w for _, w in postings) for term, postings in self.postings.items()}
+        self._combined: dict[tuple[tuple[str, float], ...], tuple[float, list[tuple[int, float]]]] = {}
+        # A word no document has is scored as if one document matched it as
+        # strongly as any document matches any word: it still counts against
+        # every document when a score is compared with what was possible.
+        self._unseen = self._idf(0) * max(self._best.values(), default=1.0)
+
+    def _idf(self, document_frequency: int) -> float:
+        # The "+1" form (as in Lucene) stays positive for terms in over half the documents.
+        return math.log(1.0 + (self.size - document_frequency + 0.5) / (document_frequency + 0.5))
+
+    def scores(self, query: Iterable[Mapping[str, float]]) -> dict[int, float]:
+        """BM25F score (without the constant ``k1 + 1``) of every document matching a query.
+
+        The query is a list of alternatives, one set per query word: the word
+        with its weight and, at lower weights, words that may stand in for it.
+        As in Lucene's synonym queries, a word and its stand-ins are scored as
+        one term: their occurrences add up (each scaled by its weight relative
+        to the word's) before saturation, and the IDF is that of the most
+        common of them. A document holding both is not counted twice.
+        """
+        scores: dict[int, float] = {}
+        get = scores.get
+        for alternatives in query:
+            present = [(term, weight) for term, weight in alternatives.items() if term in self.postings]
+            if not present:
+                continue
+            query_weight = max(alternatives.values())
+            if len(present) == 1 and present[0][1] == query_weight:
+                term = present[0][0]
+                weight = query_weight * self.idf[term]
+                for doc_id, saturated in self.postings[term]:
+                    scores[doc_id] = get(doc_id, 0.0) + weight * saturated
+                continue
+            shares = tuple(sorted((term, term_weight / query_weight) for term, term_weight in present))
+            idf, postings = self._combined.get(shares) or self._combine(shares)
+            weight = query_weight * idf
+            for doc_id, saturated in postings:
+                scores[doc_id] = get(doc_id, 0.0) + weight * saturated
+        return scores
+
+    def prepare(self, alternatives: Mapping[str, float]) -> None:
+        """Precomputes the postings of a word scored with its stand-ins (weights relative to the word's 1.0).
+
+        A query that uses the same set then costs no more than a plain word.
+        """
+        present = tuple(sorted((term, weight) for term, weight in alternatives.items() if term in self.postings))
+        if len(present) > 1:
+            self._combined[present] = self._combine(present)
+
+    def _combine(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, list[tuple[int, float]]]:
+        combined: dict[int, float] = {}
+        for term, share in shares:
+            for doc_id, tf in self.frequencies[term]:
+                combined[doc_id] = combined.get(doc_id, 0.0) + share * tf
+        k1 = self.k1
+        return min(self.idf[term] for term, _ in shares), [(doc_id, tf / (k1 + tf)) for doc_id, tf in combined.items()]
+
+    def best_weight(self, term: str) -> float:
+        """The highest score one occurrence-weighted term gives any document (``idf * best saturation``)."""
+        best = self._best.get(term)
+        return self._unseen if best is None else self.idf[term] * best

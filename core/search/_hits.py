@@ -1,0 +1,32 @@
+"""What a search returns: ranked pointers to ops and to groups of ops."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One op that matches a query. ``confidence`` is in [0, 1] and never rises down the list."""
+
+    op: str
+    tool_name: str
+    summary: str
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"op": self.op, "tool_name": self.tool_name, "summary": self.summary, "confidence": self.confidence}
+
+
+@dataclass(frozen=True)
+class NodeHit:
+    """A group of the namespace (``onto.document``) whose ops match a query; ``ops`` counts its visible ops."""
+
+    path: str
+    summary: str
+    ops: int
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "summary": self.summary, "ops": self.ops, "confidence": self.confidence}
