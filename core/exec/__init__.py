@@ -20,6 +20,7 @@ from ._errors import (
 from ._handler import Handler, HandlerContext
 from ._session import Session
 from ._telemetry import CallLog
+from ._validation import ArgumentValidator
 
 __all__ = [
     "CONFLICT",
@@ -29,6 +30,7 @@ __all__ = [
     "PERMISSION_DENIED",
     "VALIDATION_ERROR",
     "Approver",
+    "ArgumentValidator",
     "CallLog",
     "ConfirmationRequest",
     "ConflictError",

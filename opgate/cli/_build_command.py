@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     registry = build_registry([CatalogLoad(str(folder), namespace, tools, problems)])
     for problem in registry.problems:
         style = "red" if problem.severity == "error" else "yellow"
-        console.print(f"[{style}]{problem.severity}[/] {problem.source}" + (f" {problem.field}" if problem.field else "") + f": {problem.message}", highlight=False)
+        console.print(f"[{style}]{problem.severity}[/] {problem.source}" + (f" {problem.field}" if problem.field else "") + f": {problem.message}", highlight=False, soft_wrap=True)
     errors = sum(p.severity == "error" for p in registry.problems)
     if errors:
         console.print(f"[red]{errors} error(s); {len(registry)} tool(s) are fine. Nothing written.[/]")

@@ -1,1 +1,23 @@
-"""(being built)"""
+"""The explorer's screens, one per module."""
+
+from .allow_write import AllowWriteScreen
+from .confirm_run import ConfirmRunScreen
+from .context_picker import ContextScreen
+from .copy_menu import CopyScreen
+from .explorer import ExplorerScreen
+from .history import HistoryScreen
+from .id_picker import IdPickerScreen
+from .jump import JumpScreen
+from .keys_help import KeysHelpScreen
+
+__all__ = [
+    "AllowWriteScreen",
+    "ConfirmRunScreen",
+    "ContextScreen",
+    "CopyScreen",
+    "ExplorerScreen",
+    "HistoryScreen",
+    "IdPickerScreen",
+    "JumpScreen",
+    "KeysHelpScreen",
+]

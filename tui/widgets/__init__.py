@@ -1,1 +1,31 @@
-"""(being built)"""
+"""The explorer's widgets, one per module."""
+
+from .batch_panel import BatchPanel
+from .call_builder import CallBuilder
+from .call_form import CallForm
+from .diff_view import DiffView
+from .entity_links import EntityLinks
+from .form_field import FormField
+from .form_group import FormGroup
+from .gateway_bar import GatewayBar
+from .json_editor import JsonEditor
+from .op_docs import OpDocs
+from .op_tree import OpTree
+from .payload_view import PayloadView
+from .result_view import ResultView
+
+__all__ = [
+    "BatchPanel",
+    "CallBuilder",
+    "CallForm",
+    "DiffView",
+    "EntityLinks",
+    "FormField",
+    "FormGroup",
+    "GatewayBar",
+    "JsonEditor",
+    "OpDocs",
+    "OpTree",
+    "PayloadView",
+    "ResultView",
+]

@@ -1,0 +1,123 @@
+"""The explorer: cold start to first frame, and keystroke-to-render in the tree with Twilio loaded.
+
+Run: python bench/bench_tui.py
+Cold start spawns a fresh interpreter per run (imports, catalogue, registry,
+app, first frame; headless via ``App.run_test``) and times it until the child
+says its first screen is up. Keystrokes drive a headless app with a pilot:
+each press is timed from the key to the first frame drawn after it (the tree
+cursor moved) and to the last one (the docs of the new node loaded by their
+worker and drawn); the pilot's own waiting is not counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _table import median, p95, print_table  # noqa: E402
+
+TWILIO = Path(__file__).resolve().parents[2] / "shared" / "data" / "catalogs" / "twilio_openapi_tools.json"
+COLD_RUNS = 7
+PRESSES = 60
+
+CHILD = """
+import asyncio, sys
+from opgate.core import Gateway
+from opgate.tui import make_app
+
+async def first_frame():
+    catalog = sys.argv[2]
+    gw = Gateway.from_catalogs([catalog], db_path=sys.argv[1]) if catalog else Gateway(db_path=sys.argv[1])
+    app = make_app(gw, catalog or "built-in catalogue")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        print("ready", flush=True)
+
+asyncio.run(first_frame())
+"""
+
+
+def cold_start(catalog: str) -> list[float]:
+    times = []
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "bench.db")
+        subprocess.run([sys.executable, "-c", CHILD, db, catalog], check=True, capture_output=True)  # creates the db
+        for _ in range(COLD_RUNS):
+            started = time.perf_counter()
+            child = subprocess.Popen([sys.executable, "-c", CHILD, db, catalog], stdout=subprocess.PIPE, text=True)
+            assert child.stdout is not None
+            line = child.stdout.readline()
+            times.append((time.perf_counter() - started) * 1000)
+            child.wait()
+            assert line.strip() == "ready", line
+    return times
+
+
+async def keystrokes() -> dict[str, list[float]]:
+    """Per key: ms from the key event to the first frame drawn after it, and to the last (docs loaded)."""
+    from opgate.core import Gateway
+    from opgate.tui import make_app
+    from opgate.tui.widgets import OpTree
+
+    results: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        gw = Gateway.from_catalogs([TWILIO], db_path=Path(folder) / "t.db")
+        app = make_app(gw, str(TWILIO))
+        frames: list[float] = []
+        display = app._display  # the app draws every frame through here (headless: into a null driver)
+
+        def drawn(screen, renderable) -> None:
+            frames.append(time.perf_counter())
+            display(screen, renderable)
+
+        app._display = drawn  # type: ignore[method-assign]
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            tree = app.screen.query_one(OpTree)
+            await pilot.press("right")  # open "twilio"
+
+            async def timed(key: str, label: str) -> None:
+                frames.clear()
+                started = time.perf_counter()
+                await pilot.press(key)
+                while any(not w.is_finished for w in app.workers):
+                    await asyncio.sleep(0.001)
+                await pilot.pause()
+                after = [f for f in frames if f > started]
+                if after:
+                    results.setdefault(f"{label}: first frame", []).append((after[0] - started) * 1000)
+                    results.setdefault(f"{label}: docs drawn", []).append((after[-1] - started) * 1000)
+
+            for _ in range(PRESSES):
+                await timed("down", "down")
+            for _ in range(PRESSES // 3):
+                node = tree.cursor_node
+                if node is not None and node.allow_expand and not node.is_expanded:
+                    await timed("right", "right (open group)")
+                await pilot.press("down")
+            for _ in range(PRESSES):
+                await timed("up", "up")
+        gw.close()
+    return results
+
+
+def main() -> None:
+    rows = []
+    for label, catalog in (("built-in (68 ops)", ""), ("Twilio (1,447 ops)", str(TWILIO))):
+        times = cold_start(catalog)
+        rows.append([label, f"{median(times):.0f}", f"{p95(times):.0f}", COLD_RUNS])
+    print_table("Cold start to first frame (fresh interpreter, headless, ms)", ["catalogue", "median", "p95", "runs"], rows)
+
+    presses = asyncio.run(keystrokes())
+    rows = [[key, f"{median(t):.1f}", f"{p95(t):.1f}", len(t)] for key, t in presses.items() if t]
+    print_table("Keystroke to render, Twilio tree (ms per key)", ["key", "median", "p95", "presses"], rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""History: this session's and earlier sessions' calls, re-opened into the builder, collected into a batch."""
+
+from __future__ import annotations
+
+import pytest
+from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle
+
+from opgate.core import Gateway
+from opgate.tui import make_app
+from opgate.tui.screens import AllowWriteScreen, ExplorerScreen, HistoryScreen
+from opgate.tui.widgets import BatchPanel, CallBuilder
+
+pytestmark = pytest.mark.anyio
+MOVE = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
+
+
+async def test_history_shows_earlier_sessions_and_this_one(tmp_path):
+    earlier = Gateway(db_path=tmp_path / "w.db")
+    earlier.exec("onto.project.list", {})
+    earlier.close()
+    gateway = Gateway(db_path=tmp_path / "w.db")
+    app = make_app(gateway)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.screen.open_op("onto.task.list", {"project_id": PROJECT})
+        await pilot.press("f6")
+        await settle(pilot)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        rows = [history.query_one("DataTable").get_row_at(i) for i in range(len(history.entries))]
+        assert [(r[2], r[6]) for r in rows[:2]] == [("onto.task.list", "this"), ("onto.project.list", "older")]
+
+
+async def test_a_call_reopens_in_the_builder(app, gateway):
+    gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ExplorerScreen)
+        builder = app.screen.query_one(CallBuilder)
+        assert builder.record.op == "onto.document.tree.move" and builder.args == MOVE
+        assert app.screen.query_one("#tabs").active == "build"
+
+
+async def test_calls_collected_into_a_batch_run_together(app, gateway):
+    gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    gateway.exec("onto.project.get", {"project_id": PROJECT})
+    messages = []
+    async with app.run_test(size=(120, 40), message_hook=messages.append) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        history = app.screen
+        await pilot.press("space")  # the project.get (newest)
+        await pilot.press("down", "space")  # the move
+        panel = history.query_one(BatchPanel)
+        assert [s["op"] for s in panel.steps] == ["onto.project.get", "onto.document.tree.move"]
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        done = [m for m in messages if isinstance(m, HistoryScreen.BatchDone)][-1]
+        assert [r["ok"] for r in done.results] == [True, True] and done.results[1]["meta"]["dry_run"]
+        assert parent_of(gateway, API_SPEC) is None
+        await pilot.press("ctrl+b")
+        await settle(pilot)
+        assert isinstance(app.screen, AllowWriteScreen)
+        await pilot.press("w")
+        await settle(pilot)
+        done = [m for m in messages if isinstance(m, HistoryScreen.BatchDone)][-1]
+        assert [r["ok"] for r in done.results] == [True, True] and not done.results[1]["meta"].get("dry_run")
+        assert parent_of(gateway, API_SPEC) == ENGINEERING
+        assert all(r["meta"]["trace_id"] in app.session_traces for r in done.results)
+        await pilot.press("ctrl+x")
+        assert panel.steps == []

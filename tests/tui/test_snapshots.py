@@ -1,0 +1,125 @@
+"""One snapshot per screen at 80x24 and 140x40, dark and light (pinned: textual 8.2.8, pytest-textual-snapshot 1.1.0).
+
+Frames are deterministic: a fresh database opened by a relative path (so the
+header shows ``w.db``), envelopes and call-log entries with their trace ids,
+latencies and timestamps replaced, no blinking cursors, no toasts.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, settle, type_text, wait_until
+
+from opgate.core import Gateway
+from opgate.tui import make_app
+from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen, ContextScreen, CopyScreen, HistoryScreen, IdPickerScreen, KeysHelpScreen
+
+MOVE = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
+SIZES = {"narrow": (80, 24), "wide": (140, 40)}
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
+FIXED = {"trace_id": "tr_0000000000000000", "latency_ms": 12.5, "state_digest": "0" * 64, "updated_at": "2026-03-01T09:00:00Z", "ts": "2026-03-01T09:00:00Z", "duration_ms": 12.5}
+
+
+def steady(value: Any) -> Any:
+    """The value with run-dependent fields (trace ids, times, digests) fixed."""
+    if isinstance(value, dict):
+        return {k: FIXED[k] if k in FIXED else steady(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [steady(v) for v in value]
+    return value
+
+
+async def quiet(pilot) -> None:
+    await settle(pilot)
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+async def explorer_docs(pilot):
+    pilot.app.screen.query_one("OpTree").reveal("onto.document.tree.move")
+
+
+async def explorer_build(pilot):
+    await pilot.app.screen.open_op("onto.document.tree.move", MOVE)
+
+
+async def explorer_result(pilot):
+    await pilot.app.screen.open_op("onto.document.tree.move", MOVE)
+    await settle(pilot)
+    envelope = pilot.app.gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    pilot.app.screen.show_result(steady(envelope))
+
+
+async def jump(pilot):
+    await pilot.press("slash")
+    await type_text(pilot, "move document")
+
+
+async def id_picker(pilot):
+    await pilot.app.screen.open_op("onto.document.tree.move", {"project_id": PROJECT})
+    await settle(pilot)
+    pilot.app.push_screen(IdPickerScreen("document_id", PROJECT))
+
+
+async def confirm_run(pilot):
+    preview = pilot.app.gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    pilot.app.push_screen(ConfirmRunScreen("onto.document.tree.move", MOVE, steady(preview), summary="Move a document or folder under a new parent, or to the root"))
+
+
+async def allow_write(pilot):
+    pilot.app.push_screen(AllowWriteScreen("onto.document.tree.move"))
+
+
+async def history(pilot):
+    gateway = pilot.app.gateway
+    gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    gateway.exec("onto.project.get", {"project_id": PROJECT})
+    await pilot.press("ctrl+r")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen) and len(pilot.app.screen.entries) == 2)
+    await settle(pilot)
+    screen = pilot.app.screen
+    screen.show_entries(steady(copy.deepcopy(screen.entries)))
+    await pilot.press("space")
+
+
+async def keys_help(pilot):
+    pilot.app.push_screen(KeysHelpScreen())
+
+
+async def context(pilot):
+    pilot.app.push_screen(ContextScreen(list(pilot.app.gateway.contexts.names), "all"))
+
+
+async def copy_menu(pilot):
+    await pilot.app.screen.open_op("onto.document.tree.move", MOVE)
+    await settle(pilot)
+    await pilot.press("f9")
+    assert isinstance(pilot.app.screen, CopyScreen)
+
+
+SCREENS = {f.__name__: f for f in (explorer_docs, explorer_build, explorer_result, jump, id_picker, confirm_run, allow_write, history, keys_help, context, copy_menu)}
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_screen(snap_compare, tmp_path, monkeypatch, screen, size, theme):
+    monkeypatch.chdir(tmp_path)
+    gateway = Gateway(db_path="w.db")
+    app = make_app(gateway, "built-in catalogue")
+
+    async def run_before(pilot) -> None:
+        pilot.app.theme = THEMES[theme]
+        await settle(pilot)
+        await SCREENS[screen](pilot)
+        await quiet(pilot)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+    finally:
+        gateway.close()

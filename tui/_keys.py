@@ -1,0 +1,79 @@
+"""Every key of the explorer, as data: the footer, the help screen (F1) and the command palette read these.
+
+Each binding has an ``id`` (``opgate.<name>``) so keys can be remapped with
+``App.set_keymap`` (``run_explorer(..., keymap={"opgate.dry_run": "f8"})``).
+Keys that also work while typing in a form are function keys or control keys
+that Textual's Input and TextArea leave alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.binding import Binding
+
+APP_KEYS: list[Binding] = [
+    Binding("f1", "keys_help", "Help", tooltip="Keys, badges and how to build a call", id="opgate.help"),
+    Binding("ctrl+r", "history", "History", tooltip="Calls of this session and earlier ones; re-open or batch them", id="opgate.history"),
+    Binding("ctrl+l", "toggle_writes", "Writes", tooltip="Switch between read-only and allow-write mode", id="opgate.writes"),
+    Binding("ctrl+g", "pick_context", "Context", tooltip="Choose the context scope: which ops exist", id="opgate.context"),
+    Binding("ctrl+q", "quit", "Quit", tooltip="Leave the explorer", id="opgate.quit"),
+]
+
+EXPLORER_KEYS: list[Binding] = [
+    Binding("ctrl+f,slash", "find", "Find", key_display="/", tooltip="Find an op: fuzzy over op paths, or in plain words", id="opgate.find"),
+    Binding("f2", "show_tab('docs')", "Docs", tooltip="The op's help: usage, arguments, policy, examples", id="opgate.docs"),
+    Binding("f3", "show_tab('build')", "Build", tooltip="The form that builds the call", id="opgate.build"),
+    Binding("f4", "show_tab('result')", "Result", tooltip="The last call's envelope, diff and entities", id="opgate.result"),
+    Binding("f5", "dry_run", "Dry-run", priority=True, tooltip="Run the call without writing: see the would-be result and diff", id="opgate.dry_run"),
+    Binding("f6", "run", "Run", priority=True, tooltip="Run the call for real (writes ask first)", id="opgate.run"),
+    Binding("ctrl+t", "insert_example", "Example", tooltip="Put the op's next example in the form", id="opgate.example"),
+    Binding("f9", "copy", "Copy", tooltip="Copy the call as JSON, an opgate exec command line, or Python", id="opgate.copy"),
+    Binding("ctrl+s", "toggle_schema", "Schema", tooltip="Show or hide the op's JSON Schema in Docs", id="opgate.schema"),
+]
+
+FORM_KEYS: list[Binding] = [
+    Binding("ctrl+o", "pick", "Pick id", tooltip="Pick an id from the workspace (projects by name, documents...)", id="opgate.pick"),
+]
+
+HISTORY_KEYS: list[Binding] = [
+    Binding("enter", "reopen", "Open", tooltip="Open the call in the builder", id="opgate.history.open"),
+    Binding("space", "toggle_batch", "Batch ±", tooltip="Add the call to the batch, or take it out", id="opgate.history.batch"),
+    Binding("ctrl+b", "run_batch", "Run batch", tooltip="Run the collected calls with gw.batch (writes need allow-write)", id="opgate.history.run_batch"),
+    Binding("ctrl+d", "dry_run_batch", "Dry-run batch", tooltip="Dry-run the collected calls with gw.batch", id="opgate.history.dry_batch"),
+    Binding("ctrl+x", "clear_batch", "Clear batch", tooltip="Empty the batch", id="opgate.history.clear"),
+    Binding("f5", "refresh", "Refresh", tooltip="Read the call log again", id="opgate.history.refresh"),
+    Binding("escape", "close", "Back", tooltip="Back to the explorer", id="opgate.history.back"),
+]
+
+
+
+def _app(binding_id: str) -> Binding:
+    """An app key repeated on a screen, so the footer can show it where it matters (screen keys come first)."""
+    binding = next(b for b in APP_KEYS if b.id == binding_id)
+    return replace(binding, action=f"app.{binding.action}")
+
+
+def _local(keys: list[Binding], binding_id: str) -> Binding:
+    return next(b for b in keys if b.id == binding_id)
+
+
+# What each screen binds, in footer order: the keys a newcomer needs first.
+EXPLORER_BINDINGS: list[Binding] = [
+    _app("opgate.help"),
+    *(_local(EXPLORER_KEYS, i) for i in ("opgate.find", "opgate.dry_run", "opgate.run", "opgate.example")),
+    *(_app(i) for i in ("opgate.history", "opgate.writes", "opgate.context")),
+    *(_local(EXPLORER_KEYS, i) for i in ("opgate.docs", "opgate.build", "opgate.result", "opgate.copy", "opgate.schema")),
+    _app("opgate.quit"),
+]
+HISTORY_BINDINGS: list[Binding] = [*HISTORY_KEYS, *(_app(i) for i in ("opgate.writes", "opgate.help"))]
+
+COPY_FORMATS = (("json", "JSON payload"), ("cli", "opgate exec command line"), ("python", "Python (gw.exec)"))
+
+# The help screen's sections, in order.
+SECTIONS: list[tuple[str, list[Binding]]] = [
+    ("Everywhere", APP_KEYS),
+    ("Explorer", EXPLORER_KEYS),
+    ("In the form", FORM_KEYS),
+    ("History", HISTORY_KEYS),
+]

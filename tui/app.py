@@ -1,0 +1,135 @@
+"""The explorer app: owns the Gateway, the read-only / allow-write mode and the context scope."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any, ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from ._approver import ModalApprover
+from ._commands import OpCommands
+from ._keys import APP_KEYS, COPY_FORMATS
+from .screens import ContextScreen, ExplorerScreen, HistoryScreen, KeysHelpScreen
+from .screens.context_picker import ALL
+from .widgets import GatewayBar
+
+# The built-in palette commands we keep next to ours.
+KEPT_SYSTEM_COMMANDS = ("Theme", "Screenshot", "Maximize", "Minimize")
+
+
+class ExplorerApp(App[int]):
+    """``ExplorerApp(gateway)``: browse, read, build, dry-run, run, history. See ``run_explorer``."""
+
+    CSS_PATH = "explorer.tcss"
+    TITLE = "opgate"
+    BINDINGS: ClassVar = APP_KEYS
+    COMMANDS: ClassVar = App.COMMANDS | {OpCommands}
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (110, "-wide"), (160, "-xwide")]
+
+    allow_write: reactive[bool] = reactive(False)
+    context: reactive[str] = reactive(ALL)
+
+    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.gateway = gateway
+        self.catalog_label = catalog_label
+        self.session_traces: set[str] = set()
+        self.keymap_overrides: dict[str, str] = dict(keymap or {})
+        self.set_reactive(ExplorerApp.allow_write, bool(gateway.allow_write))
+        self.set_reactive(ExplorerApp.context, gateway.context or ALL)
+
+    def get_default_screen(self) -> Screen:
+        return ExplorerScreen()
+
+    def on_mount(self) -> None:
+        self.gateway.approver = ModalApprover(self)
+        if self.keymap_overrides:
+            self.set_keymap(self.keymap_overrides)
+
+    @property
+    def explorer(self) -> ExplorerScreen:
+        return next(s for s in self.screen_stack if isinstance(s, ExplorerScreen))
+
+    # -- shared state --------------------------------------------------------------------------
+
+    def sync_bar(self, bar: GatewayBar) -> None:
+        """Set a screen's top bar from the gateway (attributes down)."""
+        bar.catalog = self.catalog_label
+        bar.db = self.gateway.db_location
+        bar.context = self.context
+        bar.ops = self.gateway.help_tree.root.total
+        bar.allow_write = self.allow_write
+
+    def remember(self, *envelopes: dict[str, Any]) -> None:
+        """Note the trace ids of this session's calls (the history marks them)."""
+        for envelope in envelopes:
+            trace = (envelope.get("meta") or {}).get("trace_id")
+            if trace:
+                self.session_traces.add(trace)
+
+    def set_allow_write(self, allow: bool) -> None:
+        self.gateway.allow_write = allow
+        self.allow_write = allow
+        if allow:
+            self.notify("Writes are ON: real runs change the workspace (each asks first).", title="Allow-write", severity="warning")
+        else:
+            self.notify("Read-only: real runs of writes are refused; dry-runs still work.", title="Read-only")
+
+    def set_context(self, name: str) -> None:
+        self.gateway.set_context(None if name == ALL else name)
+        self.context = name
+        self.notify(f"Context: {name} ({self.gateway.help_tree.root.total} ops)")
+
+    async def go_to_op(self, op: str) -> None:
+        """Open ``op`` in the explorer (from the palette or anywhere)."""
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, ExplorerScreen):
+            self.pop_screen()
+        await self.explorer.open_op(op)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def action_toggle_writes(self) -> None:
+        self.set_allow_write(not self.allow_write)
+
+    def action_pick_context(self) -> None:
+        def chosen(name: str | None) -> None:
+            if name and name != self.context:
+                self.set_context(name)
+
+        self.push_screen(ContextScreen(list(self.gateway.contexts.names), self.context), chosen)
+
+    def action_keys_help(self) -> None:
+        if not isinstance(self.screen, KeysHelpScreen):
+            self.push_screen(KeysHelpScreen())
+
+    def action_history(self) -> None:
+        if isinstance(self.screen, HistoryScreen):
+            return
+
+        async def reopen(call: tuple[str, dict[str, Any]] | None) -> None:
+            if call:
+                await self.explorer.open_op(call[0], call[1])
+
+        self.push_screen(HistoryScreen(), reopen)
+
+    # -- command palette -------------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The actions of the key lists (app and current screen), then a few of Textual's own."""
+        seen: set[str] = set()
+        for binding in [*APP_KEYS, *getattr(screen, "BINDINGS", [])]:
+            if isinstance(binding, Binding) and binding.tooltip and binding.id not in seen:
+                seen.add(binding.id or binding.action)
+                target = self if binding in APP_KEYS else screen
+                yield SystemCommand(binding.description, binding.tooltip, partial(target.run_action, binding.action))
+        if isinstance(screen, ExplorerScreen):
+            for fmt, title in COPY_FORMATS:
+                yield SystemCommand(f"Copy as {title}", f"Copy the call being built as {title}", partial(screen.copy_as, fmt))
+        for command in super().get_system_commands(screen):
+            if command.title.startswith(KEPT_SYSTEM_COMMANDS):
+                yield command

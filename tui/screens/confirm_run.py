@@ -1,0 +1,68 @@
+"""Confirm a real run: what will change (the dry-run's diff) before anything is written."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from .._palette import Palette, json_syntax
+from .._render_result import touched_entities
+from ..widgets import DiffView
+
+
+class ConfirmRunScreen(ModalScreen[bool]):
+    """Dismisses with True to run for real, False to leave the store as it is."""
+
+    BINDINGS: ClassVar = [
+        Binding("y", "answer(True)", "Run it", tooltip="Write these changes", id="opgate.confirm.yes"),
+        Binding("n,escape", "answer(False)", "Cancel", tooltip="Write nothing", id="opgate.confirm.no"),
+    ]
+
+    def __init__(self, op: str, args: dict[str, Any], preview: dict[str, Any], *, summary: str = ""):
+        super().__init__()
+        self.op = op
+        self.args = args
+        self.preview = preview
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        meta = self.preview.get("meta") or {}
+        with Vertical(id="confirm-box", classes="modal-box"):
+            yield Label(f"[b]Run {self.op} for real?[/b]", id="confirm-title")
+            if self.summary:
+                yield Label(f"[i]{self.summary}[/i]")
+            with VerticalScroll(id="confirm-body"):
+                yield Label("[b]Arguments[/b]")
+                yield Static(json_syntax(self.args, Palette.of(self.app), indent=None), id="confirm-args")
+                yield Label("[b]What will change[/b] (from a dry-run just now)")
+                diff = DiffView(id="confirm-diff")
+                diff.names = {i: n for i, _, n in touched_entities(self.preview) if n}
+                diff.diff = meta.get("diff") or {}
+                yield diff
+                if not self.preview.get("ok", True):
+                    error = self.preview.get("error") or {}
+                    yield Static(Text(f"The dry-run failed: {error.get('code')}: {error.get('message')}", style="bold red"))
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Run it (y)", variant="error", id="confirm-yes")
+                yield Button("Cancel (n)", variant="primary", id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    @on(Button.Pressed, "#confirm-yes")
+    def _yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#confirm-no")
+    def _no(self) -> None:
+        self.dismiss(False)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

@@ -1,0 +1,48 @@
+"""Copy the call: as the JSON payload, as an ``opgate exec`` command line, or as Python."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from .._keys import COPY_FORMATS
+
+KEYS = {"json": "j", "cli": "c", "python": "p"}
+
+
+class CopyScreen(ModalScreen[str | None]):
+    """Dismisses with ``json``, ``cli`` or ``python``."""
+
+    BINDINGS: ClassVar = [
+        Binding("j", "choose('json')", "JSON", tooltip="The exec payload as JSON", id="opgate.copy.json"),
+        Binding("c", "choose('cli')", "CLI", tooltip="An opgate exec command line", id="opgate.copy.cli"),
+        Binding("p", "choose('python')", "Python", tooltip="gw.exec(...) in Python", id="opgate.copy.python"),
+        Binding("escape", "choose('')", "Close", tooltip="Copy nothing", id="opgate.copy.close"),
+    ]
+
+    def __init__(self, previews: dict[str, str]):
+        super().__init__()
+        self.previews = previews
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="copy-box", classes="modal-box"):
+            yield Label("[b]Copy the call as…[/b]")
+            options = [Option(f"[b]{KEYS[fmt]}[/b]  {title}\n[dim]{self.previews.get(fmt, '').splitlines()[0][:70]}[/dim]", id=fmt) for fmt, title in COPY_FORMATS]
+            yield OptionList(*options, id="copy-list")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_choose(self, fmt: str) -> None:
+        self.dismiss(fmt or None)

@@ -1,0 +1,313 @@
+"""The main screen: the op tree on the left; Docs, Build and Result on the right."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from .._calltext import render as render_call
+from .._failures import ReportsWorkerFailures
+from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
+from ..widgets import CallBuilder, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
+from .allow_write import AllowWriteScreen
+from .confirm_run import ConfirmRunScreen
+from .copy_menu import CopyScreen
+from .id_picker import IdPickerScreen
+from .jump import JumpScreen
+
+FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
+
+
+class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
+    """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
+
+    BINDINGS: ClassVar = EXPLORER_BINDINGS
+
+    @dataclass
+    class HelpLoaded(Message):
+        op: str
+        payload: dict[str, Any]
+
+    @dataclass
+    class CallDone(Message):
+        """``gw.exec`` answered. ``purpose`` is ``show`` (a call to display) or ``preview`` (the dry-run before a confirm)."""
+
+        op: str
+        args: dict[str, Any]
+        envelope: dict[str, Any]
+        purpose: str = "show"
+
+    @dataclass
+    class Unopenable(Message):
+        """No visible ``onto.<kind>.get`` can open this entity."""
+
+        entity_id: str
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.current_op: str | None = None
+        self.shown_path: str | None = None
+        self.call_op: str | None = None
+        self.call_args: dict[str, Any] = {}
+        self.field_errors: list[dict[str, Any]] = []
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Horizontal(id="main"):
+            yield OpTree(id="tree")
+            with TabbedContent(id="tabs", initial="docs"):
+                with TabPane("Docs", id="docs"):
+                    yield OpDocs(id="docs-view")
+                with TabPane("Build", id="build"):
+                    yield CallBuilder(id="builder")
+                with TabPane("Result", id="result"):
+                    yield ResultView(id="result-view")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "allow_write", lambda _: self.app.sync_bar(self.query_one(GatewayBar)))  # type: ignore[attr-defined]
+        self.watch(self.app, "context", lambda _: self.reload_tree(), init=False)
+        self.reload_tree()
+        self.query_one(OpTree).focus()
+
+    @property
+    def gateway(self) -> Any:
+        return self.app.gateway  # type: ignore[attr-defined]
+
+    def reload_tree(self) -> None:
+        """The context scope changed (or the app started): rebuild the tree from ``gw.help_tree``."""
+        self.app.sync_bar(self.query_one(GatewayBar))  # type: ignore[attr-defined]
+        self.query_one(OpTree).help_tree = self.gateway.help_tree
+        if self.call_op and not self.gateway.is_visible(self.call_op):
+            self.notify(f"{self.call_op} is not an op of this context; the builder keeps it, but it cannot run here", severity="warning")
+
+    # -- browsing -----------------------------------------------------------------------------
+
+    @on(OpTree.OpHighlighted)
+    def _highlighted(self, event: OpTree.OpHighlighted) -> None:
+        self.current_op = self.shown_path = event.op
+        self.load_help(event.op)
+
+    @on(OpTree.GroupHighlighted)
+    def _group_highlighted(self, event: OpTree.GroupHighlighted) -> None:
+        path = f"{event.path}.{event.kind}" if event.kind else event.path
+        self.current_op = None
+        self.shown_path = path
+        self.load_help(path)
+
+    @on(OpTree.OpChosen)
+    async def _chosen(self, event: OpTree.OpChosen) -> None:
+        await self.open_op(event.op)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="help", name="help")
+    def load_help(self, path: str) -> None:
+        """Help for an op (full) or a group; shown if the cursor is still there."""
+        self.post_message(self.HelpLoaded(path, self.gateway.help(path, format="full")))
+
+    @on(HelpLoaded)
+    def _help_loaded(self, event: HelpLoaded) -> None:
+        if event.op == self.shown_path:
+            self.query_one(OpDocs).payload = event.payload
+
+    async def open_op(self, op: str, args: dict[str, Any] | None = None, *, tab: str = "build") -> bool:
+        """Show ``op`` in the tree and the docs, and start a call to it in the builder."""
+        record = self.gateway.registry.get(op)
+        if record is None or not self.gateway.is_visible(op):
+            self.notify(f"{op} is not an op of the current context", severity="warning")
+            return False
+        self.query_one(OpTree).reveal(op)
+        self.current_op = self.shown_path = op
+        self.load_help(op)
+        await self.query_one(CallBuilder).open(record, args)
+        self.action_show_tab(tab)
+        if tab == "build":
+            self.query_one(CallBuilder).focus_first_field()
+        return True
+
+    def action_find(self) -> None:
+        paths = [r.op for r in self.gateway.help_tree.root.ops()]
+
+        async def chosen(op: str | None) -> None:
+            if op:
+                await self.open_op(op)
+
+        self.app.push_screen(JumpScreen(paths), chosen)
+
+    def action_show_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        widget = self.query_one(FOCUS_IN_TAB[tab])
+        if tab == "build":
+            self.query_one(CallBuilder).focus_first_field()
+        else:
+            widget.focus()
+
+    def action_toggle_schema(self) -> None:
+        docs = self.query_one(OpDocs)
+        docs.show_schema = not docs.show_schema
+        self.action_show_tab("docs")
+
+    # -- building ---------------------------------------------------------------------------
+
+    @on(CallBuilder.Changed)
+    def _call_changed(self, event: CallBuilder.Changed) -> None:
+        self.call_op, self.call_args, self.field_errors = event.op, event.args, event.field_errors
+
+    @on(FormField.PickRequested)
+    def _pick(self, event: FormField.PickRequested) -> None:
+        project = self.call_args.get("project_id") if event.name != "project_id" else None
+
+        async def picked(choice: tuple[str, str] | None) -> None:
+            if choice:
+                await self.query_one(CallBuilder).set_field(event.path, choice[0])
+                if event.field.is_attached:
+                    event.field.set_note(choice[1])
+                    event.field.focus_input()
+
+        self.app.push_screen(IdPickerScreen(event.name, project if isinstance(project, str) else None), picked)
+
+    async def action_insert_example(self) -> None:
+        builder = self.query_one(CallBuilder)
+        if builder.record is None and self.current_op:
+            await self.open_op(self.current_op)
+        record = builder.record
+        if record is None or not record.examples:
+            self.notify("This op has no examples.", severity="warning")
+            return
+        builder.example_index = (builder.example_index + 1) % len(record.examples)
+        example = record.examples[builder.example_index]
+        await builder.set_args(dict(example.get("args") or {}))
+        self.action_show_tab("build")
+        self.notify(f"Example {builder.example_index + 1}/{len(record.examples)}: {example.get('title', '')}")
+
+    def action_copy(self) -> None:
+        if not self.call_op:
+            self.notify("Nothing to copy yet: open an op first.", severity="warning")
+            return
+        previews = {fmt: self.call_text(fmt) for fmt, _ in COPY_FORMATS}
+        self.app.push_screen(CopyScreen(previews), lambda fmt: fmt and self.copy_as(fmt))
+
+    def call_text(self, fmt: str) -> str:
+        record = self.gateway.registry.get(self.call_op or "")
+        return render_call(fmt, self.call_op or "", self.call_args, dry_run=bool(record and record.kind == "write"))
+
+    def copy_as(self, fmt: str) -> None:
+        """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard."""
+        if not self.call_op:
+            return
+        text = self.call_text(fmt)
+        self.app.copy_to_clipboard(text)
+        title = dict(COPY_FORMATS).get(fmt, fmt)
+        self.notify(text if len(text) < 300 else text[:297] + "…", title=f"Copied as {title}")
+
+    # -- running ----------------------------------------------------------------------------------
+
+    async def _ready(self) -> Any:
+        builder = self.query_one(CallBuilder)
+        if builder.record is None:
+            if self.current_op:
+                await self.open_op(self.current_op)
+                self.notify("Fill in the form, then press the key again.")
+            else:
+                self.notify("Pick an op first: / finds one.", severity="warning")
+            return None
+        if builder.has_problems:
+            self.notify("Some fields hold text that is not a value; fix the marked fields first.", severity="error")
+            return None
+        return builder.record
+
+    async def action_dry_run(self) -> None:
+        record = await self._ready()
+        if record is not None:
+            self.exec_call(record.op, self.call_args, dry_run=True)
+
+    async def action_run(self) -> None:
+        record = await self._ready()
+        if record is None:
+            return
+        if record.kind == "read":
+            self.exec_call(record.op, self.call_args)
+        elif not self.gateway.allow_write:
+            def answered(allow: bool | None) -> None:
+                if allow:
+                    self.app.set_allow_write(True)  # type: ignore[attr-defined]
+                    self._confirm_then_run(record)
+                else:
+                    self.notify("Still read-only: nothing was written. F5 dry-runs.", severity="warning")
+            self.app.push_screen(AllowWriteScreen(record.op), answered)
+        else:
+            self._confirm_then_run(record)
+
+    def _confirm_then_run(self, record: Any) -> None:
+        if record.requires_confirmation:
+            # The gateway dry-runs it and asks gw.approver, which opens the same modal.
+            self.exec_call(record.op, self.call_args)
+        else:
+            self.exec_call(record.op, self.call_args, dry_run=True, purpose="preview")
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="exec", name="exec")
+    def exec_call(self, op: str, args: dict[str, Any], *, dry_run: bool = False, purpose: str = "show", state_digest: str | None = None) -> None:
+        envelope = self.gateway.exec(op, args, dry_run=dry_run, state_digest=state_digest)
+        self.post_message(self.CallDone(op, args, envelope, purpose))
+
+    @on(CallDone)
+    async def _call_done(self, event: CallDone) -> None:
+        self.app.remember(event.envelope)  # type: ignore[attr-defined]
+        if event.purpose == "entity":
+            await self.open_op(event.op, event.args, tab="result")
+        if event.purpose == "preview" and event.envelope.get("ok"):
+            digest = (event.envelope.get("meta") or {}).get("state_digest")
+
+            def answered(run: bool | None) -> None:
+                if run:
+                    self.exec_call(event.op, event.args, state_digest=digest)
+                else:
+                    self.notify("Cancelled: nothing was written.")
+
+            self.app.push_screen(ConfirmRunScreen(event.op, event.args, event.envelope), answered)
+            return
+        self.show_result(event.envelope)
+
+    def show_result(self, envelope: dict[str, Any]) -> None:
+        self.query_one(ResultView).show(envelope)
+        self.action_show_tab("result")
+        if envelope.get("ok"):
+            dry = " (dry-run)" if (envelope.get("meta") or {}).get("dry_run") else ""
+            self.notify(f"{envelope.get('op')}: ok{dry}", timeout=3)
+        else:
+            error = envelope.get("error") or {}
+            self.notify(str(error.get("message", "")), title=str(error.get("code", "error")), severity="error", timeout=8)
+
+    # -- entities -------------------------------------------------------------------------------
+
+    @on(EntityLinks.EntityChosen)
+    def _entity_chosen(self, event: EntityLinks.EntityChosen) -> None:
+        self.open_entity(event.id, event.kind)
+
+    def _get_op(self, kind: str | None) -> str | None:
+        op = f"onto.{kind}.get"
+        return op if kind and self.gateway.is_visible(op) else None
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="exec", name="open entity")
+    def open_entity(self, entity_id: str, kind: str | None) -> None:
+        op = self._get_op(kind)
+        if op is None and self.gateway.is_visible("onto.entity.relationships.get"):
+            found = self.gateway.exec("onto.entity.relationships.get", {"entity_id": entity_id, "limit": 1})
+            op = self._get_op(((found.get("result") or {}).get("entity") or {}).get("kind"))
+        if op is None:
+            self.post_message(self.Unopenable(entity_id))
+            return
+        args = {f"{op.split('.')[1]}_id": entity_id}
+        envelope = self.gateway.exec(op, args)
+        self.post_message(self.CallDone(op, args, envelope, "entity"))
+
+    @on(Unopenable)
+    def _unopenable(self, event: Unopenable) -> None:
+        self.notify(f"No get op opens {event.entity_id} in this context", severity="warning")

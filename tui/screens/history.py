@@ -1,0 +1,168 @@
+"""Every call of this session and of earlier ones (``gw.recent_calls``): re-open one, or batch several."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label
+
+from .._failures import ReportsWorkerFailures
+from .._keys import HISTORY_BINDINGS
+from ..widgets import BatchPanel, GatewayBar
+from .allow_write import AllowWriteScreen
+
+HISTORY_LIMIT = 200
+COLUMNS = ("", "when (UTC)", "op", "mode", "outcome", "ms", "session")
+
+
+def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> tuple[str, ...]:
+    outcome = "ok" if entry.get("ok") else str(entry.get("code") or "error")
+    when = str(entry.get("ts") or "")[5:19].replace("T", " ")
+    duration = entry.get("duration_ms")
+    return (
+        "●" if in_batch else "",
+        when,
+        str(entry.get("op") or entry.get("tool_name") or "?"),
+        "dry-run" if entry.get("dry_run") else "run",
+        outcome,
+        f"{duration:.1f}" if isinstance(duration, (int, float)) else "",
+        "this" if this_session else "older",
+    )
+
+
+class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | None]):
+    """Dismisses with ``(op, args)`` to re-open a call in the builder."""
+
+    BINDINGS: ClassVar = HISTORY_BINDINGS
+
+    @dataclass
+    class Loaded(Message):
+        entries: list[dict[str, Any]]
+
+    @dataclass
+    class BatchDone(Message):
+        results: list[dict[str, Any]]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[dict[str, Any]] = []
+        self.batch: list[dict[str, Any]] = []
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        yield Label("[b]History[/b]  [dim]newest first · Enter opens in the builder · Space adds to the batch[/dim]", id="history-title")
+        yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield BatchPanel(id="batch")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.app.sync_bar(self.query_one(GatewayBar))  # type: ignore[attr-defined]
+        self.query_one(DataTable).focus()
+        self.load()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, name="history")
+    def load(self) -> None:
+        self.post_message(self.Loaded(self.app.gateway.recent_calls(HISTORY_LIMIT)))  # type: ignore[attr-defined]
+
+    @on(Loaded)
+    def _loaded(self, event: Loaded) -> None:
+        self.show_entries(event.entries)
+
+    def show_entries(self, entries: list[dict[str, Any]]) -> None:
+        """Fill the table (the newest call first)."""
+        self.entries = entries
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear(columns=True)  # columns too, so their widths fit these rows only
+        table.add_column(COLUMNS[0], width=1)  # the batch mark
+        table.add_columns(*COLUMNS[1:])
+        batched = {id(step["entry"]) for step in self.batch}
+        session = self.app.session_traces  # type: ignore[attr-defined]
+        for index, entry in enumerate(entries):
+            table.add_row(*row_cells(entry, in_batch=id(entry) in batched, this_session=entry.get("trace_id") in session), key=str(index))
+        if entries:
+            table.move_cursor(row=min(max(row, 0), len(entries) - 1))
+
+    def _current(self) -> dict[str, Any] | None:
+        table = self.query_one(DataTable)
+        if not self.entries or table.cursor_row < 0 or table.cursor_row >= len(self.entries):
+            return None
+        return self.entries[table.cursor_row]
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def action_reopen(self) -> None:
+        entry = self._current()
+        if entry is None:
+            return
+        if not entry.get("op") or not self.app.gateway.is_visible(entry["op"]):  # type: ignore[attr-defined]
+            self.notify(f"{entry.get('op') or 'this call'} is not an op of the current context", severity="warning")
+            return
+        self.dismiss((entry["op"], dict(entry.get("args") or {})))
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self) -> None:
+        self.action_reopen()
+
+    def action_toggle_batch(self) -> None:
+        entry = self._current()
+        if entry is None or not entry.get("op"):
+            return
+        kept = [s for s in self.batch if s["entry"] is not entry]
+        self.batch = kept if len(kept) != len(self.batch) else [*self.batch, {"entry": entry, "op": entry["op"], "args": dict(entry.get("args") or {})}]
+        panel = self.query_one(BatchPanel)
+        panel.results = []
+        panel.steps = self.batch
+        table = self.query_one(DataTable)
+        table.update_cell_at((table.cursor_row, 0), "●" if any(s["entry"] is entry for s in self.batch) else "")
+
+    def action_clear_batch(self) -> None:
+        self.batch = []
+        panel = self.query_one(BatchPanel)
+        panel.results, panel.steps = [], []
+        self.show_entries(self.entries)
+
+    def action_dry_run_batch(self) -> None:
+        self._batch(dry_run=True)
+
+    def action_run_batch(self) -> None:
+        self._batch(dry_run=False)
+
+    def _batch(self, *, dry_run: bool) -> None:
+        if not self.batch:
+            self.notify("The batch is empty: Space adds the highlighted call.", severity="warning")
+            return
+        gateway = self.app.gateway  # type: ignore[attr-defined]
+        steps = [{"tool": "exec", "args": {"op": s["op"], "args": s["args"], "dry_run": dry_run}} for s in self.batch]
+        writes = [s["op"] for s in self.batch if (r := gateway.registry.get(s["op"])) is not None and r.kind == "write"]
+        if writes and not dry_run and not gateway.allow_write:
+            def answered(allow: bool | None) -> None:
+                if allow:
+                    self.app.set_allow_write(True)  # type: ignore[attr-defined]
+                    self.run_batch(steps)
+            self.app.push_screen(AllowWriteScreen(", ".join(sorted(set(writes)))), answered)
+            return
+        self.run_batch(steps)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, name="batch")
+    def run_batch(self, steps: list[dict[str, Any]]) -> None:
+        self.post_message(self.BatchDone(self.app.gateway.batch(steps)))  # type: ignore[attr-defined]
+
+    @on(BatchDone)
+    def _batch_done(self, event: BatchDone) -> None:
+        self.app.remember(*event.results)  # type: ignore[attr-defined]
+        self.query_one(BatchPanel).results = event.results
+        failed = sum(1 for r in event.results if not r.get("ok"))
+        self.notify(f"Batch: {len(event.results) - failed} ok, {failed} failed", severity="error" if failed else "information")
+        self.load()
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,152 @@
+"""Builds one call: the form, the raw JSON editor, live validation and the exact exec payload."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from opgate.core.exec import ArgumentValidator
+
+from .._palette import Palette
+from .._render_help import badges_text
+from ..forms import Path, edit, field_paths, initial_args, place_errors
+from ..forms import build_spec as build_form_spec
+from .call_form import CallForm
+from .json_editor import JsonEditor
+from .payload_view import PayloadView
+
+# The validator exec uses, with its per-op cache; pure, so it runs on the UI thread.
+VALIDATOR = ArgumentValidator()
+
+
+class CallBuilder(Vertical):
+    """The parent opens an op (:meth:`open`) and may set values (:meth:`set_args`, :meth:`set_field`)."""
+
+    DEFAULT_CSS = """
+    CallBuilder { height: 1fr; }
+    CallBuilder > #builder-title { height: auto; padding: 0 1; }
+    CallBuilder > #builder-body { height: 1fr; }
+    CallBuilder > #builder-check { height: auto; max-height: 4; padding: 0 1; }
+    """
+
+    @dataclass
+    class Changed(Message):
+        """The call being built: its op, its arguments and whether they validate."""
+
+        op: str
+        args: dict[str, Any]
+        field_errors: list[dict[str, Any]]
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.record: Any = None
+        self.args: dict[str, Any] = {}
+        self.field_errors: list[dict[str, Any]] = []
+        self.example_index = -1
+        self._check_text = Text()
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("No op yet: pick one in the tree and press Enter, or press / to find one.", style="dim"), id="builder-title")
+        with Horizontal(id="builder-body"):
+            yield CallForm(id="form")
+            yield JsonEditor(id="json")
+        yield Static("", id="builder-check")
+        yield PayloadView(id="payload")
+
+    # -- parent API ----------------------------------------------------------------------------
+
+    async def open(self, record: Any, args: dict[str, Any] | None = None) -> None:
+        """Start building a call to ``record``'s op (with ``args``, or its defaults)."""
+        self.record = record
+        self.example_index = -1
+        spec = build_form_spec(record.parameters)
+        self.args = dict(args) if args is not None else initial_args(spec)
+        title = Text.assemble((record.op, "bold"), "  ", badges_text(record.badges, Palette.of(self.app)), (record.summary, "italic"))
+        self.query_one("#builder-title", Static).update(title)
+        form = self.query_one(CallForm)
+        await form.load(spec, self.args)
+        form.scroll_home(animate=False)
+        self._sync(from_json=False)
+
+    async def set_args(self, args: dict[str, Any]) -> None:
+        """Replace every argument (an example, a call from history)."""
+        self.args = dict(args)
+        await self.query_one(CallForm).set_args(self.args)
+        self._sync(from_json=False)
+
+    async def set_field(self, path: Path, value: Any) -> None:
+        """Set one value (an id picked from the workspace)."""
+        form = self.query_one(CallForm)
+        if form.spec is None:
+            return
+        self.args = edit(self.args, form.spec, path, value)
+        await form.set_args(self.args)
+        self._sync(from_json=False)
+
+    @property
+    def has_problems(self) -> bool:
+        """Some input holds text that is no value (a word in a number field, broken JSON)."""
+        return bool(self.query_one(CallForm).problems)
+
+    def focus_first_field(self) -> None:
+        self.query_one(CallForm).focus_path(())
+
+    # -- keeping the views in step ---------------------------------------------------------------
+
+    def _sync(self, *, from_json: bool) -> None:
+        if self.record is None:
+            return
+        if not from_json:
+            self.query_one(JsonEditor).show(self.args)
+        self.query_one(PayloadView).payload = {"op": self.record.op, "args": self.args}
+        self._validate()
+        self.post_message(self.Changed(self.record.op, self.args, self.field_errors))
+
+    def _validate(self) -> None:
+        form = self.query_one(CallForm)
+        errors, headline = VALIDATOR.check(self.record, self.args)
+        self.field_errors = errors
+        placed = place_errors(errors, field_paths(form.slot) if form.slot else set())
+        form.show_errors(placed)
+        palette = Palette.of(self.app)
+        if not errors and not form.problems:
+            self._check(Text("✓ valid: F5 dry-runs, F6 runs", style=palette.success))
+            return
+        missing = [e for e in errors if e.get("code") == "missing_required"]
+        text = Text()
+        if form.problems:
+            text.append("fix the marked fields; ", style=palette.error)
+        if errors and len(missing) == len(errors):
+            text.append("still needed: " + ", ".join(e["field"].removeprefix("args.") for e in missing), style=palette.warning)
+        elif errors:
+            text.append(f"✗ {headline}", style=palette.error)
+        for line in placed.unplaced:
+            text.append(f"\n  {line}", style=palette.error)
+        self._check(text)
+
+    def _check(self, text: Text) -> None:
+        if text != self._check_text:
+            self._check_text = text
+            self.query_one("#builder-check", Static).update(text)
+
+    @on(CallForm.Changed)
+    def _form_changed(self, event: CallForm.Changed) -> None:
+        event.stop()
+        self.args = event.args
+        self._sync(from_json=False)
+
+    @on(JsonEditor.Edited)
+    async def _json_edited(self, event: JsonEditor.Edited) -> None:
+        event.stop()
+        if self.record is None or event.args == self.args:
+            return
+        self.args = event.args
+        await self.query_one(CallForm).set_args(self.args)
+        self._sync(from_json=True)

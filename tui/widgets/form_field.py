@@ -1,0 +1,197 @@
+"""One input of the call form: a label, the input (text, number, select, raw JSON) and its error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.markup import escape
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, Input, Label, Select, Static
+
+from .._keys import FORM_KEYS
+from ..forms import MISSING, Path, Slot, parse_text, to_text
+
+PLACEHOLDERS = {
+    "uuid": "uuid (ctrl+o picks one)",
+    "date-time": "2026-03-01T09:00:00Z",
+    "date": "2026-03-01",
+    "email": "name@example.com",
+    "uri": "https://…",
+}
+
+
+def _placeholder(slot: Slot) -> str:
+    spec = slot.spec
+    if spec.kind == "json":
+        text = "JSON"
+    elif spec.picks_id and spec.format != "uuid":
+        text = "id (ctrl+o picks one)"
+    else:
+        text = PLACEHOLDERS.get(spec.format or "", spec.type_label.replace("|null", ""))
+    return f"{text}, or null" if spec.nullable else text
+
+
+class FormField(Vertical):
+    """Edits one leaf value. The form sets :attr:`error`; edits go up as :class:`Edited`."""
+
+    BINDINGS: ClassVar = FORM_KEYS
+    DEFAULT_CSS = """
+    FormField { height: auto; margin: 0 0 1 0; }
+    FormField .field-head { height: 1; width: 1fr; }
+    FormField .field-row { height: auto; }
+    FormField Input, FormField Select { width: 1fr; }
+    FormField .field-row Button { min-width: 6; width: 6; height: 1; border: none; margin: 0 0 0 1; }
+    FormField .field-error { color: $text-error; height: auto; display: none; }
+    FormField.-invalid .field-error { display: block; }
+    FormField.-missing .field-error { display: none; }
+    """
+
+    error: reactive[str] = reactive("")
+
+    @dataclass
+    class Edited(Message):
+        """The person changed the value (``MISSING`` when cleared); ``problem`` when the text is no value."""
+
+        field: FormField
+        path: Path
+        value: Any
+        problem: str | None = None
+
+    @dataclass
+    class PickRequested(Message):
+        """Ask for an id from the workspace for this field."""
+
+        field: FormField
+        path: Path
+        name: str
+
+    def __init__(self, slot: Slot, value: Any):
+        super().__init__()
+        self.note = ""
+        self.slot = slot
+        self._value = value
+        self.tooltip = slot.spec.description or None
+
+    # -- composing ----------------------------------------------------------------------
+
+    def _head(self, missing: bool = False) -> str:
+        spec = self.slot.spec
+        head = f"[b]{self.slot.label}[/b] [dim]{spec.type_label}[/dim]"
+        if self.note:
+            head += f" [$text-success]= {escape(self.note)}[/]"
+        if missing:
+            head += " [$text-warning]* required[/]"
+        elif spec.required:
+            head += " [$text-warning]*[/]"
+        if spec.description and not self.slot.in_array:
+            head += f" [dim]— {escape(spec.description.splitlines()[0])}[/dim]"
+        return head
+
+    def compose(self) -> ComposeResult:
+        spec = self.slot.spec
+        yield Static(self._head(), classes="field-head", markup=True)
+        if spec.picks_id:
+            with Horizontal(classes="field-row"):
+                yield self._input()
+                pick = Button("pick", classes="pick", tooltip="Pick from the workspace (ctrl+o)", compact=True)
+                pick.can_focus = False  # ctrl+o in the input does the same; Tab goes field to field
+                yield pick
+        else:
+            yield self._input()
+        yield Label("", classes="field-error")
+
+    def _input(self) -> Input | Select:
+        spec = self.slot.spec
+        if spec.kind in ("enum", "boolean"):
+            values = list(spec.enum) if spec.kind == "enum" else [True, False]
+            options = [(to_text(spec, v), index) for index, v in enumerate(values)]
+            if spec.nullable:
+                options.append(("null", len(values)))
+            index = self._select_index(self._value)
+            blank = not self.slot.in_array or index is Select.NULL
+            return Select(options, prompt="(not set)", allow_blank=blank, value=index, compact=True)
+        kind = "integer" if spec.kind == "integer" and not spec.nullable else "number" if spec.kind == "number" and not spec.nullable else "text"
+        return Input(to_text(spec, self._value), placeholder=_placeholder(self.slot), type=kind, compact=True, valid_empty=True)
+
+    def _choices(self) -> list[Any]:
+        spec = self.slot.spec
+        values = list(spec.enum) if spec.kind == "enum" else [True, False]
+        return values + ([None] if spec.nullable else [])
+
+    def _select_index(self, value: Any) -> Any:
+        if value is MISSING:
+            return Select.NULL
+        for index, choice in enumerate(self._choices()):
+            if choice == value and type(choice) is type(value):
+                return index
+        return Select.NULL
+
+    # -- values ----------------------------------------------------------------------------
+
+    def show_value(self, value: Any) -> None:
+        """Put ``value`` in the input without reporting it as an edit."""
+        self._value = value
+        for select in self.query(Select):
+            with select.prevent(Select.Changed):
+                select.value = self._select_index(value)
+        for box in self.query(Input):
+            text = to_text(self.slot.spec, value)
+            if box.value != text and parse_text(self.slot.spec, box.value, in_array=self.slot.in_array)[0] != value:
+                with box.prevent(Input.Changed):
+                    box.value = text
+
+    def set_note(self, note: str) -> None:
+        """A word about the value, such as the name of the entity whose id was picked."""
+        self.note = note
+        self.query_one(".field-head", Static).update(self._head(self.has_class("-missing")))
+
+    def watch_error(self, error: str) -> None:
+        self.set_class(bool(error), "-invalid")
+        self.query_one(".field-error", Label).update(error)
+
+    def set_error(self, error: str, *, missing_only: bool = False) -> None:
+        missing = missing_only and bool(error)
+        if missing != self.has_class("-missing"):
+            self.set_class(missing, "-missing")
+            self.query_one(".field-head", Static).update(self._head(missing))
+        self.error = error
+
+    @on(Input.Changed)
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self.note:
+            self.set_note("")
+        value, problem = parse_text(self.slot.spec, event.value, in_array=self.slot.in_array)
+        self._value = value
+        self.post_message(self.Edited(self, self.slot.path, value, problem))
+
+    @on(Select.Changed)
+    def _picked(self, event: Select.Changed) -> None:
+        event.stop()
+        index = event.value
+        value = MISSING if index is Select.NULL or not isinstance(index, int) else self._choices()[index]
+        self._value = value
+        self.post_message(self.Edited(self, self.slot.path, value))
+
+    @on(Button.Pressed, ".pick")
+    def _pick_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_pick()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":
+            return self.slot.spec.picks_id
+        return True
+
+    def action_pick(self) -> None:
+        self.post_message(self.PickRequested(self, self.slot.path, str(self.slot.path[-1]) if self.slot.path else "id"))
+
+    def focus_input(self) -> None:
+        for widget in self.query("Input, Select"):
+            widget.focus()
+            return
