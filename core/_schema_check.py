@@ -22,6 +22,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from .jsonpointer import MISSING, resolve_local_ref
+
 try:  # The Rust validator checks a schema against the metaschema ~300x faster.
     from jsonschema_rs import meta as _fast_meta
 except ImportError:  # pragma: no cover - it is a declared dependency; this keeps a broken wheel from being fatal
@@ -57,18 +59,7 @@ def _walk(node: Any, path: str) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def _resolves(document: dict[str, Any], ref: str) -> bool:
-    node: Any = document
-    for raw in ref[1:].split("/")[1:] if ref.startswith("#/") else ([] if ref == "#" else [None]):
-        if raw is None:
-            return False  # an anchor such as "#thing": resolved by jsonschema itself
-        key = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            return False
-    return True
+    return resolve_local_ref(document, ref) is not MISSING
 
 
 def check_parameters(schema: Any, *, require_closed: bool = False) -> tuple[dict[str, Any] | None, list[SchemaFinding]]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..jsonpointer import resolve_local_schema
+
 _KEEP = {
     "type", "format", "description", "nullable", "enum", "properties", "required", "items",
     "minItems", "maxItems", "minimum", "maximum", "anyOf", "minLength", "maxLength", "pattern",
@@ -19,17 +21,10 @@ _MAX_REF_DEPTH = 4
 _GEMINI_FORMATS = {"date-time", "enum", "int32", "int64", "float", "double"}
 
 
-def _lookup(root: dict[str, Any], ref: str) -> dict[str, Any] | None:
-    node: Any = root
-    for part in ref[2:].split("/"):
-        node = node.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
-    return node if isinstance(node, dict) else None
-
-
 def to_gemini_schema(schema: dict[str, Any], root: dict[str, Any] | None = None, depth: int = 0) -> dict[str, Any]:
     root = root if root is not None else schema
     if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/"):
-        target = _lookup(root, schema["$ref"]) if depth < _MAX_REF_DEPTH else None
+        target = resolve_local_schema(root, schema["$ref"]) if depth < _MAX_REF_DEPTH else None
         merged = {**(target or {"type": "object"}), **{k: v for k, v in schema.items() if k != "$ref"}}
         return to_gemini_schema(merged, root, depth + 1)
     out: dict[str, Any] = {}

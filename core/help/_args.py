@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..jsonpointer import resolve_local_schema
 from ..registry._record import OpRecord
 
 ENUM_INLINE_LIMIT = 6
@@ -11,12 +12,9 @@ ENUM_INLINE_LIMIT = 6
 
 def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        node: Any = root
-        for part in ref[2:].split("/"):
-            node = node.get(part) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            return {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
+    target = resolve_local_schema(root, ref) if isinstance(ref, str) else None
+    if target is not None:
+        return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
     return schema
 
 

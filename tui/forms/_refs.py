@@ -9,27 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _unescape(part: str) -> str:
-    return part.replace("~1", "/").replace("~0", "~")
+from opgate.core.jsonpointer import resolve_local_schema
 
 
 def lookup(ref: str, root: dict[str, Any]) -> dict[str, Any] | None:
     """The schema a local JSON pointer ``ref`` names inside ``root``, or ``None``."""
-    if ref == "#":
-        return root
-    if not ref.startswith("#/"):
-        return None
-    node: Any = root
-    for part in ref[2:].split("/"):
-        part = _unescape(part)
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node if isinstance(node, dict) else None
+    return resolve_local_schema(root, ref)
 
 
 def resolve(schema: Any, root: dict[str, Any], seen: frozenset[str] = frozenset()) -> tuple[dict[str, Any], frozenset[str]]:
