@@ -37,6 +37,17 @@ def _segments(path: Any) -> list[str]:
     raise TypeError("a path is a list of names or a dotted string")
 
 
+def _argument_problem(operation: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    """A VALIDATION_ERROR answer when the arguments do not fit the operation's schema."""
+    from jsonschema import Draft202012Validator
+
+    error = next(iter(Draft202012Validator(PROTOCOL_SCHEMAS[operation]).iter_errors(arguments)), None)
+    if error is None:
+        return None
+    where = ".".join(str(p) for p in error.absolute_path) or "arguments"
+    return _error("VALIDATION_ERROR", f"{operation}: {where}: {error.message}", [], f"{operation}(...) with the types its schema gives")
+
+
 def _limit(limit: Any) -> int:
     try:
         return max(1, min(MAX_LIMIT, int(limit if limit is not None else DEFAULT_LIMIT)))
@@ -78,6 +89,9 @@ class Discovery:
     # -- the operations ------------------------------------------------------------------
 
     def list(self, path: Any = None, tags: list[str] | None = None, query: str | None = None, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
+        problem = _argument_problem("list", {"path": path, "tags": tags, "query": query, "limit": limit, "cursor": cursor})
+        if problem:
+            return problem
         try:
             segments = _segments(path)
         except TypeError as exc:
@@ -108,6 +122,9 @@ class Discovery:
         return {"ok": True, "path": segments, "nodes": nodes if offset == 0 else [], "tools": tools, "next_cursor": next_cursor}
 
     def search_tool_by_category(self, query: str, category_path: Any = None, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
+        problem = _argument_problem("search_tool_by_category", {"query": query, "category_path": category_path, "limit": limit, "cursor": cursor})
+        if problem:
+            return problem
         try:
             segments = _segments(category_path)
         except TypeError as exc:
@@ -132,10 +149,16 @@ class Discovery:
         return {"ok": True, "category_path": segments, "results": results, "next_cursor": next_cursor}
 
     def search_nodes(self, query: str, limit: Any = None) -> dict[str, Any]:
-        hits = self.gateway.search_node_hits(query or "", limit=_limit(limit))
+        problem = _argument_problem("search_nodes", {"query": query, "limit": limit})
+        if problem:
+            return problem
+        hits = self.gateway.search_node_hits(query, limit=_limit(limit))
         return {"ok": True, "results": [{"path": h.path.split("."), "summary": h.summary, "ops": h.ops, "confidence": h.confidence} for h in hits]}
 
     def expand_tool(self, tool_id: str) -> dict[str, Any]:
+        problem = _argument_problem("expand_tool", {"tool_id": tool_id})
+        if problem:
+            return problem
         record = self.gateway.registry.resolve(tool_id) if isinstance(tool_id, str) else None
         if record is None or not self.gateway.is_visible(record.op):
             hints: list[str] = []
@@ -171,7 +194,7 @@ class Discovery:
                 "hints": ["dry_run=true previews the change without writing", "a person can allow writes or confirm the call"],
                 "next_action": f"call_tool(tool_id={tool_id!r}, arguments=..., dry_run=true)",
             }
-        elif error.get("code") == "NOT_FOUND" and "suggestions" in error.get("details", {}):
+        elif error.get("code") == "NOT_FOUND" and error.get("details", {}).get("unknown_op"):
             suggestions = error["details"]["suggestions"]
             envelope["error"]["protocol"] = {
                 "code": "TOOL_NOT_FOUND",
@@ -179,3 +202,16 @@ class Discovery:
                 "next_action": f"expand_tool(tool_id={suggestions[0]!r})" if suggestions else "search_nodes(query=...)",
             }
         return envelope
+
+
+_PATH = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+_LIMIT = {"type": ["integer", "null"], "minimum": 1}
+_CURSOR = {"type": ["string", "null"]}
+# The arguments of each protocol operation, checked before the call so that bad types get a clear error.
+PROTOCOL_SCHEMAS: dict[str, dict[str, Any]] = {
+    "list": {"type": "object", "properties": {"path": _PATH, "tags": {"type": ["array", "null"], "items": {"type": "string"}}, "query": {"type": ["string", "null"]}, "limit": _LIMIT, "cursor": _CURSOR}},
+    "search_tool_by_category": {"type": "object", "required": ["query"], "properties": {"query": {"type": "string"}, "category_path": _PATH, "limit": _LIMIT, "cursor": _CURSOR}},
+    "search_nodes": {"type": "object", "required": ["query"], "properties": {"query": {"type": "string"}, "limit": _LIMIT}},
+    "expand_tool": {"type": "object", "required": ["tool_id"], "properties": {"tool_id": {"type": "string"}}},
+    "call_tool": {"type": "object", "required": ["tool_id"], "properties": {"tool_id": {"type": "string"}, "arguments": {"type": ["object", "null"]}, "dry_run": {"type": "boolean"}, "idempotency_key": {"type": ["string", "null"]}}},
+}

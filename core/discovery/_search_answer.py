@@ -13,6 +13,8 @@ def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | Non
         return _error("VALIDATION_ERROR", "query must say, in words, what you want to do", [], "search(query='move a document into a folder')")
     if kind not in (None, "read", "write"):
         return _error("VALIDATION_ERROR", "kind is 'read' or 'write'", ["read", "write"], f"search(query={query!r})")
+    if path is not None and not isinstance(path, str):
+        return _error("VALIDATION_ERROR", "path is a group such as 'onto.task'", [], f"search(query={query!r})")
     path = (path or "").strip(".") or None
     if path and gateway.help_tree.node(path) is None:
         hints = gateway.help_closest_paths(path)

@@ -11,15 +11,17 @@ not contain a batch.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
 from ._envelope import failure, new_trace_id, success
-from ._errors import CONFLICT, VALIDATION_ERROR
+from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR
 from ._references import UnresolvedReference, references_in, resolve_references
 
+log = logging.getLogger("opgate.batch")
 STEP_TOOLS = ("help", "exec")
 ON_ERROR = ("stop", "continue")
 
@@ -30,12 +32,17 @@ def _step_error(index: int, op: str, code: str, message: str, help_path: str = "
     return envelope
 
 
+# help speaks the discovery protocol's codes; a batch envelope carries exec's five.
+_HELP_CODES = {"UNKNOWN_PATH": NOT_FOUND}
+
+
 def _help_envelope(payload: dict[str, Any], started: float) -> dict[str, Any]:
     if payload.get("ok"):
         return success("help", payload, trace_id=new_trace_id(), latency_ms=(time.perf_counter() - started) * 1000, warnings=[])
     error = payload["error"]
-    hints = error.get("hints") or []
-    return failure("help", error["code"], error["message"], help_path=hints[0] if hints else "root", hints=hints, next_action=error.get("next_action"))
+    hints = [h for h in error.get("hints") or [] if isinstance(h, str)]
+    code = _HELP_CODES.get(error["code"], error["code"])
+    return failure("help", code, error["message"], help_path=hints[0] if hints else "root", hints=hints, next_action=error.get("next_action"), protocol_code=error["code"])
 
 
 class BatchRunner:
@@ -58,10 +65,13 @@ class BatchRunner:
                 for index in segment:
                     results[index] = _step_error(index, self._op_of(steps[index]), CONFLICT, f"not run: step {stopped_at} failed and on_error is 'stop'", failed_step=stopped_at)
                 continue
+            # Steps read a snapshot of the answers so far: only earlier segments can be referenced,
+            # and the dict itself changes while this segment runs.
+            earlier = dict(results)
             if len(segment) == 1:
-                results[segment[0]] = self._run_step(segment[0], steps[segment[0]], results)
+                results[segment[0]] = self._run_step(segment[0], steps[segment[0]], earlier)
             else:
-                futures = {i: self._pool.submit(self._run_step, i, steps[i], results) for i in segment}
+                futures = {i: self._pool.submit(self._run_step, i, steps[i], earlier) for i in segment}
                 for i, future in futures.items():
                     results[i] = future.result()
             failed = [i for i in segment if not results[i].get("ok")]
@@ -112,7 +122,11 @@ class BatchRunner:
         return segments
 
     def _run_step(self, index: int, step: Any, results: dict[int, dict[str, Any]]) -> dict[str, Any]:
-        envelope = self._step(index, step, results)
+        try:
+            envelope = self._step(index, step, results)
+        except Exception:  # one step's surprise must not take the others' answers with it
+            log.exception("batch step %s failed unexpectedly", index)
+            envelope = _step_error(index, self._op_of(step), INTERNAL, f"step {index} failed unexpectedly; nothing it did was kept")
         envelope["step"] = index
         return envelope
 

@@ -7,6 +7,7 @@ call, its field errors, and a help path.
 
 from __future__ import annotations
 
+import copy
 import logging
 import time
 from collections.abc import Callable
@@ -88,11 +89,16 @@ class Dispatcher:
                 expected_digest=state_digest, session=session, validator=self.validator,
             )
             self._authorize(call, allow_write)
-            if record.requires_confirmation and not call.dry_run:
-                self._confirm(call, session, approver)
-            outcome = self.runner.run(call, session)
+            # A repeat of a confirmed write replays its first answer without asking again.
+            outcome = self.runner.replay(call, session)
+            if outcome is None:
+                if record.requires_confirmation and not call.dry_run:
+                    self._confirm(call, session, approver)
+                outcome = self.runner.run(call, session)
             envelope = self._success(call, outcome, trace_id, started)
-            session.learn_from(call.args, outcome.result)
+            if not call.dry_run:
+                # A dry-run's ids were rolled back: they must not become the session's.
+                session.learn_from(call.args, outcome.result)
         except Exception as exc:  # the boundary: nothing escapes
             envelope = self._failure(shown_op, record, exc, trace_id, args)
         self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started)
@@ -111,9 +117,10 @@ class Dispatcher:
                 f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
                 requires_confirmation=True,
             )
-        preview_call = Call(call.requested, call.record, call.args, True, None, None, list(call.warnings))
+        preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings))
         preview = self.runner.run(preview_call, session)
-        request = ConfirmationRequest(call.op, call.args, call.record.summary, {"result": preview.result, "meta": preview.meta})
+        # The approver sees a copy: nothing it does can change what runs.
+        request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:
             approved = bool(approver(request))
         except Exception:
@@ -121,6 +128,9 @@ class Dispatcher:
             approved = False
         if not approved:
             raise PermissionDenied(f"the person did not confirm {call.op}; nothing was written", requires_confirmation=True)
+        # The person approved this diff: if the state it came from changes before
+        # the real run, the run fails with CONFLICT instead of doing something else.
+        call.expected_digest = call.expected_digest or preview.meta.get("state_digest")
 
     def _success(self, call: Call, outcome: Outcome, trace_id: str, started: float) -> dict[str, Any]:
         warnings = [*call.warnings, *outcome.warnings]

@@ -55,7 +55,7 @@ def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool],
         message += f" Did you mean {suggestions[0]!r}?"
     else:
         message += " help() lists the groups; search finds ops by what they do."
-    raise NotFoundError(message, suggestions=suggestions)
+    raise NotFoundError(message, suggestions=suggestions, unknown_op=True)
 
 
 def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
@@ -72,6 +72,9 @@ def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
             return parsed
     if not isinstance(args, dict):
         raise InvalidArguments(f"args must be an object, not {type(args).__name__}")
+    odd = [key for key in args if not isinstance(key, str)]
+    if odd:
+        raise InvalidArguments(f"argument names must be strings, not {odd[0]!r}")
     return dict(args)
 
 
@@ -120,5 +123,7 @@ def prepare_call(
         raise CallRejected(message, field_errors=field_errors, **extra)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255):
         raise CallRejected("idempotency_key must be a string of 1 to 255 characters", field_errors=[{"field": "idempotency_key", "path": "/idempotency_key", "code": "invalid_type", "message": "1 to 255 characters"}])
+    if expected_digest is not None and not isinstance(expected_digest, str):
+        raise CallRejected("state_digest must be the string a dry-run returned in meta.state_digest", field_errors=[{"field": "state_digest", "path": "/state_digest", "code": "invalid_type", "message": "a string"}])
     wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_default(record)))
     return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings)

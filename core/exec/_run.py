@@ -8,6 +8,7 @@ warns; the hard timeout interrupts the database work and fails the call.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,6 +20,10 @@ from ._handler import Handler, HandlerContext
 from ._idempotency import fingerprint, stored_response
 from ._prepare import Call
 from ._session import Session
+
+
+# About one keyed write in this many also sweeps expired keys, so the table stays small.
+EXPIRY_SWEEP_EVERY = 64
 
 
 @dataclass
@@ -70,6 +75,34 @@ class CallRunner:
             return self._with_retries(call, lambda: self._run_read(call, handler, session))
         return self._run_write(call, handler, session)
 
+    def replay(self, call: Call, session: Session) -> Outcome | None:
+        """The stored answer for this call's idempotency key, if there is one (CONFLICT if the key was used otherwise).
+
+        Looked up before confirmation, so a repeat is never asked again; the
+        write path checks once more under the write lock.
+        """
+        if not call.idempotency_key or call.record.kind != "write":
+            return None
+        handler = self._handlers.get(call.op)
+        if handler is None or handler.external:
+            return None
+        with self._store().read() as tx:
+            stored = stored_response(tx, session.caller, call.idempotency_key, fingerprint(call.op, call.args))
+        if stored is None:
+            return None
+        meta = dict(stored.get("meta") or {})
+        if call.dry_run:
+            meta["dry_run"] = True
+        return Outcome(stored.get("result"), meta, replayed=True)
+
+    def _check_digest(self, call: Call, digest: str) -> None:
+        if call.expected_digest and call.expected_digest != digest:
+            raise ConflictError(
+                "the state this call reads changed since its dry-run; dry-run again and review the new diff",
+                expected_state_digest=call.expected_digest,
+                state_digest=digest,
+            )
+
     def _context(self, call: Call, tx: Any, session: Session) -> HandlerContext:
         return HandlerContext(call.op, call.record, tx, session, self._settings, call.dry_run)
 
@@ -96,7 +129,9 @@ class CallRunner:
         with self._store().read() as tx:
             ctx = self._context(call, tx, session)
             result = self._call_handler(handler, ctx, call.args)
-            meta = {"dry_run": True, "state_digest": tx.state_digest()} if call.dry_run else {}
+            digest = tx.state_digest()
+            self._check_digest(call, digest)
+            meta = {"dry_run": True, "state_digest": digest} if call.dry_run else {}
         return Outcome(result, meta, ctx.warnings)
 
     def _with_retries(self, call: Call, attempt) -> Outcome:
@@ -114,10 +149,11 @@ class CallRunner:
         raise AssertionError("unreachable")
 
     def _run_write(self, call: Call, handler: Handler, session: Session) -> Outcome:
-        key = call.idempotency_key if not call.dry_run else None
+        key = call.idempotency_key
         print_ = fingerprint(call.op, call.args) if key else ""
         with self._store().write(dry_run=call.dry_run) as tx:
             if key:
+                # Checked again under the write lock: a duplicate may have committed since replay().
                 stored = stored_response(tx, session.caller, key, print_)
                 if stored is not None:
                     tx.rollback()
@@ -125,16 +161,13 @@ class CallRunner:
             ctx = self._context(call, tx, session)
             result = self._call_handler(handler, ctx, call.args)
             digest = tx.state_digest()
-            if call.expected_digest and call.expected_digest != digest:
-                raise ConflictError(
-                    "the state this call reads changed since its dry-run; dry-run again and review the new diff",
-                    expected_state_digest=call.expected_digest,
-                    state_digest=digest,
-                )
+            self._check_digest(call, digest)
             meta: dict[str, Any] = {"diff": tx.changes.to_dict(), "state_digest": digest}
             if call.dry_run:
                 meta["dry_run"] = True
-            if key:
+            if key and not call.dry_run:
+                if secrets.randbelow(EXPIRY_SWEEP_EVERY) == 0:
+                    tx.delete_expired_idempotency_keys()
                 tx.put_idempotency_key(
                     session.caller, key, fingerprint=print_, status="completed",
                     response={"result": result, "meta": {"diff": meta["diff"]}}, ttl_seconds=self._settings.idempotency_ttl_s,

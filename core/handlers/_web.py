@@ -30,8 +30,8 @@ from typing import Any
 
 from ..exec._handler import Handler, HandlerContext
 from ._web_cache import PageCache
-from ._web_fetch import Fetched, PageFetcher, parse_url
-from ._web_guard import AddressGuard
+from ._web_fetch import DEFAULT_PORTS, Fetched, PageFetcher, parse_url
+from ._web_guard import AddressGuard, resolve_checked
 from ._web_search import web_search
 from ._web_text import html_to_page, looks_like_html, page_title
 
@@ -55,10 +55,18 @@ class WebVisit:
     def __call__(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         url = args["url"]
         max_html_chars = int(args.get("max_html_chars", 200_000))
-        key = str(parse_url(url))
+        parsed = parse_url(url)
+        key = str(parsed)
+        guard = self.guard or AddressGuard.from_settings(ctx.settings.web)
         fetched = self._cached(key, max_html_chars, ctx)
-        if fetched is None:
-            guard = self.guard or AddressGuard.from_settings(ctx.settings.web)
+        if fetched is not None:
+            # A kept copy is served only if this gateway's guard allows its hosts
+            # now (the one asked for and the one it ended on): the cache is shared,
+            # and a more permissive gateway may have filled it.
+            for address in {key, fetched.final_url}:
+                where = parse_url(address)
+                resolve_checked(where.host, where.port or DEFAULT_PORTS[where.scheme], guard, ctx.settings.web.timeout_s)
+        else:
             fetched = PageFetcher(ctx.settings.web, guard, tls=self.tls).fetch(url, max_chars=max_html_chars)
             if args.get("persist", False):
                 self._keep(replace(fetched, url=key), ctx)

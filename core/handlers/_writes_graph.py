@@ -114,8 +114,9 @@ def _planned_additions(tx: Any, project_id: str, edges: list[dict], problems: Pr
     planned, seen = [], set()
     for index, edge in enumerate(edges):
         path = ("add_edges", index)
-        ends_ok = all(problems.in_project(tx, edge[kind_arg], edge[id_arg], project_id, (*path, id_arg))
-                      for kind_arg, id_arg in EDGE_ENDS)
+        # A list, not a generator: both ends are checked so every problem is reported.
+        ends_ok = all([problems.in_project(tx, edge[kind_arg], edge[id_arg], project_id, (*path, id_arg))
+                       for kind_arg, id_arg in EDGE_ENDS])
         key = (edge["src_id"], edge["dst_id"], edge["rel"])
         if edge["src_id"] == edge["dst_id"]:
             problems.add(field_error(path, "an edge cannot link an entity to itself", "self_link"))

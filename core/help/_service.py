@@ -13,6 +13,7 @@ from ._render import KIND_SUFFIXES, render_group, render_op, render_root
 from ._tree import HelpTree
 
 FORMATS = ("short", "full")
+CACHE_LIMIT = 4096
 ROOT_ALIASES = ("", "root", ".")
 
 
@@ -37,10 +38,18 @@ class HelpService:
         self._cache: dict[tuple[Any, ...], str] = {}
 
     def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
+        if path is not None and not isinstance(path, str):
+            return help_error("root", "VALIDATION_ERROR", "path must be a string such as 'onto.task' ('' for the groups)", [], "help(path='')")
+        if not isinstance(format, str):
+            return help_error(path or "root", "VALIDATION_ERROR", "format must be 'short' or 'full'", list(FORMATS), f"help(path={path!r})")
         key = (self.registry.version, path, format, bool(include_examples), bool(include_schemas))
         cached = self._cache.get(key)
         if cached is None:
-            cached = self._cache[key] = json.dumps(self._answer(path, format, include_examples, include_schemas), separators=(",", ":"))
+            cached = json.dumps(self._answer(path, format, include_examples, include_schemas), separators=(",", ":"))
+            if len(self._cache) >= CACHE_LIMIT:
+                # Oldest first: a long-running server asked for many unknown paths must not grow without end.
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = cached
         return json.loads(cached)
 
     def _answer(self, raw_path: str | None, format: str, include_examples: bool, include_schemas: bool) -> dict[str, Any]:

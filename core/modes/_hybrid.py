@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from ..exec._envelope import failure
+from ._arguments import check_arguments, is_envelope_error
 from ._spec import ToolSpec, typed_tool
 
 TYPED_LANE_CAP = 16
@@ -124,19 +125,11 @@ def generic_call(router: Any, name: str, arguments: Any) -> Any:
     """Answer list_tools / run_tool; ``None`` for any other name."""
     if name not in ("list_tools", "run_tool"):
         return None
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        return failure(name, "VALIDATION_ERROR", f"{name} takes an object of arguments", help_path="root")
-    schema = LIST_TOOLS_SCHEMA if name == "list_tools" else RUN_TOOL_SCHEMA
-    unknown = sorted(set(arguments) - set(schema["properties"]))
-    if unknown:
-        return failure(name, "VALIDATION_ERROR", f"{name} does not take {unknown}; it takes {sorted(schema['properties'])}", help_path="root")
+    arguments = check_arguments(name, arguments, LIST_TOOLS_SCHEMA if name == "list_tools" else RUN_TOOL_SCHEMA)
+    if is_envelope_error(arguments):
+        return arguments
     if name == "list_tools":
-        try:
-            return list_tools(router.gateway, arguments)
-        except (TypeError, ValueError):
-            return failure(name, "VALIDATION_ERROR", "limit and offset must be integers", help_path="root")
+        return list_tools(router.gateway, arguments)
     target = arguments.get("name")
     if not isinstance(target, str) or not target:
         return failure(name, "VALIDATION_ERROR", "run_tool needs 'name': an op from list_tools", help_path="root")

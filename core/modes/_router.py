@@ -14,32 +14,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..discovery import PROTOCOL_SCHEMAS
 from ..exec._envelope import failure
+from ._arguments import check_arguments, is_envelope_error
 from ._gateway_tools import BATCH_SCHEMA, EXEC_SCHEMA, HELP_SCHEMA, SEARCH_SCHEMA
 
 LOOP_THRESHOLD = 3
 # The discovery protocol's operations, for hosts that speak it instead of the gateway tools.
-PROTOCOL_CALLS = ("list", "search_tool_by_category", "search_nodes", "expand_tool", "call_tool")
+PROTOCOL_CALLS = tuple(PROTOCOL_SCHEMAS)
 _SCHEMAS = {"help": HELP_SCHEMA, "exec": EXEC_SCHEMA, "batch": BATCH_SCHEMA, "search": SEARCH_SCHEMA}
-
-
-def _bad_arguments(tool: str, message: str) -> dict[str, Any]:
-    return failure(tool, "VALIDATION_ERROR", message, help_path="root")
-
-
-def _check_arguments(tool: str, arguments: Any, schema: dict[str, Any]) -> dict[str, Any] | str:
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        return f"{tool} takes an object of arguments"
-    allowed = set(schema.get("properties", {}))
-    unknown = sorted(set(arguments) - allowed)
-    if unknown:
-        return f"{tool} does not take {', '.join(map(repr, unknown))}; it takes {', '.join(sorted(allowed))}"
-    missing = [name for name in schema.get("required", []) if name not in arguments]
-    if missing:
-        return f"{tool} needs {', '.join(map(repr, missing))}"
-    return arguments
 
 
 class ToolRouter:
@@ -48,15 +31,16 @@ class ToolRouter:
     def __init__(self, gateway: Any):
         self.gateway = gateway
         self.inspected: list[str] = []  # ops the model asked about, newest last (for typed-lane promotion)
+        self._gateway_calls = {"help": self._help, "exec": self._exec, "batch": self._batch, "search": self._search}
 
     def call(self, name: str, arguments: Any = None) -> Any:
         """The answer to one tool call: a help payload, an envelope, or a list of envelopes."""
         schema = _SCHEMAS.get(name)
         if schema is not None:
-            checked = _check_arguments(name, arguments, schema)
-            if isinstance(checked, str):
-                return _bad_arguments(name, checked)
-            return getattr(self, f"_{name}")(checked)
+            checked = check_arguments(name, arguments, schema)
+            if is_envelope_error(checked):
+                return checked
+            return self._gateway_calls[name](checked)
         record = self._typed_op(name)
         if record is not None:
             return self._guarded_exec(record.op, arguments if arguments is not None else {})
@@ -113,15 +97,18 @@ class ToolRouter:
         return envelope
 
     def _protocol(self, name: str, arguments: Any) -> dict[str, Any]:
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            return _bad_arguments(name, f"{name} takes an object of arguments")
-        method = getattr(self.gateway.discovery, name)
-        try:
-            answer = method(**arguments)
-        except TypeError as exc:
-            return _bad_arguments(name, f"{name}: {exc}")
+        checked = check_arguments(name, arguments, PROTOCOL_SCHEMAS[name])
+        if is_envelope_error(checked):
+            return checked
+        discovery = self.gateway.discovery
+        methods = {
+            "list": discovery.list,
+            "search_tool_by_category": discovery.search_tool_by_category,
+            "search_nodes": discovery.search_nodes,
+            "expand_tool": discovery.expand_tool,
+            "call_tool": discovery.call_tool,
+        }
+        answer = methods[name](**checked)
         if name == "expand_tool" and answer.get("ok"):
             self._note_inspected(answer["tool_id"])
         return answer

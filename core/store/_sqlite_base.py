@@ -47,6 +47,14 @@ class SQLiteTxCore:
         self._check_open()
         return run(self._conn, sql, params)
 
+    def interrupt(self) -> None:
+        """Stop the statement running on this transaction's connection (safe from another thread).
+
+        The dispatcher's hard timeout calls it; the interrupted statement raises
+        and the transaction rolls back.
+        """
+        self._conn.interrupt()
+
     def _check_open(self) -> None:
         if not self._open:
             raise StoreError("this transaction has ended; open a new one with store.read() or store.write()")

@@ -14,7 +14,7 @@ from typing import Any
 
 import apsw
 
-from ._errors import Conflict, StoreBusy, StoreError
+from ._errors import Conflict, InvalidValue, StoreBusy, StoreError
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -57,6 +57,9 @@ def translated() -> Iterator[None]:
         raise StoreBusy(f"the database is busy ({exc}); try again") from exc
     except apsw.ConstraintError as exc:
         raise Conflict(f"the change breaks a storage constraint: {exc}") from exc
+    except OverflowError as exc:
+        # SQLite integers are 64-bit; a bigger number is bad input, not a storage failure.
+        raise InvalidValue("value", "a number is too large to store (integers stop at 2^63 - 1)") from exc
     except apsw.Error as exc:
         raise StoreError(f"storage error: {exc}") from exc
 

@@ -536,3 +536,11 @@ def test_normalise_results_accepts_a_bare_list_and_skips_junk():
     results, dropped = normalise_results([{"name": "<b>A</b>", "link": "http://a.example/", "body": "x" * 900}, "junk", {"url": "ftp://b/"}])
     assert dropped == 2 and results[0]["title"] == "A" and results[0]["url"] == "http://a.example/"
     assert len(results[0]["snippet"]) == 500 and results[0]["snippet"].endswith("…")
+
+
+def test_a_kept_copy_is_not_served_past_a_stricter_guard(site: Site, tmp_path: Path):
+    site.routes["/secret"] = page(b"<p>internal only</p>")
+    cache = PageCache(tmp_path / "cache")
+    WebVisit(cache=cache)(context(allow_private_addresses=True), {"url": site.url("/secret"), "persist": True})
+    with pytest.raises(PermissionDenied):
+        WebVisit(cache=cache)(context(allow_private_addresses=False), {"url": site.url("/secret")})
