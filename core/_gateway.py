@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ._builtin import builtin_catalog_loads, builtin_contexts
-from ._scopes import ContextTable
+from ._scopes import ALL_CONTEXTS, ContextTable
 from .catalog._sources import CatalogLoad, load_catalog
 from .exec._batch import BatchRunner
 from .exec._confirm import Approver
@@ -126,7 +126,7 @@ class Gateway:
             context=context,
         )
         self._visible = visible
-        self._context = context
+        self._context = None if context == ALL_CONTEXTS else context
 
     def is_visible(self, op: str) -> bool:
         record = self.registry.get(op)

@@ -14,6 +14,10 @@ from typing import Any
 from .registry._record import OpRecord
 
 
+# The name every front end uses for "no context: every op is visible".
+ALL_CONTEXTS = "all"
+
+
 @dataclass(frozen=True)
 class ContextTable:
     """Context name -> tool groups, with a description of each context."""
@@ -33,7 +37,7 @@ class ContextTable:
 
     def visibility(self, context: str | None):
         """A predicate for :class:`OpRecord` visibility in ``context`` (``None``: everything)."""
-        if context is None:
+        if context is None or context == ALL_CONTEXTS:
             return lambda record: True
         if context not in self.contexts:
             raise ValueError(f"unknown context {context!r}; known: {', '.join(self.names) or 'none'}")

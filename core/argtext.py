@@ -61,12 +61,12 @@ def typed_value(text: str, schema: dict[str, Any] | None) -> Any:
     for kind in order:
         try:
             return _convert(text, kind)
-        except (ValueError, json.JSONDecodeError):
+        except (ValueError, json.JSONDecodeError, RecursionError):
             continue
     if not kinds:
         try:
             return json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return text
     return text
 
@@ -78,6 +78,8 @@ def parse_key_values(words: list[str], parameters: dict[str, Any]) -> dict[str, 
             value = json.loads(words[0])
         except json.JSONDecodeError as exc:
             raise ArgTextError(f"the arguments are not valid JSON: {exc.msg} at column {exc.colno}") from None
+        except RecursionError:
+            raise ArgTextError("the arguments are nested too deeply") from None
         if not isinstance(value, dict):
             raise ArgTextError("the arguments must be a JSON object")
         return value

@@ -112,9 +112,27 @@ def reset_demo(path: str | os.PathLike[str] | None = None) -> SQLiteStore:
     writing to the unlinked file.
     """
     target = Path(path or default_path())
+    _refuse_unless_workspace(target)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{target}{suffix}").unlink(missing_ok=True)
     return open_store(target, demo=True)
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _refuse_unless_workspace(target: Path) -> None:
+    """Reset deletes a file: make sure it is a database and not, say, someone's notes or a device."""
+    if not target.exists():
+        if not target.parent.is_dir():
+            raise StoreError(f"{target.parent} is not a folder; nothing to reset there")
+        return
+    if not target.is_file():
+        raise StoreError(f"{target} is not a regular file; refusing to delete it")
+    with target.open("rb") as handle:
+        header = handle.read(len(_SQLITE_HEADER))
+    if header and header != _SQLITE_HEADER:
+        raise StoreError(f"{target} is not an SQLite database; refusing to delete it")
 
 
 def _parents_first(documents: list[dict]) -> list[dict]:

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from . import _build_command, _exec_command, _help_command, _serve_command, _tools_command, _ui_commands
+from ._gateway_factory import GatewaySetupError
+from ._logging import configure_logging
 from ._options import add_global_options, merge_global_options
 
 __all__ = ["build_parser", "main"]
@@ -36,14 +38,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse, letting ``exec``'s key=value words come after its flags too (``exec OP --dry-run k=v``)."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        if getattr(args, "command", None) == "exec" and not any(word.startswith("-") for word in extras):
+            args.args = [*args.args, *extras]
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    return merge_global_options(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    configure_logging()
     parser = build_parser()
-    args = merge_global_options(parser.parse_args(argv))
+    args = _parse(parser, argv)
     console = Console(file=sys.stdout, highlight=False, soft_wrap=False)
-    if not getattr(args, "run", None):
-        return _ui_commands.run_explore(args, console)
     try:
+        if not getattr(args, "run", None):
+            return _ui_commands.run_explore(args, console)
         return args.run(args, console)
+    except GatewaySetupError as exc:
+        Console(file=sys.stderr, highlight=False).print(f"[red]opgate:[/] {exc}")
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

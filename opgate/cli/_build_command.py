@@ -41,6 +41,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if errors:
         console.print(f"[red]{errors} error(s); {len(registry)} tool(s) are fine. Nothing written.[/]")
         return 1
-    write_registry(registry, args.out)
+    try:
+        write_registry(registry, args.out)
+    except OSError as exc:
+        console.print(f"[red]error:[/] cannot write {args.out}: {exc.strerror or exc}")
+        return 2
     console.print(f"wrote {args.out}: {len(registry)} ops, registry_version {registry.version}")
     return 0

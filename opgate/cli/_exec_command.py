@@ -58,7 +58,10 @@ def _approver(args: argparse.Namespace, console: Console):
     def ask(request: ConfirmationRequest) -> bool:
         console.print(f"[bold yellow]{request.op}[/] needs your confirmation. It would change:")
         console.print(render_envelope(request.preview | {"op": request.op, "ok": True}))
-        return console.input("Run it for real? [y/N] ").strip().lower() in ("y", "yes")
+        try:
+            return console.input("Run it for real? [y/N] ").strip().lower() in ("y", "yes")
+        except (EOFError, KeyboardInterrupt):
+            return False  # no answer is a no
 
     return ask
 
@@ -98,8 +101,8 @@ def _read_steps(source: str) -> tuple[Any, str | None]:
 def run_batch(args: argparse.Namespace, console: Console) -> int:
     try:
         steps, on_error = _read_steps(args.file)
-    except (OSError, json.JSONDecodeError) as exc:
-        console.print(f"[red]cannot read the batch:[/] {exc}")
+    except (OSError, json.JSONDecodeError, RecursionError, UnicodeDecodeError) as exc:
+        console.print(f"[red]cannot read the batch:[/] {exc if not isinstance(exc, RecursionError) else 'it is nested too deeply'}")
         return 2
     gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
     envelopes = gateway.batch(steps, on_error=args.on_error or on_error or "stop")
@@ -110,8 +113,14 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
 def run_demo(args: argparse.Namespace, console: Console) -> int:
     from opgate.core.store import default_path, reset_demo
 
+    from opgate.core.store import StoreError
+
     path = Path(args.db) if args.db else default_path()
-    store = reset_demo(path)
+    try:
+        store = reset_demo(path)
+    except (StoreError, OSError) as exc:
+        console.print(f"[red]cannot reset:[/] {exc}")
+        return 2
     store.close()
     console.print(f"demo workspace reset at {path}")
     return 0

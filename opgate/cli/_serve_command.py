@@ -90,8 +90,14 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         print(f"opgate serve: {exc}", file=sys.stderr)
         return 2
+    from opgate.core.store import StoreError
+
     timeout = args.confirm_timeout if args.confirm_timeout is not None else CONFIRMATION_TIMEOUT
-    server = GatewayMCPServer(lambda **options: make_gateway(args, **options), allow_write=args.allow_write, confirmation_timeout=timeout)
+    try:
+        server = GatewayMCPServer(lambda **options: make_gateway(args, **options), allow_write=args.allow_write, confirmation_timeout=timeout)
+    except (StoreError, OSError) as exc:
+        print(f"opgate serve: cannot open the workspace: {exc}", file=sys.stderr)
+        return 2
     try:
         if address is None:
             serve_stdio(server)

@@ -20,6 +20,7 @@ from opgate.core.argtext import ArgTextError, parse_key_values, typed_value
 
 from ._completer import ReplCompleter
 from ._prefixed import PrefixedCompleter
+from ._prompts import Cancelled
 from ._render import problem, render_call
 from ._state import ReplState
 from ._vocabulary import BATCH_OPTIONS
@@ -180,6 +181,9 @@ def run_batch(state: ReplState, rest: str) -> bool:
     except (ArgTextError, OSError, json.JSONDecodeError) as exc:
         state.show(problem(f"batch not run: {exc}", help_path="batch"))
         return False
+    except Cancelled:
+        state.show(Text("batch cancelled; nothing ran", style="yellow"))
+        return True
     if not steps:
         state.show(Text("no steps; nothing ran", style="yellow"))
         return True

@@ -22,6 +22,10 @@ from ._state import Ask
 YES = ("y", "yes")
 
 
+class Cancelled(Exception):
+    """The person pressed Ctrl-C in the middle of a multi-line entry: drop it all."""
+
+
 class Questions:
     """Questions asked on the terminal the REPL runs on."""
 
@@ -36,7 +40,13 @@ class Questions:
             return None
 
     def read_line(self, message: str) -> str | None:
-        return self.ask(message, None)
+        """A line, ``None`` at Ctrl-D; Ctrl-C raises :class:`Cancelled` so a half-typed batch never runs."""
+        try:
+            return self._session.prompt(message)
+        except KeyboardInterrupt:
+            raise Cancelled from None
+        except EOFError:
+            return None
 
 
 def confirming_approver(console: Console, ask: Ask) -> Approver:

@@ -6,6 +6,8 @@ these, so a command added here is completed, highlighted and documented at once.
 
 from __future__ import annotations
 
+from opgate.core import ALL_CONTEXTS
+
 COMMANDS: dict[str, str] = {
     "help": "help [PATH]: help for the current group, a group or an op",
     "ls": "ls [PATH]: the groups and ops under the current path (or PATH)",
@@ -27,7 +29,7 @@ CALL_COMMANDS = ("exec", "dry")
 
 FORMATS = ("table", "json")
 SWITCH_VALUES = ("on", "off")
-NO_SCOPE = "none"
+NO_SCOPE = ALL_CONTEXTS  # the same word as the explorer and the CLI use
 SETTINGS: dict[str, str] = {
     "allow_write": "on|off: let write ops write",
     "scope": f"NAME|{NO_SCOPE}: show only the ops of a context scope",

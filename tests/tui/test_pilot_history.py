@@ -7,7 +7,7 @@ from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle
 
 from opgate.core import Gateway
 from opgate.tui import make_app
-from opgate.tui.screens import AllowWriteScreen, ExplorerScreen, HistoryScreen
+from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen, ExplorerScreen, HistoryScreen
 from opgate.tui.widgets import BatchPanel, CallBuilder
 
 pytestmark = pytest.mark.anyio
@@ -67,7 +67,13 @@ async def test_calls_collected_into_a_batch_run_together(app, gateway):
         assert isinstance(app.screen, AllowWriteScreen)
         await pilot.press("w")
         await settle(pilot)
+        # A real batch with a write is previewed first: the person sees the diff and says yes.
+        assert isinstance(app.screen, ConfirmRunScreen)
+        assert parent_of(gateway, API_SPEC) is None
+        await pilot.press("y")
+        await settle(pilot)
         done = [m for m in messages if isinstance(m, HistoryScreen.BatchDone)][-1]
+        assert not done.preview
         assert [r["ok"] for r in done.results] == [True, True] and not done.results[1]["meta"].get("dry_run")
         assert parent_of(gateway, API_SPEC) == ENGINEERING
         assert all(r["meta"]["trace_id"] in app.session_traces for r in done.results)

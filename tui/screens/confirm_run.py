@@ -35,9 +35,9 @@ class ConfirmRunScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         meta = self.preview.get("meta") or {}
         with Vertical(id="confirm-box", classes="modal-box"):
-            yield Label(f"[b]Run {self.op} for real?[/b]", id="confirm-title")
+            yield Label(Text.assemble(("Run ", "bold"), (self.op, "bold"), (" for real?", "bold")), id="confirm-title")
             if self.summary:
-                yield Label(f"[i]{self.summary}[/i]")
+                yield Label(Text(self.summary, style="italic"))
             with VerticalScroll(id="confirm-body"):
                 yield Label("[b]Arguments[/b]")
                 yield Static(json_syntax(self.args, Palette.of(self.app), indent=None), id="confirm-args")

@@ -13,7 +13,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-ALL = "all"
+from opgate.core import ALL_CONTEXTS
+
+ALL = ALL_CONTEXTS
 
 
 class ContextScreen(ModalScreen[str | None]):

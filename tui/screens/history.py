@@ -15,6 +15,7 @@ from .._failures import ReportsWorkerFailures
 from .._keys import HISTORY_BINDINGS
 from ..widgets import BatchPanel, GatewayBar
 from .allow_write import AllowWriteScreen
+from .confirm_run import ConfirmRunScreen
 
 HISTORY_LIMIT = 200
 COLUMNS = ("", "when (UTC)", "op", "mode", "outcome", "ms", "session")
@@ -47,6 +48,8 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
     @dataclass
     class BatchDone(Message):
         results: list[dict[str, Any]]
+        steps: list[dict[str, Any]]
+        preview: bool = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -144,16 +147,48 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
             def answered(allow: bool | None) -> None:
                 if allow:
                     self.app.set_allow_write(True)  # type: ignore[attr-defined]
-                    self.run_batch(steps)
+                    self._preview_then_run(steps)
             self.app.push_screen(AllowWriteScreen(", ".join(sorted(set(writes)))), answered)
+            return
+        if writes and not dry_run:
+            self._preview_then_run(steps)
             return
         self.run_batch(steps)
 
+    def _preview_then_run(self, steps: list[dict[str, Any]]) -> None:
+        """A real batch with writes is dry-run first; the person sees every diff before anything is written."""
+        previews = [{"tool": "exec", "args": {**step["args"], "dry_run": True}} for step in steps]
+        self.run_batch(steps, preview_steps=previews)
+
     @work(thread=True, exclusive=True, exit_on_error=False, name="batch")
-    def run_batch(self, steps: list[dict[str, Any]]) -> None:
-        self.post_message(self.BatchDone(self.app.gateway.batch(steps)))  # type: ignore[attr-defined]
+    def run_batch(self, steps: list[dict[str, Any]], preview_steps: list[dict[str, Any]] | None = None) -> None:
+        gateway = self.app.gateway  # type: ignore[attr-defined]
+        if preview_steps is not None:
+            self.post_message(self.BatchDone(gateway.batch(preview_steps), steps, preview=True))
+        else:
+            self.post_message(self.BatchDone(gateway.batch(steps), steps))
 
     @on(BatchDone)
+    def _batch_answered(self, event: BatchDone) -> None:
+        (self._preview_done if event.preview else self._batch_done)(event)
+
+    def _preview_done(self, event: BatchDone) -> None:
+        diff: dict[str, list[Any]] = {}
+        for result in event.results:
+            for key, entries in ((result.get("meta") or {}).get("diff") or {}).items():
+                diff.setdefault(key, []).extend(entries)
+        failed = [r for r in event.results if not r.get("ok")]
+        summary = f"{len(event.steps)} steps; the dry-run diffs of all of them together" + (f"; {len(failed)} step(s) failed in the dry-run" if failed else "")
+        preview = {"result": [r.get("result") if r.get("ok") else r.get("error") for r in event.results], "meta": {"diff": diff}}
+
+        def answered(run: bool | None) -> None:
+            if run:
+                self.run_batch(event.steps)
+            else:
+                self.notify("Batch not run: nothing was written.", severity="warning")
+
+        self.app.push_screen(ConfirmRunScreen("batch", {"steps": len(event.steps)}, preview, summary=summary), answered)
+
     def _batch_done(self, event: BatchDone) -> None:
         self.app.remember(*event.results)  # type: ignore[attr-defined]
         self.query_one(BatchPanel).results = event.results

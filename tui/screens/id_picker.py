@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -43,7 +44,7 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str, str] | None])
     def compose(self) -> ComposeResult:
         scope = " in the chosen project" if self.project_id and self.argument != "project_id" else ""
         with Vertical(id="picker-box", classes="modal-box"):
-            yield Label(f"[b]Pick {self.argument}[/b]{scope}  [dim]type to narrow, Enter picks[/dim]")
+            yield Label(f"[b]Pick {escape(self.argument)}[/b]{scope}  [dim]type to narrow, Enter picks[/dim]")
             yield Input(placeholder="name…", id="picker-input")
             yield OptionList(id="picker-choices")
 

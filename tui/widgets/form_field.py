@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.markup import escape
@@ -152,7 +153,8 @@ class FormField(Vertical):
 
     def watch_error(self, error: str) -> None:
         self.set_class(bool(error), "-invalid")
-        self.query_one(".field-error", Label).update(error)
+        # Error text quotes what the person typed ("[/" included): never read it as markup.
+        self.query_one(".field-error", Label).update(Text(error))
 
     def set_error(self, error: str, *, missing_only: bool = False) -> None:
         missing = missing_only and bool(error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.reactive import reactive
@@ -56,9 +57,9 @@ class GatewayBar(Horizontal):
         if not self.is_mounted:
             return
         where = self.query_one("#bar-where", Label)
-        where.update(f"{self.catalog} · db {self.db}")
+        where.update(Text(f"{self.catalog} · db {self.db}"))  # paths are data, not markup
         where.tooltip = f"catalogue: {self.catalog}\ndatabase: {self.db}"
-        self.query_one("#bar-context", Label).update(f"context: {self.context} · {self.ops} ops")
+        self.query_one("#bar-context", Label).update(Text(f"context: {self.context} · {self.ops} ops"))
         mode = self.query_one("#bar-mode", Label)
         mode.update(" WRITES ON " if self.allow_write else " READ-ONLY ")
         mode.set_class(self.allow_write, "-writes")
