@@ -17,9 +17,13 @@ def as_json(op: str, args: dict[str, Any]) -> str:
     return json.dumps(payload(op, args), indent=2, ensure_ascii=False)
 
 
-def as_cli(op: str, args: dict[str, Any], *, dry_run: bool = False) -> str:
-    """``opgate exec OP '{...}'`` (one JSON object argument: exact for any value)."""
-    words = ["opgate", "exec", op]
+def as_cli(op: str, args: dict[str, Any], *, dry_run: bool = False, global_options: list[str] | None = None) -> str:
+    """``opgate [--catalog ... --db ...] exec OP '{...}'`` (one JSON object argument: exact for any value).
+
+    ``global_options`` are the options the explorer itself was started with,
+    so that the copied command runs against the same catalogue and workspace.
+    """
+    words = ["opgate", *(global_options or []), "exec", op]
     if args:
         words.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
     if dry_run:
@@ -34,11 +38,11 @@ def as_python(op: str, args: dict[str, Any], *, dry_run: bool = False) -> str:
     return f"gw.exec({json.dumps(op)}, {body}{extra})"
 
 
-def render(fmt: str, op: str, args: dict[str, Any], *, dry_run: bool = False) -> str:
+def render(fmt: str, op: str, args: dict[str, Any], *, dry_run: bool = False, global_options: list[str] | None = None) -> str:
     if fmt == "json":
         return as_json(op, args)
     if fmt == "cli":
-        return as_cli(op, args, dry_run=dry_run)
+        return as_cli(op, args, dry_run=dry_run, global_options=global_options)
     if fmt == "python":
         return as_python(op, args, dry_run=dry_run)
     raise ValueError(f"unknown copy format {fmt!r}; use json, cli or python")

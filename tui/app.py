@@ -34,10 +34,12 @@ class ExplorerApp(App[int]):
     allow_write: reactive[bool] = reactive(False)
     context: reactive[str] = reactive(ALL)
 
-    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, **kwargs: Any):
+    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, global_options: list[str] | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.gateway = gateway
         self.catalog_label = catalog_label
+        # The command-line options the explorer was started with, for "copy as a command line".
+        self.global_options: list[str] = list(global_options or [])
         self.session_traces: set[str] = set()
         self.keymap_overrides: dict[str, str] = dict(keymap or {})
         self.set_reactive(ExplorerApp.allow_write, bool(gateway.allow_write))

@@ -31,7 +31,10 @@ def run_explore(args: argparse.Namespace, console: Console) -> int:
     from opgate.tui import run_explorer
 
     gateway = make_gateway(args, allow_write=getattr(args, "allow_write", False))
-    return run_explorer(gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue")
+    options = [word for path in args.catalog for word in ("--catalog", path)]
+    options += ["--db", args.db] if args.db else []
+    options += ["--context", args.context] if args.context else []
+    return run_explorer(gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=options)
 
 
 def run_repl(args: argparse.Namespace, console: Console) -> int:

@@ -77,3 +77,10 @@ def test_importing_the_package_does_not_load_textual():
     code = "import sys, opgate.tui; print(','.join(m for m in ('textual', 'rich', 'opgate.tui.app') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.strip() == ""
+
+
+def test_copy_as_a_command_line_keeps_the_explorers_own_options():
+    from opgate.tui._calltext import as_cli
+
+    text = as_cli("mcp.github.action.get", {"owner": "o"}, global_options=["--catalog", "github=/x/tools.json", "--db", "/tmp/w.db"])
+    assert text.startswith("opgate --catalog github=/x/tools.json --db /tmp/w.db exec mcp.github.action.get ")

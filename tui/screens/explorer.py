@@ -196,7 +196,10 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
 
     def call_text(self, fmt: str) -> str:
         record = self.gateway.registry.get(self.call_op or "")
-        return render_call(fmt, self.call_op or "", self.call_args, dry_run=bool(record and record.kind == "write"))
+        return render_call(
+            fmt, self.call_op or "", self.call_args, dry_run=bool(record and record.kind == "write"),
+            global_options=getattr(self.app, "global_options", []),
+        )
 
     def copy_as(self, fmt: str) -> None:
         """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard."""
