@@ -13,7 +13,7 @@ from rich.console import Console
 from opgate.core.argtext import ArgTextError, parse_key_values
 from opgate.core.exec import ConfirmationRequest
 
-from ._envelope_view import render_envelope
+from opgate.views import render_envelope
 from ._gateway_factory import make_gateway
 
 

@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 
 from ._gateway_factory import make_gateway
-from ._help_view import render_help
+from opgate.views import render_help
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

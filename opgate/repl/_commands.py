@@ -12,7 +12,7 @@ from collections.abc import Callable
 from rich.console import Group
 from rich.text import Text
 
-from opgate.cli._help_view import render_help
+from opgate.views import render_help
 
 from ._calls import run_batch, run_dry, run_exec
 from ._namespace import ROOT

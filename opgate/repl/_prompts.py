@@ -13,7 +13,7 @@ from prompt_toolkit.history import InMemoryHistory
 from rich.console import Console, Group
 from rich.text import Text
 
-from opgate.cli._envelope_view import render_diff
+from opgate.views import render_diff
 from opgate.core.exec import Approver, ConfirmationRequest
 
 from ._lexer import STYLE

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from opgate.cli._envelope_view import render_envelope
+from opgate.views import render_envelope
 from opgate.core.help import HelpNode
 
 CELL_WIDTH = 48
