@@ -1,0 +1,73 @@
+"""``opgate search`` and ``opgate discover``: the discovery calls an agent makes, from a shell.
+
+They print exactly the JSON the Gateway answers, as the agent would receive it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.console import Console
+
+from ._gateway_factory import make_gateway
+
+
+def add_search_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("search", help="find ops by what they do", description="Rank the visible ops for a request in plain words.")
+    parser.add_argument("query", nargs="+", help="what you want to do, in words")
+    parser.add_argument("--path", help="only ops under this group (onto.task)")
+    parser.add_argument("--kind", choices=("read", "write"), help="only reads or only writes")
+    parser.add_argument("--limit", type=int, default=10, help="how many (1-50, default 10)")
+    parser.add_argument("--cursor", help="the next_cursor of an earlier answer")
+    parser.set_defaults(run=run_search)
+    return parser
+
+
+def add_discover_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "discover",
+        help="the discovery protocol: list, category search, node search, expand",
+        description="Call the discovery protocol and print its JSON answer.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="child groups and ops at a path")
+    listing.add_argument("path", nargs="?", default="", help="a group such as onto.task ('' for the root)")
+    listing.add_argument("--query", help="rank the ops under the path by these words")
+    listing.add_argument("--tag", action="append", dest="tags", help="only ops with this tag (repeatable)")
+    listing.add_argument("--limit", type=int)
+    listing.add_argument("--cursor")
+    category = actions.add_parser("category", help="search inside one group")
+    category.add_argument("query", help="what you want to do, in words")
+    category.add_argument("--path", default="", help="the group to search in")
+    category.add_argument("--limit", type=int)
+    category.add_argument("--cursor")
+    nodes = actions.add_parser("nodes", help="which groups match a request")
+    nodes.add_argument("query", help="what you want to do, in words")
+    nodes.add_argument("--limit", type=int)
+    expand = actions.add_parser("expand", help="the full argument schema of one op")
+    expand.add_argument("tool_id", help="an op such as onto.task.create")
+    parser.set_defaults(run=run_discover)
+    return parser
+
+
+def _print(console: Console, answer: dict[str, Any]) -> int:
+    console.file.write(json.dumps(answer, indent=2, ensure_ascii=False) + "\n")
+    return 0 if answer.get("ok") else 1
+
+
+def run_search(args: argparse.Namespace, console: Console) -> int:
+    gateway = make_gateway(args)
+    return _print(console, gateway.search(" ".join(args.query), path=args.path, kind=args.kind, limit=args.limit, cursor=args.cursor))
+
+
+def run_discover(args: argparse.Namespace, console: Console) -> int:
+    discovery = make_gateway(args).discovery
+    calls = {
+        "list": lambda: discovery.list(args.path, tags=args.tags, query=args.query, limit=args.limit, cursor=args.cursor),
+        "category": lambda: discovery.search_tool_by_category(args.query, args.path, limit=args.limit, cursor=args.cursor),
+        "nodes": lambda: discovery.search_nodes(args.query, limit=args.limit),
+        "expand": lambda: discovery.expand_tool(args.tool_id),
+    }
+    return _print(console, calls[args.action]())
