@@ -120,7 +120,7 @@ def test_batch_from_a_file_of_lines_or_json(tmp_path, shared_gateway):
 
 
 def test_set_scope_allow_write_and_the_settings_line(shared_gateway):
-    status, out = run_script_text(shared_gateway, "set scope project\nset\nset scope none\nset scope projekt\nset colour blue\n")
+    status, out = run_script_text(shared_gateway, "set scope project\nset\nset scope all\nset scope projekt\nset colour blue\n")
     assert status == 1
     assert "scope project" in out and "closest: project" in out and "there is no setting 'colour'" in out
     assert shared_gateway.context is None
