@@ -13,6 +13,7 @@ from typing import Any
 
 from ..exec._errors import InvalidArguments, NotFoundError
 from ..store._kinds import KINDS
+from ._summaries import display_name
 
 Path = tuple[str | int, ...]
 
@@ -22,11 +23,6 @@ def field_error(path: Path, message: str, code: str = "invalid_value", **extra: 
     field = "args" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
     return {"field": field, "path": "/" + "/".join(map(str, path)), "code": code,
             "message": f"{field}: {message}", **extra}
-
-
-def display_name(kind: str, row: Mapping[str, Any]) -> str | None:
-    """The entity's ``name``, ``title`` or ``text``, whichever its kind has."""
-    return row.get(KINDS[kind].display)
 
 
 class Problems:

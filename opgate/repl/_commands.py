@@ -19,7 +19,7 @@ from ._namespace import ROOT
 from ._render import numbered, problem, rows_table, search_results
 from ._render import listing as listing_view
 from ._state import ReplState
-from ._vocabulary import COMMANDS, FORMATS, NO_SCOPE, SETTINGS, SWITCH_VALUES
+from ._vocabulary import COMMANDS, NO_SCOPE, SETTINGS, setting_values
 
 Handler = Callable[[ReplState, str], bool]
 
@@ -96,7 +96,7 @@ def set_command(state: ReplState, rest: str) -> bool:
     if name not in SETTINGS:
         state.show(problem(f"there is no setting {name!r}", _closest(name, SETTINGS) or list(SETTINGS), "set"))
         return False
-    choices = {"allow_write": SWITCH_VALUES, "format": FORMATS, "scope": (*state.gateway.contexts.names, NO_SCOPE)}[name]
+    choices = setting_values(name, state.gateway.contexts.names)
     if value not in choices:
         state.show(problem(f"set {name} takes {'|'.join(choices)}, not {value!r}", _closest(value, choices)))
         return False

@@ -30,7 +30,7 @@ from ._suggest import (
     ValueHint,
     suggest,
 )
-from ._vocabulary import BATCH_OPTIONS, COMMANDS, FORMATS, NO_SCOPE, SETTINGS, SWITCH_VALUES
+from ._vocabulary import BATCH_OPTIONS, COMMANDS, SETTINGS, setting_values
 from ._words import quote
 
 log = logging.getLogger(__name__)
@@ -172,8 +172,7 @@ class ReplCompleter(Completer):
             yield Completion(name, -s.replace, display_meta=SETTINGS[name])
 
     def _setting_values(self, s: SettingValue) -> Iterable[Completion]:
-        values = {"allow_write": SWITCH_VALUES, "format": FORMATS, "scope": (*self.namespace.gateway.contexts.names, NO_SCOPE)}
-        for value in _starting_with(s.prefix, values.get(s.setting, ())):
+        for value in _starting_with(s.prefix, setting_values(s.setting, self.namespace.gateway.contexts.names)):
             yield Completion(value, -s.replace)
 
     def _batch_options(self, s: BatchOption) -> Iterable[Completion]:

@@ -37,3 +37,9 @@ SETTINGS: dict[str, str] = {
 }
 
 BATCH_OPTIONS = {"on_error": ("stop", "continue")}
+
+
+def setting_values(name: str, context_names: list[str]) -> tuple[str, ...]:
+    """The values ``set NAME`` accepts (empty for an unknown setting)."""
+    table = {"allow_write": SWITCH_VALUES, "format": FORMATS, "scope": (*context_names, NO_SCOPE)}
+    return tuple(table.get(name, ()))

@@ -11,14 +11,9 @@ from collections import Counter
 
 import pytest
 
-from opgate.core import Gateway
 from opgate.core._builtin import fixtures_dir
-from opgate.core.exec._handler import HandlerContext
-from opgate.core.exec._session import Session
-from opgate.core.handlers._read_table import HANDLERS
 from opgate.core.handlers._summaries import PLURALS, abbreviate
-from opgate.core.settings import GatewaySettings
-from opgate.core.store import NotFound, open_store
+from opgate.core.store import NotFound
 
 DEMO = json.loads((fixtures_dir() / "demo_workspace.json").read_text(encoding="utf-8"))
 RELAY, NOVEL, FAIR = (f"10000000-0000-4000-8000-00000000000{n}" for n in (1, 2, 3))
@@ -36,25 +31,6 @@ SUMMARY_KEYS = {
     "decision": {"id", "title", "state", "decision_at"},
     "requirement": {"id", "text", "state", "type"},
 }
-
-
-@pytest.fixture(scope="module")
-def read(tmp_path_factory):
-    """``read(op, **args)``: run the op's handler in a read transaction of a demo store."""
-    store = open_store(tmp_path_factory.mktemp("reads") / "workspace.db")
-    registry = Gateway().registry
-
-    def run(op: str, **args):
-        with store.read() as tx:
-            ctx = HandlerContext(op=op, record=registry.get(op), tx=tx, session=Session(),
-                                 settings=GatewaySettings())
-            result = HANDLERS[op].fn(ctx, args)
-        json.dumps(result)  # every result must be JSON-serialisable
-        run.warnings = ctx.warnings
-        return result
-
-    yield run
-    store.close()
 
 
 def demo_rows(kind: str, **equal) -> list[dict]:

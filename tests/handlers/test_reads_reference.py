@@ -6,36 +6,14 @@ import json
 
 import pytest
 
-from opgate.core import Gateway
 from opgate.core._builtin import fixtures_dir
 from opgate.core.exec._errors import NotFoundError
-from opgate.core.exec._handler import HandlerContext
-from opgate.core.exec._session import Session
-from opgate.core.handlers._read_table import HANDLERS
-from opgate.core.settings import GatewaySettings
-from opgate.core.store import NotFound, open_store
+from opgate.core.store import NotFound
 
 FIXTURES = fixtures_dir()
 DEMO = json.loads((FIXTURES / "demo_workspace.json").read_text(encoding="utf-8"))
 FIELD_INFO = json.loads((FIXTURES / "field_info.json").read_text(encoding="utf-8"))
 RELAY, FAIR = "10000000-0000-4000-8000-000000000001", "10000000-0000-4000-8000-000000000003"
-
-
-@pytest.fixture(scope="module")
-def read(tmp_path_factory):
-    store = open_store(tmp_path_factory.mktemp("reads") / "workspace.db")
-    registry = Gateway().registry
-
-    def run(op: str, **args):
-        with store.read() as tx:
-            ctx = HandlerContext(op=op, record=registry.get(op), tx=tx, session=Session(),
-                                 settings=GatewaySettings())
-            result = HANDLERS[op].fn(ctx, args)
-        json.dumps(result)
-        return result
-
-    yield run
-    store.close()
 
 
 # -- search_ontology ---------------------------------------------------------------

@@ -6,13 +6,8 @@ import json
 
 import pytest
 
-from opgate.core import Gateway
 from opgate.core._builtin import fixtures_dir
 from opgate.core.exec._errors import NotFoundError
-from opgate.core.exec._handler import HandlerContext
-from opgate.core.exec._session import Session
-from opgate.core.handlers._read_table import HANDLERS
-from opgate.core.settings import GatewaySettings
 from opgate.core.store import NotFound, open_store
 
 DEMO = json.loads((fixtures_dir() / "demo_workspace.json").read_text(encoding="utf-8"))
@@ -20,25 +15,6 @@ RELAY, FAIR = "10000000-0000-4000-8000-000000000001", "10000000-0000-4000-8000-0
 ENGINEERING, API_SPEC, RUNBOOKS, DEPLOY_RUNBOOK = (f"50000000-0000-4000-8000-00000000000{n}" for n in (1, 2, 4, 5))
 API_TASK, REFERENCE_TASK, WEBHOOK_TASK = (f"20000000-0000-4000-8000-00000000000{n}" for n in (1, 2, 3))
 SYNC_RISK = "80000000-0000-4000-8000-000000000001"
-REGISTRY = Gateway().registry
-
-
-def runner(store):
-    def run(op: str, **args):
-        with store.read() as tx:
-            ctx = HandlerContext(op=op, record=REGISTRY.get(op), tx=tx, session=Session(),
-                                 settings=GatewaySettings())
-            result = HANDLERS[op].fn(ctx, args)
-        json.dumps(result)
-        return result
-    return run
-
-
-@pytest.fixture(scope="module")
-def read(tmp_path_factory):
-    store = open_store(tmp_path_factory.mktemp("reads") / "workspace.db")
-    yield runner(store)
-    store.close()
 
 
 def in_project(project_id: str) -> set[str]:
@@ -108,14 +84,14 @@ def test_tree_of_unknown_project_or_foreign_root_is_not_found(read):
         read("onto.document.tree.get", project_id=FAIR, root_id=ENGINEERING)
 
 
-def test_folders_under_a_plain_document_move_up_in_the_folders_only_view(tmp_path):
+def test_folders_under_a_plain_document_move_up_in_the_folders_only_view(tmp_path, read_runner):
     store = open_store(tmp_path / "workspace.db", demo=False)
     with store.write() as tx:
         project = tx.insert("project", {"name": "Odd tree"})
         note = tx.insert("document", {"project_id": project["id"], "title": "Note"})
         tx.insert("document", {"project_id": project["id"], "title": "Inner", "type_key": "document.folder",
                                "parent_id": note["id"]})
-    tree = runner(store)("onto.document.tree.get", project_id=project["id"], include_documents=False)["tree"]
+    tree = read_runner(store)("onto.document.tree.get", project_id=project["id"], include_documents=False)["tree"]
     store.close()
     assert [(n["title"], n["children"]) for n in tree] == [("Inner", [])]
 
