@@ -8,7 +8,12 @@ from importlib import resources
 from pathlib import Path
 
 from ._scopes import ContextTable
+from dataclasses import replace
+
 from .catalog._sources import CatalogLoad, load_json_file
+from .catalog._tool import Binding
+
+STORE = Binding("store")
 
 CATALOG_FILES = ("onto_read.json", "onto_write.json", "util.json")
 
@@ -21,7 +26,10 @@ def fixtures_dir() -> Path:
 def builtin_catalog_loads() -> list[CatalogLoad]:
     """The built-in tools. Their namespace is empty: the ontology naming rules apply to them."""
     folder = fixtures_dir() / "catalog"
-    return [load_json_file(folder / name, namespace="") for name in CATALOG_FILES]
+    loads = [load_json_file(folder / name, namespace="") for name in CATALOG_FILES]
+    for load in loads:
+        load.tools = [replace(tool, binding=STORE) for tool in load.tools]
+    return loads
 
 
 @lru_cache(maxsize=1)

@@ -12,12 +12,14 @@ from ._builtin import builtin_catalog_loads, builtin_contexts
 from ._scopes import ALL_CONTEXTS, ContextTable
 from .catalog._sources import CatalogLoad, load_catalog
 from .exec._batch import BatchRunner
-from .exec._confirm import Approver
+from .exec._confirm import Approver, Asker
 from .exec._dispatcher import Dispatcher
 from .exec._handler import Handler
 from .exec._session import Session
 from .exec._telemetry import CallLog
+from .executors import Executors, StoreExecutor
 from .help._service import HelpService
+from .executors._defaults import default_executors, guard_builtin_ops
 from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
@@ -48,6 +50,8 @@ class Gateway:
         session: Session | None = None,
         handlers: dict[str, Handler] | None = None,
         call_log: bool = True,
+        asker: Asker | None = None,
+        executors: Executors | None = None,
     ):
         self.registry = registry if registry is not None else build_registry(builtin_catalog_loads())
         self.contexts = contexts if contexts is not None else builtin_contexts()
@@ -55,11 +59,18 @@ class Gateway:
         self.session = session or Session()
         self.allow_write = allow_write
         self.approver = approver
+        self.asker = asker
         self._db_path = db_path
         self._store = store
         self._store_lock = threading.Lock()
-        self._handlers = handlers
         self._call_log_enabled = call_log
+        if executors is None:
+            if handlers is None:
+                from .handlers import builtin_handlers
+
+                handlers = builtin_handlers()
+            executors = default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
+        self.executors = executors
         self._batch_pool: ThreadPoolExecutor | None = None
         self._search_index = None
         self._context: str | None = None
@@ -71,7 +82,7 @@ class Gateway:
         loads: list[CatalogLoad] = builtin_catalog_loads() if include_builtin else []
         for path in paths:
             loads.extend(load_catalog(path))
-        return cls(build_registry(loads), **options)
+        return cls(guard_builtin_ops(build_registry(loads)), **options)
 
     # -- the workspace ---------------------------------------------------------
 
@@ -98,6 +109,7 @@ class Gateway:
         if self._batch_pool is not None:
             self._batch_pool.shutdown(wait=True)
             self._batch_pool = None
+        self.executors.close()
         if self._store is not None:
             self._store.close()
 
@@ -111,15 +123,10 @@ class Gateway:
         """Switch the context scope; which ops exist changes with it."""
         visible = self.contexts.visibility(context)
         self._help = HelpService(self.registry, visible)
-        handlers = self._handlers
-        if handlers is None:
-            from .handlers import builtin_handlers
-
-            handlers = builtin_handlers()
         self._dispatcher = Dispatcher(
             self.registry,
             store_provider=lambda: self.store,
-            handlers=handlers,
+            executors=self.executors,
             visible=visible,
             settings=self.settings,
             call_log=CallLog(lambda: self.store, enabled=self._call_log_enabled),
@@ -151,7 +158,7 @@ class Gateway:
         """
         return self._dispatcher.exec(
             op, args, session=self.session, allow_write=self.allow_write, approver=self.approver,
-            idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest,
+            idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker,
         )
 
     def batch(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:

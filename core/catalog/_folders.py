@@ -13,7 +13,7 @@ from typing import Any
 
 from .._schema_check import check_parameters
 from ._extension import metadata_from_mapping
-from ._tool import CATEGORIES, SIDE_EFFECTS, LoadProblem, ToolDefinition
+from ._tool import CATEGORIES, SIDE_EFFECTS, Binding, LoadProblem, ToolDefinition
 
 REQUIRED_FILES = ("schema.json", "guide.md", "handler.py")
 REQUIRED_FIELDS = {
@@ -146,7 +146,8 @@ def load_tool_folder(folder: Path, *, source: str, namespace: str) -> tuple[Tool
         metadata=metadata_from_mapping(data),
         notes=notes,
         examples=tuple(examples),
-        handler_path=str(folder / "handler.py"),
+        handler_path=str((folder / "handler.py").resolve()),
+        binding=Binding("python", target=str((folder / "handler.py").resolve())),
         op=data.get("op") if isinstance(data.get("op"), str) else None,
     )
     return definition, problems

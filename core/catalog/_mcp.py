@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._tool import LoadProblem, ToolDefinition, ToolMetadata
+from ._tool import NOT_RUNNABLE_FROM_FILE, Binding, LoadProblem, ToolDefinition, ToolMetadata
 
 
 def metadata_from_annotations(annotations: dict[str, Any]) -> ToolMetadata:
@@ -24,7 +24,8 @@ def metadata_from_annotations(annotations: dict[str, Any]) -> ToolMetadata:
     )
 
 
-def parse_mcp_tools(items: list[Any], *, source: str, namespace: str) -> tuple[list[ToolDefinition], list[LoadProblem]]:
+def parse_mcp_tools(items: list[Any], *, source: str, namespace: str, upstream: str | None = None) -> tuple[list[ToolDefinition], list[LoadProblem]]:
+    """Tools of a ``tools/list`` answer. With ``upstream`` (a configured server) each op runs on it; a file alone is browse-only."""
     tools: list[ToolDefinition] = []
     problems: list[LoadProblem] = []
     for index, item in enumerate(items):
@@ -32,6 +33,7 @@ def parse_mcp_tools(items: list[Any], *, source: str, namespace: str) -> tuple[l
             problems.append(LoadProblem(source, f"tool {index} has no name", field=f"tools[{index}].name"))
             continue
         annotations = item.get("annotations") if isinstance(item.get("annotations"), dict) else {}
+        binding = Binding("mcp", upstream=upstream, target=item["name"]) if upstream else None
         title = annotations.get("title") or item.get("title")
         tools.append(
             ToolDefinition(
@@ -43,6 +45,10 @@ def parse_mcp_tools(items: list[Any], *, source: str, namespace: str) -> tuple[l
                 summary=title if isinstance(title, str) else None,
                 metadata=metadata_from_annotations(annotations),
                 result_schema=item.get("outputSchema") if isinstance(item.get("outputSchema"), dict) else None,
+                # Kept exactly as the server gave them; metadata above is only opgate's reading of them.
+                annotations=dict(annotations) if annotations else None,
+                title=item.get("title") if isinstance(item.get("title"), str) else None,
+                binding=binding if binding is not None else NOT_RUNNABLE_FROM_FILE,
             )
         )
     return tools, problems

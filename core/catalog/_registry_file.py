@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ._tool import LoadProblem, ToolDefinition, ToolMetadata
+from ._tool import BUILTIN_CLAIM, EXECUTOR_KINDS, NOT_RUNNABLE_FROM_FILE, Binding, LoadProblem, ToolDefinition, ToolMetadata
 
 
 def _metadata(data: dict[str, Any]) -> ToolMetadata:
@@ -22,6 +23,28 @@ def _metadata(data: dict[str, Any]) -> ToolMetadata:
     )
 
 
+def _binding(record: dict[str, Any], source: str) -> tuple[Binding, str | None]:
+    """How a built record runs. Handler paths are relative to the registry file.
+
+    ``store`` is kept as a claim: the gateway binds it to the built-in handler
+    only when the record is the built-in op's own definition.
+    """
+    runs_on = record.get("runs_on")
+    if not isinstance(runs_on, dict) or runs_on.get("kind") not in EXECUTOR_KINDS:
+        return NOT_RUNNABLE_FROM_FILE, None
+    kind = runs_on["kind"]
+    if kind == "python":
+        relative = runs_on.get("target") or record.get("handler_path")
+        if not isinstance(relative, str):
+            return NOT_RUNNABLE_FROM_FILE, None
+        path = str((Path(source).parent / relative).resolve())
+        return Binding("python", target=path), path
+    if kind == "store":
+        return BUILTIN_CLAIM, None
+    # An upstream (mcp, http) is reached through the configuration, not through a file's say-so.
+    return NOT_RUNNABLE_FROM_FILE, None
+
+
 def parse_registry_file(data: dict[str, Any], *, source: str) -> tuple[list[ToolDefinition], list[LoadProblem]]:
     tools: list[ToolDefinition] = []
     problems: list[LoadProblem] = []
@@ -29,6 +52,7 @@ def parse_registry_file(data: dict[str, Any], *, source: str) -> tuple[list[Tool
         if not isinstance(record, dict) or not isinstance(record.get("op"), str) or not isinstance(record.get("tool_name"), str):
             problems.append(LoadProblem(source, "record needs 'op' and 'tool_name'", field=f"ops[{index}]"))
             continue
+        binding, handler_path = _binding(record, source)
         tools.append(
             ToolDefinition(
                 name=record["tool_name"],
@@ -44,6 +68,10 @@ def parse_registry_file(data: dict[str, Any], *, source: str) -> tuple[list[Tool
                 policy=record.get("policy"),
                 result_schema=record.get("result_schema"),
                 http=record.get("http"),
+                handler_path=handler_path,
+                binding=binding,
+                annotations=record.get("annotations") if isinstance(record.get("annotations"), dict) else None,
+                title=record.get("title") if isinstance(record.get("title"), str) else None,
             )
         )
     return tools, problems

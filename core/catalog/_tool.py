@@ -43,6 +43,44 @@ class ToolMetadata:
         }
 
 
+EXECUTOR_KINDS = ("store", "python", "mcp", "http", "none")
+
+
+@dataclass(frozen=True)
+class Binding:
+    """How an op runs: which kind of executor, and what it points at.
+
+    - ``store``: a handler of the built-in catalogue, against the workspace store;
+    - ``python``: a tool folder's ``handler.py`` (``target`` is its path);
+    - ``mcp``: a tool of an upstream MCP server (``upstream`` names the server,
+      ``target`` is the tool's own name);
+    - ``http``: an operation of an HTTP API (``upstream``, ``target``);
+    - ``none``: nothing can run it here; ``reason`` says why (a ``tools/list``
+      file with no server behind it). Its help and schema still work.
+
+    The binding comes from where the tool was loaded, never from the tool's
+    own text, so a catalogue cannot claim another source's executor.
+    """
+
+    kind: str = "none"
+    upstream: str | None = None
+    target: str | None = None
+    reason: str | None = None
+
+    @property
+    def runnable(self) -> bool:
+        return self.kind != "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in (("kind", self.kind), ("upstream", self.upstream), ("target", self.target), ("reason", self.reason)) if v is not None}
+
+
+# A built registry may say an op runs on the built-in store; that is a claim the gateway checks
+# (core/executors/_defaults.guard_builtin_ops), never a binding a file can grant itself.
+BUILTIN_CLAIM = Binding("none", reason="a catalogue file says it is a built-in op, and it does not match the built-in definition")
+NOT_RUNNABLE_FROM_FILE = Binding("none", reason="it was read from a catalogue file with no server or handler behind it, so it can be browsed but not run")
+
+
 @dataclass(frozen=True)
 class ToolDefinition:
     """One tool as a catalogue source describes it, before it becomes an op.
@@ -68,6 +106,9 @@ class ToolDefinition:
     result_schema: dict[str, Any] | None = None
     http: str | None = None
     handler_path: str | None = None
+    binding: Binding = NOT_RUNNABLE_FROM_FILE
+    annotations: dict[str, Any] | None = None
+    title: str | None = None
 
 
 @dataclass(frozen=True)

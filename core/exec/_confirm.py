@@ -27,3 +27,22 @@ class ConfirmationRequest:
 
 
 Approver = Callable[[ConfirmationRequest], bool]
+
+
+@dataclass(frozen=True)
+class Question:
+    """An upstream asks the person running a call for input (MCP elicitation).
+
+    ``schema`` is the JSON Schema of the answer the upstream wants (a flat
+    object of simple fields). Text in ``message`` comes from the upstream:
+    show it as plain text, never as markup.
+    """
+
+    op: str
+    upstream: str
+    message: str
+    schema: dict[str, Any]
+
+
+# Answers a Question with the person's values, or None when they decline or nobody can ask.
+Asker = Callable[[Question], "dict[str, Any] | None"]

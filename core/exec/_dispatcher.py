@@ -16,13 +16,15 @@ from typing import Any
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ..settings import GatewaySettings
+from ..executors._base import PREVIEW, Invocation, Outcome
+from ..executors._keyed import replay_keyed, run_keyed
+from ..executors._redact import redact
 from ..store import Conflict, InvalidValue, NotFound, StoreBusy, StoreError
-from ._confirm import Approver, ConfirmationRequest
+from ._confirm import Approver, Asker, ConfirmationRequest
 from ._envelope import failure, new_trace_id, success
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, OpError, PermissionDenied
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
 from ._results import bound_result, entities_touched
-from ._run import CallRunner, Outcome
 from ._session import Session
 from ._telemetry import CallLog
 from ._validation import ArgumentValidator
@@ -43,14 +45,21 @@ def _store_error(exc: StoreError) -> tuple[str, str, dict[str, Any]]:
 
 
 class Dispatcher:
-    """The exec path shared by every front end, batch and the gateway tools."""
+    """The exec path shared by every front end, batch and the gateway tools.
+
+    One pipeline for every op, whatever runs it: resolve, validate,
+    authorize, confirm, then hand the call to the op's executor (see
+    :mod:`opgate.core.executors`) and turn what comes back into an envelope.
+    The hard timeout, dry-run previews, idempotency for upstreams and secret
+    redaction live here once, not in each executor.
+    """
 
     def __init__(
         self,
         registry: Registry,
         *,
         store_provider: Callable[[], Any],
-        handlers: dict[str, Any],
+        executors: Any,
         visible: Callable[[OpRecord], bool],
         settings: GatewaySettings,
         call_log: CallLog,
@@ -60,7 +69,8 @@ class Dispatcher:
         self.visible = visible
         self.settings = settings
         self.validator = ArgumentValidator()
-        self.runner = CallRunner(store_provider, handlers, settings)
+        self.executors = executors
+        self._store = store_provider
         self.call_log = call_log
         self.context = context
 
@@ -75,6 +85,7 @@ class Dispatcher:
         idempotency_key: str | None = None,
         dry_run: bool = False,
         state_digest: str | None = None,
+        asker: Asker | None = None,
     ) -> dict[str, Any]:
         trace_id = new_trace_id()
         started = time.perf_counter()
@@ -84,17 +95,18 @@ class Dispatcher:
         try:
             record = resolve_op(op, self.registry, self.visible, self.context)
             shown_op = record.op
+            executor = self.executors.for_record(record)  # a browse-only op stops here, with its reason
             call = prepare_call(
                 record, args, requested=shown_op, dry_run=dry_run, idempotency_key=idempotency_key,
                 expected_digest=state_digest, session=session, validator=self.validator,
             )
             self._authorize(call, allow_write)
             # A repeat of a confirmed write replays its first answer without asking again.
-            outcome = self.runner.replay(call, session)
+            outcome = self._replay(executor, call, session)
             if outcome is None:
                 if record.requires_confirmation and not call.dry_run:
-                    self._confirm(call, session, approver)
-                outcome = self.runner.run(call, session)
+                    self._confirm(call, executor, session, approver)
+                outcome = self._run(executor, call, session, asker)
             envelope = self._success(call, outcome, trace_id, started)
             if not call.dry_run:
                 # A dry-run's ids were rolled back: they must not become the session's.
@@ -111,14 +123,36 @@ class Dispatcher:
                 dry_run_available=True,
             )
 
-    def _confirm(self, call: Call, session: Session, approver: Approver | None) -> None:
+    def _replay(self, executor: Any, call: Call, session: Session) -> Outcome | None:
+        if executor.keeps_idempotency:
+            return executor.replay(call, session)
+        return replay_keyed(self._store(), call, session)
+
+    def _run(self, executor: Any, call: Call, session: Session, asker: Asker | None) -> Outcome:
+        """Run the call on its executor under the hard timeout; a ``preview`` dry-run sends nothing."""
+        kind = executor.dry_run_kind(call) if call.dry_run else None
+        if kind == PREVIEW:
+            preview = redact(executor.preview(call))
+            return Outcome(None, {"dry_run": True, "dry_run_kind": PREVIEW, "preview": preview}, [f"nothing was sent: {call.op} cannot rehearse a call, so this shows what would be sent"])
+        invocation = Invocation(call, session, self.settings, deadline=time.monotonic() + self.settings.hard_timeout_s, ask=asker)
+        if executor.keeps_idempotency:
+            outcome = executor.run(invocation)
+        else:
+            outcome = run_keyed(self._store(), call, session, lambda: executor.run(invocation), ttl_seconds=self.settings.idempotency_ttl_s)
+        if kind is not None:
+            outcome.meta.setdefault("dry_run", True)
+            outcome.meta.setdefault("dry_run_kind", kind)
+        return outcome
+
+    def _confirm(self, call: Call, executor: Any, session: Session, approver: Approver | None) -> None:
         if approver is None:
             raise PermissionDenied(
                 f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
                 requires_confirmation=True,
             )
         preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings))
-        preview = self.runner.run(preview_call, session)
+        # Nobody answers an upstream's questions during a preview: the real run asks.
+        preview = self._run(executor, preview_call, session, None)
         # The approver sees a copy: nothing it does can change what runs.
         request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:

@@ -24,12 +24,15 @@ def _description(record: OpRecord) -> str:
 
 
 def mcp_annotations(record: OpRecord) -> dict[str, Any]:
+    """An upstream MCP tool keeps the annotations its server gave; other ops get them from their metadata."""
+    if record.annotations is not None:
+        return dict(record.annotations)
     return {
         "title": record.summary,
         "readOnlyHint": record.kind == "read",
         "destructiveHint": record.destructive,
         "idempotentHint": bool(record.metadata.idempotent),
-        "openWorldHint": record.op.startswith("util.web"),
+        "openWorldHint": record.op.startswith("util.web") or record.binding.kind in ("mcp", "http"),
     }
 
 
@@ -46,5 +49,8 @@ def export_tool(record: OpRecord, provider: str, *, by_op: bool = False) -> dict
     if provider == "gemini":
         return {"name": name, "description": description, "parameters": to_gemini_schema(record.parameters)}
     if provider == "mcp":
-        return {"name": name, "description": description, "inputSchema": record.parameters, "annotations": mcp_annotations(record)}
+        tool = {"name": name, "description": description, "inputSchema": record.parameters, "annotations": mcp_annotations(record)}
+        if record.title:
+            tool["title"] = record.title
+        return tool
     raise ValueError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")

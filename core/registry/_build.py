@@ -63,6 +63,9 @@ def _record(tool: ToolDefinition, parameters: dict[str, Any], rules: NamingRules
         http=tool.http,
         handler_path=tool.handler_path,
         warnings=warnings,
+        binding=tool.binding,
+        annotations=tool.annotations,
+        title=tool.title,
     )
 
 
@@ -74,7 +77,8 @@ def _resolve_collisions(records: list[OpRecord], problems: list[LoadProblem]) ->
     taken = set(by_op)
     result: list[OpRecord] = []
     for op, group in by_op.items():
-        group.sort(key=lambda r: (r.tool_name, r.source))
+        # A built-in op keeps its name whatever else claims it; the newcomer is renamed and reported.
+        group.sort(key=lambda r: (r.binding.kind != "store", r.tool_name, r.source))
         result.append(group[0])
         for n, record in enumerate(group[1:], start=2):
             new_op = f"{op}_{n}"

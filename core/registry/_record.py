@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog._tool import ToolMetadata
+from ..catalog._tool import NOT_RUNNABLE_FROM_FILE, Binding, ToolMetadata
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,8 @@ class OpRecord:
     ``op`` is the dotted semantic name (``onto.task.list``), ``tool_name`` the
     name the catalogue gave the tool (``list_onto_tasks``). ``kind`` is
     ``read`` or ``write``; ``badges`` adds ``destructive`` and
-    ``confirmation`` where they apply.
+    ``confirmation`` where they apply, and ``browse-only`` when nothing can
+    run it here. ``binding`` says which executor runs it.
     """
 
     op: str
@@ -37,6 +38,14 @@ class OpRecord:
     http: str | None = None
     handler_path: str | None = None
     warnings: tuple[str, ...] = field(default=())
+    binding: Binding = NOT_RUNNABLE_FROM_FILE
+    annotations: dict[str, Any] | None = None
+    title: str | None = None
+
+    @property
+    def runnable(self) -> bool:
+        """Whether an executor can run this op here (otherwise only its help and schema work)."""
+        return self.binding.runnable
 
     @property
     def mutates(self) -> bool:
@@ -57,6 +66,8 @@ class OpRecord:
             badges.append("destructive")
         if self.requires_confirmation:
             badges.append("confirmation")
+        if not self.runnable:
+            badges.append("browse-only")
         return tuple(badges)
 
     @property
@@ -83,4 +94,8 @@ class OpRecord:
             "policy": self.policy,
             "result_schema": self.result_schema,
             "http": self.http,
+            "runs_on": self.binding.to_dict(),
+            "handler_path": self.handler_path,
+            "annotations": self.annotations,
+            "title": self.title,
         }

@@ -1,0 +1,177 @@
+"""The store executor: the built-in ops, run against the workspace store.
+
+Its table maps each built-in op to a handler (``opgate.core.handlers``; each
+handler receives a :class:`~opgate.core.exec.HandlerContext` and the
+validated arguments). Reads run in a read transaction; writes in a write
+transaction that a dry-run rolls back, so a dry-run really runs the handler
+and reports the diff (``rollback``). Idempotency keys are stored in the same
+transaction as the write, so a write and its key commit or vanish together.
+Handlers that reach outside the store (the web ops) run with no
+transaction and refuse dry-run rather than risk a real effect.
+
+The hard timeout interrupts the database work through the shared watchdog.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..exec._errors import ConflictError, InternalError, InvalidArguments, OpError
+from ..exec._handler import Handler, HandlerContext
+from ..exec._idempotency import fingerprint, stored_response
+from ..exec._prepare import Call
+from ..exec._session import Session
+from ..settings import GatewaySettings
+from ._base import READ, ROLLBACK, Invocation, Outcome
+from ._watchdog import WATCHDOG
+
+# About one keyed write in this many also sweeps expired keys, so the table stays small.
+EXPIRY_SWEEP_EVERY = 64
+
+
+class StoreExecutor:
+    name = "store"
+    keeps_idempotency = True
+
+    def __init__(self, store_provider: Callable[[], Any], handlers: dict[str, Handler], settings: GatewaySettings):
+        self._store = store_provider
+        self.handlers = handlers
+        self._settings = settings
+
+    def has(self, op: str) -> bool:
+        return op in self.handlers
+
+    def dry_run_kind(self, call: Call) -> str:
+        return READ if call.record.kind == "read" else ROLLBACK
+
+    def preview(self, call: Call) -> dict[str, Any]:
+        return {"op": call.op, "args": call.args}
+
+    def close(self) -> None:
+        pass
+
+    def _handler(self, call: Call) -> Handler:
+        handler = self.handlers.get(call.op)
+        if handler is None:
+            raise InternalError(f"{call.op} has no handler in the workspace store, so it cannot run here; its help and schema are still available")
+        return handler
+
+    def run(self, invocation: Invocation) -> Outcome:
+        call = invocation.call
+        handler = self._handler(call)
+        if handler.external:
+            return self._run_external(invocation, handler)
+        if call.record.kind == "read":
+            return self._with_retries(call, lambda: self._run_read(invocation, handler))
+        return self._run_write(invocation, handler)
+
+    def replay(self, call: Call, session: Session) -> Outcome | None:
+        """The stored answer for this call's idempotency key, if there is one (CONFLICT if the key was used otherwise).
+
+        Looked up before confirmation, so a repeat is never asked again; the
+        write path checks once more under the write lock.
+        """
+        if not call.idempotency_key or call.record.kind != "write":
+            return None
+        handler = self.handlers.get(call.op)
+        if handler is None or handler.external:
+            return None
+        with self._store().read() as tx:
+            stored = stored_response(tx, session.caller, call.idempotency_key, fingerprint(call.op, call.args))
+        if stored is None:
+            return None
+        meta = dict(stored.get("meta") or {})
+        if call.dry_run:
+            meta["dry_run"] = True
+        return Outcome(stored.get("result"), meta, replayed=True)
+
+    def _check_digest(self, call: Call, digest: str) -> None:
+        if call.expected_digest and call.expected_digest != digest:
+            raise ConflictError(
+                "the state this call reads changed since its dry-run; dry-run again and review the new diff",
+                expected_state_digest=call.expected_digest,
+                state_digest=digest,
+            )
+
+    def _context(self, invocation: Invocation, tx: Any) -> HandlerContext:
+        call = invocation.call
+        return HandlerContext(call.op, call.record, tx, invocation.session, self._settings, call.dry_run)
+
+    def _call_handler(self, invocation: Invocation, handler: Handler, ctx: HandlerContext) -> Any:
+        interrupt = getattr(ctx.tx, "interrupt", None)
+        watch = WATCHDOG.watch(invocation.deadline, interrupt) if interrupt else None
+        try:
+            return handler.fn(ctx, invocation.call.args)
+        except Exception:
+            if watch is not None and watch.fired:
+                raise OpError(f"{ctx.op} did not finish within {invocation.timeout_s:g} s and was stopped; nothing was written", retryable=True) from None
+            raise
+        finally:
+            if watch is not None:
+                watch.cancel()
+
+    def _run_external(self, invocation: Invocation, handler: Handler) -> Outcome:
+        call = invocation.call
+        if call.dry_run:
+            raise InvalidArguments(
+                f"{call.op} reaches outside the workspace, so it cannot be dry-run without risking a real effect; call it without dry_run",
+                field_errors=[{"field": "dry_run", "path": "/dry_run", "code": "not_supported", "message": "this op cannot be dry-run"}],
+            )
+        ctx = self._context(invocation, None)
+        result = handler.fn(ctx, call.args)
+        return Outcome(result, warnings=ctx.warnings)
+
+    def _run_read(self, invocation: Invocation, handler: Handler) -> Outcome:
+        call = invocation.call
+        with self._store().read() as tx:
+            ctx = self._context(invocation, tx)
+            result = self._call_handler(invocation, handler, ctx)
+            digest = tx.state_digest()
+            self._check_digest(call, digest)
+            meta = {"dry_run": True, "dry_run_kind": READ, "state_digest": digest} if call.dry_run else {}
+        return Outcome(result, meta, ctx.warnings)
+
+    def _with_retries(self, call: Call, attempt: Callable[[], Outcome]) -> Outcome:
+        retries = self._settings.read_retries if call.record.metadata.idempotent else 0
+        for n in range(retries + 1):
+            try:
+                return attempt()
+            except OpError as exc:
+                if not exc.retryable or n == retries:
+                    raise
+            except Exception as exc:
+                if not getattr(exc, "retryable", False) or n == retries:
+                    raise
+            time.sleep(self._settings.retry_backoff_s * (2**n))
+        raise AssertionError("unreachable")
+
+    def _run_write(self, invocation: Invocation, handler: Handler) -> Outcome:
+        call, session = invocation.call, invocation.session
+        key = call.idempotency_key
+        print_ = fingerprint(call.op, call.args) if key else ""
+        with self._store().write(dry_run=call.dry_run) as tx:
+            if key:
+                # Checked again under the write lock: a duplicate may have committed since replay().
+                stored = stored_response(tx, session.caller, key, print_)
+                if stored is not None:
+                    tx.rollback()
+                    return Outcome(stored.get("result"), dict(stored.get("meta") or {}), replayed=True)
+            ctx = self._context(invocation, tx)
+            result = self._call_handler(invocation, handler, ctx)
+            digest = tx.state_digest()
+            self._check_digest(call, digest)
+            meta: dict[str, Any] = {"diff": tx.changes.to_dict(), "state_digest": digest}
+            if call.dry_run:
+                meta["dry_run"] = True
+                meta["dry_run_kind"] = ROLLBACK
+            if key and not call.dry_run:
+                if secrets.randbelow(EXPIRY_SWEEP_EVERY) == 0:
+                    tx.delete_expired_idempotency_keys()
+                tx.put_idempotency_key(
+                    session.caller, key, fingerprint=print_, status="completed",
+                    response={"result": result, "meta": {"diff": meta["diff"]}}, ttl_seconds=self._settings.idempotency_ttl_s,
+                )
+        return Outcome(result, meta, ctx.warnings)
