@@ -13,7 +13,7 @@ from rich.text import Text
 from ._palette import Palette, json_syntax
 
 POLICY_TITLES = (("do", "Do"), ("dont", "Don't"), ("edge_cases", "Edge cases"))
-BADGE_STYLES = {"read": "success", "write": "warning", "destructive": "error", "confirmation": "accent"}
+BADGE_STYLES = {"read": "success", "write": "warning", "destructive": "error", "confirmation": "accent", "browse-only": "muted"}
 
 
 def badges_text(badges: list[str] | tuple[str, ...], palette: Palette) -> Text:

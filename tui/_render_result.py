@@ -63,7 +63,9 @@ def status_line(envelope: dict[str, Any], palette: Palette) -> Text:
     meta = envelope.get("meta") or {}
     if envelope.get("ok"):
         text = Text.assemble(("✓ ok ", f"bold {palette.success}"), (str(envelope.get("op", "")), "bold"))
-        if meta.get("dry_run"):
+        if meta.get("dry_run_kind") == "preview":
+            text.append("  preview: nothing was sent", style=f"bold {palette.warning}")
+        elif meta.get("dry_run"):
             text.append("  dry-run: nothing was written", style=f"bold {palette.warning}")
     else:
         code = (envelope.get("error") or {}).get("code", "ERROR")

@@ -68,6 +68,8 @@ class Discovery:
 
     def _pointer(self, record: Any, confidence: float | None = None) -> dict[str, Any]:
         pointer = {"tool_id": record.op, "path": record.op.split(".")[:-1], "summary": record.summary, "tags": list(record.metadata.tags), "kind": record.kind}
+        if not record.runnable:
+            pointer["runnable"] = False
         if confidence is not None:
             pointer["confidence"] = confidence
         return pointer

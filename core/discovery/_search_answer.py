@@ -37,7 +37,10 @@ def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | Non
     results = []
     for hit in hits[:limit]:
         record = gateway.registry.get(hit.op)
-        results.append({**hit.to_dict(), "kind": record.kind})
+        result = {**hit.to_dict(), "kind": record.kind}
+        if not record.runnable:
+            result["runnable"] = False
+        results.append(result)
     answer: dict[str, Any] = {"ok": True, "query": query, "results": results, "next_cursor": make_cursor(offset + limit, gateway.registry.version, request) if len(hits) > limit else None}
     if not results and offset == 0:
         answer["hint"] = "No op matches those words; try other words, or help() to browse the groups."

@@ -67,8 +67,21 @@ def render_group(node: HelpNode, summaries: dict[str, str], *, kind: str | None 
     return payload
 
 
+def runs_on(record: OpRecord) -> dict[str, Any]:
+    """Where the op runs, and for a browse-only op why it cannot (help, search and discovery all say it)."""
+    binding = record.binding
+    where: dict[str, Any] = {"executor": binding.kind, "runnable": binding.runnable}
+    if binding.upstream:
+        where["upstream"] = binding.upstream
+    if not binding.runnable:
+        where["reason"] = binding.reason or "nothing behind its catalogue can run it"
+    return where
+
+
 def _auto_notes(record: OpRecord) -> list[str]:
     notes = list(record.notes)
+    if not record.runnable:
+        notes.insert(0, f"Browse only: {record.binding.reason or 'nothing behind its catalogue can run it'}.")
     if record.kind == "write":
         notes.append("Writes: runs only when allow_write is on; dry_run=true previews the diff.")
     if record.requires_confirmation:
@@ -89,6 +102,8 @@ def render_op(record: OpRecord, *, full: bool, include_examples: bool, include_s
     }
     if len(record.badges) > 1:
         payload["badges"] = list(record.badges)
+    if not record.runnable or full:
+        payload["runs_on"] = runs_on(record)
     payload["usage"] = usage_line(record)
     payload["args"] = describe_args(record.parameters, description_limit=None if full else SHORT_DESCRIPTION_LIMIT)
     notes = _auto_notes(record)

@@ -28,7 +28,8 @@ BYTES_PER_TOKEN = 4
 def mode_tools(gateway: Any, mode: str, *, router: Any = None, turn: str | None = None) -> list[ToolSpec]:
     if mode == "gateway":
         return gateway_tools(gateway)
-    visible = [r for r in gateway.registry if gateway.is_visible(r.op)]
+    # A model is only offered what it can call: browse-only and quarantined ops stay out.
+    visible = [r for r in gateway.registry if gateway.is_visible(r.op) and r.runnable]
     if mode == "full":
         return [typed_tool(r) for r in visible]
     if mode == "deferred":

@@ -63,7 +63,7 @@ def typed_lane(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
     used = 0
     for op in dict.fromkeys(candidates):
         record = gateway.registry.get(op)
-        if record is None or not gateway.is_visible(op):
+        if record is None or not gateway.is_visible(op) or not record.runnable:
             continue
         spec = typed_tool(record)
         size = _spec_bytes(spec)
@@ -97,6 +97,7 @@ def list_tools(gateway: Any, arguments: dict[str, Any]) -> dict[str, Any]:
         records = [gateway.registry.get(hit["op"]) for hit in hits]
     else:
         records = [r for r in gateway.registry if gateway.is_visible(r.op) and (not category or r.op == category or r.op.startswith(category + "."))]
+    records = [r for r in records if r is not None and r.runnable]
     if arguments.get("mutating_only"):
         records = [r for r in records if r.mutates]
     if arguments.get("auth_required_only"):

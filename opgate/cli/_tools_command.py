@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -34,6 +35,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
     except ValueError as exc:
         console.print(f"[red]error:[/] {exc}")
         return 2
+    browse_only = sum(1 for r in gateway.registry if not r.runnable and gateway.is_visible(r.op))
+    if browse_only and args.mode != "gateway":
+        print(f"opgate: {browse_only} browse-only ops are left out: nothing here can run them (see `opgate help <op>`)", file=sys.stderr)
     if not args.stats:
         console.file.write(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
         return 0

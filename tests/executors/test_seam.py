@@ -126,3 +126,22 @@ def test_a_catalogue_op_colliding_with_a_builtin_is_renamed_not_merged(tmp_path,
         assert any("already" in p.message for p in gw.registry.problems)
     finally:
         gw.close()
+
+
+def test_browse_only_ops_are_marked_in_search_and_discovery_and_never_offered_to_models(db):
+    from opgate.core.modes import export
+
+    gw = Gateway.from_catalogs([f"github={GITHUB}"], include_builtin=True, db_path=db)
+    try:
+        results = gw.search("list issues in a repository", limit=5)["results"]
+        github = [r for r in results if r["op"].startswith("github.")]
+        assert github and all(r["runnable"] is False for r in github)
+        pointer = gw.discovery.search_tool_by_category("list issues in a repository")["results"][0]
+        assert pointer.get("runnable") is False or not pointer["tool_id"].startswith("github.")
+        help_payload = gw.help(github[0]["op"])
+        assert help_payload["runs_on"]["runnable"] is False and help_payload["runs_on"]["reason"]
+        for mode in ("full", "deferred"):
+            names = {t["name"] for t in export(gw, "anthropic", mode)}
+            assert "list_issues" not in names and "list_onto_tasks" in names
+    finally:
+        gw.close()

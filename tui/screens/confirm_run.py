@@ -41,11 +41,16 @@ class ConfirmRunScreen(ModalScreen[bool]):
             with VerticalScroll(id="confirm-body"):
                 yield Label("[b]Arguments[/b]")
                 yield Static(json_syntax(self.args, Palette.of(self.app), indent=None), id="confirm-args")
-                yield Label("[b]What will change[/b] (from a dry-run just now)")
-                diff = DiffView(id="confirm-diff")
-                diff.names = {i: n for i, _, n in touched_entities(self.preview) if n}
-                diff.diff = meta.get("diff") or {}
-                yield diff
+                if "preview" in meta:
+                    # An upstream that cannot rehearse: show exactly what will be sent instead of a diff.
+                    yield Label("[b]What will be sent[/b] (nothing was sent yet)")
+                    yield Static(json_syntax(meta["preview"], Palette.of(self.app)), id="confirm-preview")
+                else:
+                    yield Label("[b]What will change[/b] (from a dry-run just now)")
+                    diff = DiffView(id="confirm-diff")
+                    diff.names = {i: n for i, _, n in touched_entities(self.preview) if n}
+                    diff.diff = meta.get("diff") or {}
+                    yield diff
                 if not self.preview.get("ok", True):
                     error = self.preview.get("error") or {}
                     yield Static(Text(f"The dry-run failed: {error.get('code')}: {error.get('message')}", style="bold red"))

@@ -158,7 +158,10 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(CallBuilder.Changed)
     def _call_changed(self, event: CallBuilder.Changed) -> None:
+        changed_op = event.op != self.call_op
         self.call_op, self.call_args, self.field_errors = event.op, event.args, event.field_errors
+        if changed_op:
+            self.refresh_bindings()  # F5/F6 are disabled for browse-only ops
 
     @on(FormField.PickRequested)
     def _pick(self, event: FormField.PickRequested) -> None:
@@ -221,10 +224,21 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
             else:
                 self.notify("Pick an op first: / finds one.", severity="warning")
             return None
+        if not builder.record.runnable:
+            self.notify(f"{builder.record.op} cannot run here: {builder.record.binding.reason}.", title="Browse only", severity="warning", timeout=8)
+            return None
         if builder.has_problems:
             self.notify("Some fields hold text that is not a value; fix the marked fields first.", severity="error")
             return None
         return builder.record
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F5 and F6 are shown disabled for an op that nothing can run here."""
+        if action in ("dry_run", "run"):
+            record = self.gateway.registry.get(self.call_op or "")
+            if record is not None and not record.runnable:
+                return None
+        return True
 
     async def action_dry_run(self) -> None:
         record = await self._ready()
