@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from ._approver import ModalApprover
+from ._approver import ModalApprover, ModalAsker
 from ._commands import OpCommands
 from ._keys import APP_KEYS, COPY_FORMATS
 from .screens import ContextScreen, ExplorerScreen, HistoryScreen, KeysHelpScreen
@@ -50,6 +50,7 @@ class ExplorerApp(App[int]):
 
     def on_mount(self) -> None:
         self.gateway.approver = ModalApprover(self)
+        self.gateway.asker = ModalAsker(self)
         if self.keymap_overrides:
             self.set_keymap(self.keymap_overrides)
 

@@ -1,6 +1,7 @@
 """exec: the dispatcher, its handlers' interface, and the envelopes it answers with."""
 
-from ._confirm import Approver, ConfirmationRequest
+from ._answers import AnswerField, answer_fields, answer_problems, parse_answer
+from ._confirm import Approver, Asker, ConfirmationRequest, Question
 from ._dispatcher import Dispatcher
 from ._envelope import failure, success
 from ._errors import (
@@ -23,6 +24,12 @@ from ._telemetry import CallLog
 from ._validation import ArgumentValidator
 
 __all__ = [
+    "AnswerField",
+    "Asker",
+    "Question",
+    "answer_fields",
+    "answer_problems",
+    "parse_answer",
     "CONFLICT",
     "ERROR_CODES",
     "INTERNAL",

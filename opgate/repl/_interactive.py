@@ -27,7 +27,7 @@ from ._commands import run_line
 from ._completer import ReplCompleter
 from ._lexer import STYLE, ReplLexer
 from ._namespace import Namespace
-from ._prompts import Questions, confirming_approver
+from ._prompts import Questions, answering_asker, confirming_approver
 from ._state import ReplState
 from ._suggest import ArgName, ArgValue, suggest
 
@@ -115,8 +115,9 @@ def run_interactive(gateway: Gateway, console: Console, history_path: Path) -> i
     )
     state = ReplState(gateway, console, namespace, read_line=questions.read_line, ask=questions.ask, history_lines=lambda: session.history.get_strings())
     session.bottom_toolbar = _toolbar(session, state)
-    previous_approver = gateway.approver
+    previous_approver, previous_asker = gateway.approver, gateway.asker
     gateway.approver = confirming_approver(console, questions.ask)
+    gateway.asker = answering_asker(console, questions.ask)
     try:
         while state.running:
             try:
@@ -127,6 +128,6 @@ def run_interactive(gateway: Gateway, console: Console, history_path: Path) -> i
                 break
             run_line(state, line)
     finally:
-        gateway.approver = previous_approver
+        gateway.approver, gateway.asker = previous_approver, previous_asker
     console.print(Text("bye", style="dim"))
     return 0

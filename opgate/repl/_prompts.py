@@ -13,8 +13,8 @@ from prompt_toolkit.history import InMemoryHistory
 from rich.console import Console, Group
 from rich.text import Text
 
-from opgate.views import render_diff
-from opgate.core.exec import Approver, ConfirmationRequest
+from opgate.core.exec import Approver, Asker, ConfirmationRequest, Question, answer_fields, answer_problems, parse_answer
+from opgate.views import render_diff, render_json
 
 from ._lexer import STYLE
 from ._state import Ask
@@ -53,7 +53,12 @@ def confirming_approver(console: Console, ask: Ask) -> Approver:
     """An approver that shows what a call would change and asks y/N; anything but yes is no."""
 
     def approve(request: ConfirmationRequest) -> bool:
-        console.print(Group(Text(f"{request.op} needs your confirmation. It would change:", style="bold yellow"), render_diff(request.diff)))
+        meta = request.preview.get("meta") or {}
+        if "preview" in meta:
+            # An upstream that cannot rehearse: show the request instead of a diff.
+            console.print(Group(Text(f"{request.op} needs your confirmation. It would send:", style="bold yellow"), render_json(meta["preview"])))
+        else:
+            console.print(Group(Text(f"{request.op} needs your confirmation. It would change:", style="bold yellow"), render_diff(request.diff)))
         answer = ask("Run it for real? [y/N] ", None)
         approved = (answer or "").strip().lower() in YES
         if not approved:
@@ -61,3 +66,35 @@ def confirming_approver(console: Console, ask: Ask) -> Approver:
         return approved
 
     return approve
+
+
+def answering_asker(console: Console, ask: Ask) -> Asker:
+    """An upstream's question, field by field on the prompt; Ctrl-C or an empty required field declines."""
+
+    def answer(question: Question) -> dict | None:
+        console.print(Text.assemble((question.upstream, "bold"), " asks, while running ", (question.op, "bold"), ": ", question.message))
+        reply: dict = {}
+        for field in answer_fields(question.schema):
+            hint = f" ({'/'.join(map(str, field.enum))})" if field.enum else (" [y/n]" if field.type == "boolean" else "")
+            while True:
+                text = ask(f"{field.title}{' *' if field.required else ''}{hint}: ", None)
+                if text is None:
+                    console.print(Text("declined; nothing was sent back", style="yellow"))
+                    return None
+                if not text.strip():
+                    if field.required:
+                        console.print(Text(f"{field.title} is required (Ctrl-C declines)", style="red"))
+                        continue
+                    break
+                try:
+                    reply[field.name] = parse_answer(field, text)
+                    break
+                except ValueError as exc:
+                    console.print(Text(str(exc), style="red"))
+        problems = answer_problems(question.schema, reply)
+        if problems:
+            console.print(Text("; ".join(problems) + " — declined", style="red"))
+            return None
+        return reply
+
+    return answer

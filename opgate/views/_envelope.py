@@ -14,6 +14,11 @@ def _json(value: Any) -> Syntax:
     return Syntax(json.dumps(value, indent=2, ensure_ascii=False, default=str), "json", theme="ansi_dark", background_color="default", word_wrap=True)
 
 
+def render_json(value: Any) -> RenderableType:
+    """A JSON value, highlighted; its text is data, never markup."""
+    return _json(value)
+
+
 def render_diff(diff: dict[str, Any]) -> RenderableType:
     lines: list[Text] = []
     for entry in diff.get("created", []):
@@ -39,7 +44,9 @@ def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate hel
     parts: list[RenderableType] = []
     if envelope.get("ok"):
         status = Text(f"ok  {envelope.get('op', '')}", style="bold green")
-        if meta.get("dry_run"):
+        if meta.get("dry_run_kind") == "preview":
+            status.append("  (preview: nothing was sent)", style="bold yellow")
+        elif meta.get("dry_run"):
             status.append("  (dry-run: nothing was written)", style="bold yellow")
         if meta.get("idempotent_replay"):
             status.append("  (replayed)", style="cyan")
@@ -48,6 +55,8 @@ def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate hel
         parts += [status, _json(envelope.get("result"))]
         if meta.get("diff") is not None:
             parts += [Text("diff", style="bold"), render_diff(meta["diff"])]
+        if meta.get("preview") is not None:
+            parts += [Text("would send", style="bold"), _json(meta["preview"])]
         if meta.get("state_digest") and meta.get("dry_run"):
             parts.append(Text(f"state digest: {meta['state_digest']}", style="dim"))
     else:

@@ -4,6 +4,7 @@ from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .context_picker import ContextScreen
 from .copy_menu import CopyScreen
+from .elicit import ElicitScreen
 from .explorer import ExplorerScreen
 from .history import HistoryScreen
 from .id_picker import IdPickerScreen
@@ -15,6 +16,7 @@ __all__ = [
     "ConfirmRunScreen",
     "ContextScreen",
     "CopyScreen",
+    "ElicitScreen",
     "ExplorerScreen",
     "HistoryScreen",
     "IdPickerScreen",
