@@ -58,7 +58,7 @@ def _approver(args: argparse.Namespace, console: Console):
         return None
 
     def ask(request: ConfirmationRequest) -> bool:
-        console.print(f"[bold yellow]{request.op}[/] needs your confirmation. It would change:")
+        console.print(Text.assemble((request.op, "bold yellow"), " needs your confirmation. It would change:"))
         console.print(render_envelope(request.preview | {"op": request.op, "ok": True}))
         try:
             return console.input("Run it for real? [y/N] ").strip().lower() in ("y", "yes")
@@ -120,8 +120,8 @@ def run_demo(args: argparse.Namespace, console: Console) -> int:
     try:
         store = reset_demo(path)
     except (StoreError, OSError) as exc:
-        console.print(f"[red]cannot reset:[/] {exc}")
+        console.print(Text.assemble(("cannot reset: ", "red"), str(exc)))
         return 2
     store.close()
-    console.print(f"demo workspace reset at {path}")
+    console.print(Text(f"demo workspace reset at {path}"))
     return 0

@@ -7,6 +7,7 @@ import json
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from opgate.core.modes import MODES, PROVIDERS, ToolRouter, export, stats
 
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:
         tools = export(gateway, args.provider, args.mode, router=ToolRouter(gateway), turn=args.turn)
     except ValueError as exc:
-        console.print(f"[red]error:[/] {exc}")
+        console.print(Text.assemble(("error:", "red"), f" {exc}"))
         return 2
     if not args.stats:
         console.file.write(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
