@@ -7,12 +7,13 @@ proves it.
 from ._gateway import Gateway
 from ._id_choices import IdChoice
 from ._scopes import ALL_CONTEXTS, ContextTable
-from .catalog import CatalogLoad, LoadProblem, ToolDefinition, ToolMetadata, load_catalog
+from .catalog import Binding, CatalogLoad, LoadProblem, ToolDefinition, ToolMetadata, load_catalog
 from .help import HelpService, HelpTree
 from .registry import OpRecord, Registry, build_registry
 
 __all__ = [
     "ALL_CONTEXTS",
+    "Binding",
     "CatalogLoad",
     "ContextTable",
     "Gateway",

@@ -1,7 +1,11 @@
-"""Checking a parameters schema once, when a catalogue loads.
+"""Checking a parameters schema once, when a catalogue loads, without ever reaching the network.
 
-A schema must be valid draft 2020-12 and may refer only to itself: a remote
-``$ref`` would make validation reach the network. Two softer findings are
+A schema must be valid under its draft (2020-12 unless ``$schema`` names
+another known one; an unknown ``$schema`` is never fetched, it is an error),
+and may refer only to itself: a remote ``$ref`` would make validation reach
+the network. Patterns must compile for the linear-time engine exec matches
+them with, and no ``$ref`` loop may stay at the same place in the value.
+Each of those errors leaves the one tool out. Two softer findings are
 warnings rather than errors, because real catalogues are full of them and a
 tool that can still be validated is better kept than dropped:
 
@@ -22,7 +26,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from ._ref_cycles import pointer, ref_cycles
 from .jsonpointer import MISSING, resolve_local_ref
+from .linear_regex import PatternNotSupported, compile_pattern
+from .schema_validator import DRAFT_NAMES, UnsupportedDialect, draft_of
 
 try:  # The Rust validator checks a schema against the metaschema ~300x faster.
     from jsonschema_rs import meta as _fast_meta
@@ -69,14 +76,10 @@ def check_parameters(schema: Any, *, require_closed: bool = False) -> tuple[dict
     """
     if not isinstance(schema, dict):
         return None, [SchemaFinding("", "parameters must be a JSON Schema object")]
-    findings: list[SchemaFinding] = []
-    try:
-        # The fast check only answers yes or no; on "no", jsonschema says what is wrong.
-        if _fast_meta is None or not _fast_meta.is_valid(schema):
-            Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        pointer = "/" + "/".join(str(p) for p in exc.absolute_path) if exc.absolute_path else ""
-        findings.append(SchemaFinding(pointer, f"not valid draft 2020-12: {exc.message}"))
+    findings = _dialect_findings(schema)
+    if findings:
+        return None, findings
+    findings += _meta_findings(schema)
     if schema.get("type") not in ("object", None):
         findings.append(SchemaFinding("/type", f"the top level must be an object, not {schema.get('type')!r}"))
     dangling: list[dict[str, Any]] = []
@@ -91,6 +94,10 @@ def check_parameters(schema: Any, *, require_closed: bool = False) -> tuple[dict
             elif ref.startswith("#/") and not _resolves(schema, ref):
                 findings.append(SchemaFinding(f"{pointer}/$ref", f"$ref {ref!r} points nowhere; any value is accepted there", "warning"))
                 dangling.append(node)
+        findings += _pattern_findings(pointer, node)
+    findings += _cycle_findings(schema)
+    if _uses(schema, "unevaluatedProperties") and _uses(schema, "patternProperties"):
+        findings.append(SchemaFinding("", "unevaluatedProperties together with patternProperties is not supported: its patterns would be matched by a backtracking engine; use additionalProperties"))
     if require_closed and schema.get("additionalProperties") is not False:
         findings.append(SchemaFinding("/additionalProperties", "must be false, so that unknown arguments are rejected"))
     if any(f.severity == "error" for f in findings):
@@ -98,6 +105,59 @@ def check_parameters(schema: Any, *, require_closed: bool = False) -> tuple[dict
     if dangling:
         schema = _without_dangling_refs(schema)
     return schema, findings
+
+
+def _dialect_findings(schema: dict[str, Any]) -> list[SchemaFinding]:
+    """Every ``$schema`` must name a known draft: checked before anything that could look one up."""
+    findings = []
+    for pointer, node in _walk(schema, ""):
+        if "$schema" in node:
+            try:
+                draft_of(node)
+            except UnsupportedDialect as exc:
+                findings.append(SchemaFinding(f"{pointer}/$schema", str(exc)))
+    return findings
+
+
+def _meta_findings(schema: dict[str, Any]) -> list[SchemaFinding]:
+    draft = draft_of(schema)
+    try:
+        # The fast check only answers yes or no; on "no" (or any trouble), jsonschema says what is wrong.
+        if _fast_meta is not None and _fast_meta.is_valid(schema):
+            return []
+    except Exception:  # a dialect the fast checker does not know offline: jsonschema, which never fetches, decides
+        pass
+    try:
+        draft.check_schema(schema)
+    except SchemaError as exc:
+        pointer = "/" + "/".join(str(p) for p in exc.absolute_path) if exc.absolute_path else ""
+        return [SchemaFinding(pointer, f"not valid {DRAFT_NAMES[draft]}: {exc.message}")]
+    return []
+
+
+def _pattern_findings(pointer: str, node: dict[str, Any]) -> list[SchemaFinding]:
+    patterns = [(f"{pointer}/pattern", node["pattern"])] if isinstance(node.get("pattern"), str) else []
+    if isinstance(node.get("patternProperties"), dict):
+        patterns += [(f"{pointer}/patternProperties", name) for name in node["patternProperties"]]
+    findings = []
+    for where, pattern in patterns:
+        try:
+            compile_pattern(pattern)
+        except PatternNotSupported as exc:
+            findings.append(SchemaFinding(where, str(exc)))
+    return findings
+
+
+def _cycle_findings(schema: dict[str, Any]) -> list[SchemaFinding]:
+    findings = []
+    for cycle in ref_cycles(schema):
+        route = " -> ".join(pointer(path) for path in cycle)
+        findings.append(SchemaFinding(pointer(cycle[0])[1:], f"$ref cycle {route} never reaches a value, so no call could be checked; break the loop"))
+    return findings
+
+
+def _uses(schema: dict[str, Any], keyword: str) -> bool:
+    return any(keyword in node for _, node in _walk(schema, ""))
 
 
 def _without_dangling_refs(schema: dict[str, Any]) -> dict[str, Any]:

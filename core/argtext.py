@@ -5,13 +5,15 @@ Each value is read as the schema says: integers and numbers as numbers,
 booleans from true/false/yes/no/on/off/1/0, arrays and objects as JSON,
 ``null`` as null where the schema allows it, and strings as they are. A value
 the schema does not explain is kept as text; validation then says what is
-wrong with it.
+wrong with it. JSON nested too deeply or too long is refused here, naming the
+argument; text that is not UTF-8 goes on to exec, which names the field.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from . import safe_json
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -19,6 +21,15 @@ _FALSE = {"false", "no", "off", "0"}
 
 class ArgTextError(ValueError):
     """A word that is not ``key=value``, or JSON that does not parse."""
+
+
+def _json(text: str) -> Any:
+    return safe_json.loads(text, what="the value", check_text=False)
+
+
+def _unusable(exc: safe_json.JsonInputError) -> bool:
+    """JSON that is too deep or too long is an error whatever the schema says, not text to keep."""
+    return exc.code in ("too_deep", "too_large")
 
 
 def _types(schema: dict[str, Any]) -> list[str]:
@@ -44,7 +55,7 @@ def _convert(text: str, kind: str) -> Any:
         number = float(text)
         return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
     if kind in ("array", "object"):
-        value = json.loads(text)
+        value = _json(text)
         if isinstance(value, list if kind == "array" else dict):
             return value
         raise ValueError(kind)
@@ -61,12 +72,17 @@ def typed_value(text: str, schema: dict[str, Any] | None) -> Any:
     for kind in order:
         try:
             return _convert(text, kind)
-        except (ValueError, json.JSONDecodeError, RecursionError):
+        except safe_json.JsonInputError as exc:
+            if _unusable(exc):
+                raise
+        except ValueError:
             continue
     if not kinds:
         try:
-            return json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+            return _json(text)
+        except safe_json.JsonInputError as exc:
+            if _unusable(exc):
+                raise
             return text
     return text
 
@@ -75,11 +91,9 @@ def parse_key_values(words: list[str], parameters: dict[str, Any]) -> dict[str, 
     """``["limit=5", "state_key=todo"]`` -> ``{"limit": 5, "state_key": "todo"}``; a single JSON object word is taken whole."""
     if len(words) == 1 and words[0].lstrip().startswith("{"):
         try:
-            value = json.loads(words[0])
-        except json.JSONDecodeError as exc:
-            raise ArgTextError(f"the arguments are not valid JSON: {exc.msg} at column {exc.colno}") from None
-        except RecursionError:
-            raise ArgTextError("the arguments are nested too deeply") from None
+            value = safe_json.loads(words[0], what="the arguments", check_text=False)
+        except safe_json.JsonInputError as exc:
+            raise ArgTextError(exc.message) from None
         if not isinstance(value, dict):
             raise ArgTextError("the arguments must be a JSON object")
         return value
@@ -89,5 +103,8 @@ def parse_key_values(words: list[str], parameters: dict[str, Any]) -> dict[str, 
         key, sep, text = word.partition("=")
         if not sep or not key:
             raise ArgTextError(f"{word!r} is not key=value (or give one JSON object)")
-        args[key] = typed_value(text, properties.get(key))
+        try:
+            args[key] = typed_value(text, properties.get(key))
+        except safe_json.JsonInputError as exc:
+            raise ArgTextError(f"{key}: {exc.message}") from None
     return args

@@ -20,7 +20,7 @@ class ReportsWorkerFailures:
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
-            self.app.notify(describe_failure(event.worker), title="Something went wrong", severity="error", timeout=12)  # type: ignore[attr-defined]
+            self.app.notify(describe_failure(event.worker), title="Something went wrong", severity="error", timeout=12, markup=False)  # type: ignore[attr-defined]
             self.worker_failed(event.worker)
 
     def worker_failed(self, worker: Worker) -> None:

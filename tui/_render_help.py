@@ -50,7 +50,7 @@ def args_table(rows: list[dict[str, Any]], palette: Palette) -> Table:
     table.add_column("description", ratio=1)
     for row in rows:
         required = Text("yes", style=f"bold {palette.warning}") if row.get("required") else Text("")
-        table.add_row(row["name"], str(row.get("type", "")), required, _describe(row))
+        table.add_row(Text(row["name"]), Text(str(row.get("type", ""))), required, Text(_describe(row)))
     return table
 
 
@@ -91,7 +91,7 @@ def render_group(payload: dict[str, Any], palette: Palette) -> RenderableType:
         table.add_column("about", ratio=1)
         for group in groups:
             counts = f"{group.get('ops', 0)}" + (f" ({group['read']}r {group['write']}w)" if "read" in group else "")
-            table.add_row(group["name"], counts, Text(group.get("summary", ""), style="dim"))
+            table.add_row(Text(group["name"]), counts, Text(group.get("summary", ""), style="dim"))
         parts.append(table)
     ops = payload.get("list") or []
     if ops:

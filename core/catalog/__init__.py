@@ -2,9 +2,10 @@
 
 from ._folders import guide_summary, load_tool_folders
 from ._sources import CatalogLoad, default_namespace, load_catalog, split_catalog_spec
-from ._tool import LoadProblem, ToolDefinition, ToolMetadata
+from ._tool import Binding, LoadProblem, ToolDefinition, ToolMetadata
 
 __all__ = [
+    "Binding",
     "CatalogLoad",
     "LoadProblem",
     "ToolDefinition",

@@ -6,11 +6,11 @@ build reports all of them at once instead of stopping at the first.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
+from .. import safe_json
 from .._schema_check import check_parameters
 from ._extension import metadata_from_mapping
 from ._tool import CATEGORIES, SIDE_EFFECTS, Binding, LoadProblem, ToolDefinition
@@ -63,9 +63,9 @@ def _guide_examples(sections: dict[str, str]) -> tuple[list[dict[str, Any]], lis
     errors: list[str] = []
     for i, block in enumerate(_JSON_BLOCK.findall(sections.get("examples", ""))):
         try:
-            args = json.loads(block)
-        except json.JSONDecodeError as exc:
-            errors.append(f"example {i + 1} is not valid JSON: {exc.msg} (line {exc.lineno})")
+            args = safe_json.loads(block, max_chars=None, what=f"example {i + 1}")
+        except safe_json.JsonInputError as exc:
+            errors.append(exc.message)
             continue
         if isinstance(args, dict):
             examples.append({"title": f"Example {i + 1}", "args": args})
@@ -111,12 +111,12 @@ def load_tool_folder(folder: Path, *, source: str, namespace: str) -> tuple[Tool
     data: dict[str, Any] = {}
     if (folder / "schema.json").is_file():
         try:
-            loaded = json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+            loaded = safe_json.loads((folder / "schema.json").read_bytes(), max_chars=None, what="schema.json")
             data = loaded if isinstance(loaded, dict) else {}
             if not isinstance(loaded, dict):
                 problems.append(LoadProblem(f"{source}/{tool}/schema.json", "must hold a JSON object", tool=tool))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            problems.append(LoadProblem(f"{source}/{tool}/schema.json", f"not valid JSON: {exc}", tool=tool))
+        except safe_json.JsonInputError as exc:
+            problems.append(LoadProblem(f"{source}/{tool}/schema.json", exc.message, tool=tool))
         else:
             problems += _check_schema_file(folder, data, source)
     summary = None

@@ -8,12 +8,12 @@ catalogue files.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import safe_json
 from ._folders import is_tool_folder_tree, load_tool_folders
 from ._functions import parse_function_list
 from ._mcp import parse_mcp_tools
@@ -72,11 +72,11 @@ def _parse_document(data: Any, *, source: str, namespace: str | None, stem_names
 def load_json_file(path: Path, namespace: str | None = None) -> CatalogLoad:
     source = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+        data = safe_json.loads(path.read_bytes(), max_chars=None, what="the file")
+    except OSError as exc:
         return CatalogLoad(source, namespace or "", [], [LoadProblem(source, f"cannot read: {exc}")])
-    except json.JSONDecodeError as exc:
-        return CatalogLoad(source, namespace or "", [], [LoadProblem(source, f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")])
+    except safe_json.JsonInputError as exc:
+        return CatalogLoad(source, namespace or "", [], [LoadProblem(source, exc.message)])
     return _parse_document(data, source=source, namespace=namespace, stem_namespace=default_namespace(path))
 
 

@@ -11,6 +11,8 @@ import hashlib
 import json
 from typing import Any
 
+from .. import safe_json
+
 
 class BadCursor(ValueError):
     pass
@@ -32,7 +34,7 @@ def read_cursor(cursor: str | None, registry_version: str, request: Any) -> int:
         return 0
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        payload = json.loads(base64.urlsafe_b64decode(padded.encode()))
+        payload = safe_json.loads(base64.urlsafe_b64decode(padded.encode()))
         offset = int(payload["o"])
         binding = payload["b"]
     except (ValueError, KeyError, TypeError) as exc:

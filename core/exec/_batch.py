@@ -20,14 +20,19 @@ from typing import Any
 from ._envelope import failure, new_trace_id, success
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR
 from ._references import UnresolvedReference, references_in, resolve_references
+from ._results import bound_envelope
 
 log = logging.getLogger("opgate.batch")
 STEP_TOOLS = ("help", "exec")
 ON_ERROR = ("stop", "continue")
 
 
+# A step's own error is a sentence; only an echoed input (a tool name, a reference) could make it long.
+STEP_ERROR_CHAR_LIMIT = 4_000
+
+
 def _step_error(index: int, op: str, code: str, message: str, help_path: str = "root", **details: Any) -> dict[str, Any]:
-    envelope = failure(op, code, message, help_path=help_path, trace_id=new_trace_id(), **details)
+    envelope = bound_envelope(failure(op, code, message, help_path=help_path, trace_id=new_trace_id(), **details), STEP_ERROR_CHAR_LIMIT)
     envelope["step"] = index
     return envelope
 

@@ -24,7 +24,7 @@ from ._confirm import Approver, Asker, ConfirmationRequest
 from ._envelope import failure, new_trace_id, success
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, OpError, PermissionDenied
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
-from ._results import bound_result, entities_touched
+from ._results import bound_envelope, bound_result, entities_touched
 from ._session import Session
 from ._telemetry import CallLog
 from ._validation import ArgumentValidator
@@ -113,6 +113,7 @@ class Dispatcher:
                 session.learn_from(call.args, outcome.result)
         except Exception as exc:  # the boundary: nothing escapes
             envelope = self._failure(shown_op, record, exc, trace_id, args)
+        envelope = bound_envelope(envelope, self.settings.result_char_limit)
         self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started)
         return envelope
 

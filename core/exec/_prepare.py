@@ -8,11 +8,11 @@ the usage line and a valid example).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import safe_json
 from ..help._args import usage_line
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
@@ -64,9 +64,9 @@ def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
     if isinstance(args, str):
         # Models sometimes send the arguments as a JSON string; accept it, and say so.
         try:
-            parsed = json.loads(args) if args.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise InvalidArguments(f"args is a string that is not JSON ({exc.msg}); send an object") from None
+            parsed = safe_json.loads(args, what="args", check_text=False) if args.strip() else {}
+        except safe_json.JsonInputError as exc:
+            raise InvalidArguments(f"args is a string that cannot be used ({exc.message}); send an object") from None
         if isinstance(parsed, dict):
             warnings.append("args arrived as a JSON string and was parsed; send an object next time")
             return parsed
@@ -76,6 +76,15 @@ def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
     if odd:
         raise InvalidArguments(f"argument names must be strings, not {odd[0]!r}")
     return dict(args)
+
+
+def _check_input(args: dict[str, Any]) -> None:
+    """Refuse values no store or transport can carry: nested too deeply, or text that is not Unicode."""
+    try:
+        safe_json.check_value(args, root="args")
+    except safe_json.JsonInputError as exc:
+        field = {"field": safe_json.dotted(exc.path, "args"), "path": "/" + "/".join(str(p) for p in exc.path), "code": exc.code, "message": exc.message}
+        raise CallRejected(exc.message, field_errors=[field]) from None
 
 
 def _mostly_wrong(args: dict[str, Any], field_errors: list[dict[str, Any]]) -> bool:
@@ -113,6 +122,7 @@ def prepare_call(
         args = _normalise_args(raw_args, warnings)
     except InvalidArguments as exc:
         raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
+    _check_input(args)
     args, fills = session.fill_missing(record.required_args, args)
     warnings += fills
     field_errors, headline = validator.check(record, args)

@@ -1,8 +1,11 @@
-"""Shaping results for a model: the entities touched, and a bound on size.
+"""Shaping answers for a model: the entities touched, and a bound on size.
 
 A long result keeps its shape: the longest lists are cut first (with a marker
 saying how many items were left out and how to get them), then the longest
-strings. ``meta.truncated`` says what was cut.
+strings. The rest of the envelope is bounded the same way: an error that
+echoes a megabyte of input, a diff of a cascade delete, a thousand field
+errors. ``meta.truncated`` says what was cut, each path from the envelope's
+top (``result.items``, ``error.details.field_errors``, ``meta.diff.deleted``).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+
+from ..safe_json import MAX_DEPTH, scrub_text
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 MAX_ENTITIES = 50
@@ -69,27 +74,34 @@ def _set(node: Any, path: tuple, value: Any) -> None:
     node[path[-1]] = value
 
 
-def _dotted(path: tuple) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".") or "result"
+def _dotted(path: tuple, root: str) -> str:
+    return (root + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)).lstrip(".")
 
 
-def bound_result(result: Any, limit: int) -> tuple[Any, list[dict[str, Any]]]:
-    """The result cut down to about ``limit`` characters of JSON, and what was cut."""
-    if _size(result) <= limit or not isinstance(result, (dict, list)):
+def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any, list[dict[str, Any]]]:
+    """The result cut down to about ``limit`` characters of JSON, and what was cut (paths start at ``root``)."""
+    if not isinstance(result, (dict, list)):
+        if isinstance(result, str) and len(result) > limit:
+            keep = max(200, limit - 100)
+            cut = {"path": root, "kind": "text", "total_chars": len(result), "shown_chars": keep, "how_to_get_more": _MORE_TEXT}
+            return result[:keep] + f" …[truncated: {len(result) - keep} more characters]", [cut]
+        return result, []
+    if _size(result) <= limit:
         return result, []
     result = json.loads(json.dumps(result, default=str))
     cuts: list[dict[str, Any]] = []
     for _ in range(64):
-        if _size(result) <= limit:
+        size = _size(result)
+        if size <= limit:
             break
         found = _longest_list(result)
         if found and len(found[1]) > 1:
             path, items = found
             keep = max(1, len(items) // 2)
             _set(result, path, items[:keep]) if path else result.__setitem__(slice(keep, None), [])
-            cut = next((c for c in cuts if c["path"] == _dotted(path)), None)
+            cut = next((c for c in cuts if c["path"] == _dotted(path, root)), None)
             if cut is None:
-                cuts.append({"path": _dotted(path), "kind": "list", "total": len(items), "shown": keep})
+                cuts.append({"path": _dotted(path, root), "kind": "list", "total": len(items), "shown": keep})
             else:
                 cut["shown"] = keep
             continue
@@ -97,12 +109,60 @@ def bound_result(result: Any, limit: int) -> tuple[Any, list[dict[str, Any]]]:
         if not found_text or len(found_text[1]) < 200:
             break
         path, text = found_text
-        keep = len(text) // 2
+        # Straight to about the size that fits (at least by half): one pass for a megabyte, not twenty.
+        keep = max(100, min(len(text) // 2, len(text) - (size - limit)))
         _set(result, path, text[:keep] + f" …[truncated: {len(text) - keep} more characters]")
-        cuts.append({"path": _dotted(path), "kind": "text", "total_chars": len(text), "shown_chars": keep})
+        cuts.append({"path": _dotted(path, root), "kind": "text", "total_chars": len(text), "shown_chars": keep})
     for cut in cuts:
-        if cut["kind"] == "list":
-            cut["how_to_get_more"] = "narrow the call, or page with limit/offset where the op has them"
-        else:
-            cut["how_to_get_more"] = "ask for less (max_chars, a narrower query) or read the item on its own"
+        cut["how_to_get_more"] = _MORE_ITEMS if cut["kind"] == "list" else _MORE_TEXT
     return result, cuts
+
+
+_MORE_ITEMS = "narrow the call, or page with limit/offset where the op has them"
+_MORE_TEXT = "ask for less (max_chars, a narrower query) or read the item on its own"
+_KEPT_META = ("trace_id", "latency_ms", "truncated")
+
+
+_MAX_TEXT_CUTS_LISTED = 10
+
+
+def _cap_strings(tree: dict[str, Any], longest: int) -> list[dict[str, Any]]:
+    """Cut every string in ``tree`` (in place) to ``longest`` characters first: an echoed input is never worth a field error."""
+    cuts: list[dict[str, Any]] = []
+    stack: list[tuple[Any, tuple]] = [(tree, ())]
+    while stack:
+        node, path = stack.pop()
+        for key, value in (node.items() if isinstance(node, dict) else enumerate(node)):
+            if isinstance(value, str) and len(value) > longest:
+                node[key] = value[:longest] + f" …[truncated: {len(value) - longest} more characters]"
+                cuts.append({"path": _dotted((*path, key), ""), "kind": "text", "total_chars": len(value), "shown_chars": longest, "how_to_get_more": _MORE_TEXT})
+            elif isinstance(value, (dict, list)):
+                stack.append((value, (*path, key)))
+    if len(cuts) > _MAX_TEXT_CUTS_LISTED:
+        cuts = [{"path": "", "kind": "text", "strings": len(cuts), "shown_chars": longest, "how_to_get_more": _MORE_TEXT}]
+    return cuts
+
+
+def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
+    """The final envelope with every part outside ``result`` bounded to about ``limit`` characters, and writable.
+
+    ``result`` was bounded already; here the rest (the op as sent, the error's
+    message and details, the diff, the warnings) is cut as one tree, so an
+    answer is never much more than twice ``limit`` whatever came in. Every cut
+    is added to ``meta.truncated``. Lone surrogates (echoed input) become
+    U+FFFD, so that every transport and the call log can write the answer.
+    """
+    # Results hold stored values (bounded at 64 levels on the way in) a few levels down; deeper is left as it is.
+    envelope = scrub_text(envelope, max_depth=4 * MAX_DEPTH, too_deep=None) or envelope
+    meta = envelope.get("meta") if isinstance(envelope.get("meta"), dict) else {}
+    rest = {key: value for key, value in envelope.items() if key not in ("result", "meta")}
+    rest["meta"] = {key: value for key, value in meta.items() if key not in _KEPT_META}
+    cuts = _cap_strings(rest, max(200, limit // 16))
+    bounded, more_cuts = bound_result(rest, limit, root="")
+    cuts += more_cuts
+    if not cuts:
+        return envelope
+    shaped = {key: bounded[key] if key in bounded else value for key, value in envelope.items() if key != "meta"}
+    shaped["meta"] = {**{key: meta[key] for key in _KEPT_META if key in meta}, **bounded["meta"]}
+    shaped["meta"]["truncated"] = [*meta.get("truncated", []), *cuts]
+    return shaped

@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..safe_json import scrub_text
+
 log = logging.getLogger("opgate.telemetry")
 
 
@@ -31,6 +33,7 @@ class CallLog:
         self.enabled = enabled and store_provider is not None
 
     def entry(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float) -> dict[str, Any]:
+        args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
         meta = envelope.get("meta") or {}
         return {
             "trace_id": meta.get("trace_id", ""),

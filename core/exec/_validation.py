@@ -1,8 +1,11 @@
 """Checking arguments against an op's schema: every error, with its path and a way to fix it.
 
 Validators are built once per op and kept (schemas were checked when the
-registry loaded). They check formats for real and never fetch a remote
-``$ref``: their reference registry is empty.
+registry loaded). Each is the draft its ``$schema`` names, matches patterns in
+linear time, checks formats for real and never fetches a remote ``$ref``:
+its reference registry is empty. A schema that still cannot be used (a
+registry built without the load checks) answers VALIDATION_ERROR saying so,
+never INTERNAL.
 """
 
 from __future__ import annotations
@@ -12,10 +15,14 @@ import threading
 from typing import Any
 
 import referencing
+import referencing.exceptions
+import referencing.jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from ..linear_regex import PatternNotSupported, search
 from ..registry._record import OpRecord
+from ..schema_validator import UnsupportedDialect, validator_class_for
 
 FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
 _NO_REMOTE = referencing.Registry()
@@ -56,9 +63,10 @@ def _closest(name: str, candidates: list[str]) -> str | None:
 def _unknown_properties(error: ValidationError) -> list[dict[str, Any]]:
     instance = error.instance if isinstance(error.instance, dict) else {}
     known = list((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else {})
+    patterns = list((error.schema.get("patternProperties") or {}) if isinstance(error.schema, dict) else {})
     rows = []
     for name in instance:
-        if name in known:
+        if name in known or any(search(pattern, name) for pattern in patterns):
             continue
         row: dict[str, Any] = {
             "field": _field_name([*error.absolute_path, name]),
@@ -135,25 +143,38 @@ def field_errors_of(errors: list[ValidationError]) -> list[dict[str, Any]]:
     return unique
 
 
+# What a schema that slipped past the load checks can raise while validating.
+_UNUSABLE_SCHEMA = (RecursionError, referencing.exceptions.Unresolvable, referencing.jsonschema.UnknownDialect, UnsupportedDialect, PatternNotSupported)
+
+
+def _schema_unusable(record: OpRecord, exc: Exception) -> tuple[list[dict[str, Any]], str]:
+    why = "it refers to itself without end (a $ref cycle)" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
+    message = f"the arguments of {record.op} cannot be checked, because its schema cannot be used: {why}. The catalogue must be fixed; `opgate tools` lists its load problems"
+    return [{"field": "args", "path": "", "code": "schema_unusable", "message": message}], message
+
+
 class ArgumentValidator:
     """Validators for each op, built on first use and shared across threads."""
 
     def __init__(self) -> None:
-        self._validators: dict[tuple[str, int], Draft202012Validator] = {}
+        self._validators: dict[tuple[str, int], Any] = {}
         self._lock = threading.Lock()
 
-    def _validator(self, record: OpRecord) -> Draft202012Validator:
+    def _validator(self, record: OpRecord) -> Any:
         key = (record.op, id(record.parameters))
         validator = self._validators.get(key)
         if validator is None:
-            validator = Draft202012Validator(record.parameters, format_checker=FORMAT_CHECKER, registry=_NO_REMOTE)
+            validator = validator_class_for(record.parameters)(record.parameters, format_checker=FORMAT_CHECKER, registry=_NO_REMOTE)
             with self._lock:
                 self._validators[key] = validator
         return validator
 
     def check(self, record: OpRecord, args: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         """Every field error, and a one-line summary of the most relevant one."""
-        errors = list(self._validator(record).iter_errors(args))
+        try:
+            errors = list(self._validator(record).iter_errors(args))
+        except _UNUSABLE_SCHEMA as exc:
+            return _schema_unusable(record, exc)
         if not errors:
             return [], ""
         headline = best_match(errors).message

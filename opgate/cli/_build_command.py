@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from opgate.core.catalog import load_tool_folders
 from opgate.core.catalog._sources import CatalogLoad, default_namespace
@@ -29,14 +30,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, console: Console) -> int:
     folder: Path = args.folder
     if not folder.is_dir():
-        console.print(f"[red]error:[/] {folder} is not a folder")
+        console.print(Text.assemble(("error:", "red"), f" {folder} is not a folder"))
         return 2
     namespace = args.namespace if args.namespace is not None else default_namespace(folder)
     tools, problems = load_tool_folders(folder, source=str(folder), namespace=namespace)
     registry = build_registry([CatalogLoad(str(folder), namespace, tools, problems)])
     for problem in registry.problems:
         style = "red" if problem.severity == "error" else "yellow"
-        console.print(f"[{style}]{problem.severity}[/] {problem.source}" + (f" {problem.field}" if problem.field else "") + f": {problem.message}", highlight=False, soft_wrap=True)
+        # Problems quote the catalogue (field names, patterns, descriptions): plain text, never markup.
+        where = f" {problem.source}" + (f" {problem.field}" if problem.field else "")
+        console.print(Text.assemble((problem.severity, style), f"{where}: {problem.message}"), highlight=False, soft_wrap=True)
     errors = sum(p.severity == "error" for p in registry.problems)
     if errors:
         console.print(f"[red]{errors} error(s); {len(registry)} tool(s) are fine. Nothing written.[/]")
@@ -44,7 +47,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:
         write_registry(registry, args.out)
     except OSError as exc:
-        console.print(f"[red]error:[/] cannot write {args.out}: {exc.strerror or exc}")
+        console.print(Text.assemble(("error:", "red"), f" cannot write {args.out}: {exc.strerror or exc}"))
         return 2
-    console.print(f"wrote {args.out}: {len(registry)} ops, registry_version {registry.version}")
+    console.print(Text(f"wrote {args.out}: {len(registry)} ops, registry_version {registry.version}"))
     return 0

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
+from opgate.core import safe_json
 from opgate.core.argtext import ArgTextError, parse_key_values
 from opgate.core.exec import ConfirmationRequest
 
@@ -56,7 +58,7 @@ def _approver(args: argparse.Namespace, console: Console):
         return None
 
     def ask(request: ConfirmationRequest) -> bool:
-        console.print(f"[bold yellow]{request.op}[/] needs your confirmation. It would change:")
+        console.print(Text.assemble((request.op, "bold yellow"), " needs your confirmation. It would change:"))
         console.print(render_envelope(request.preview | {"op": request.op, "ok": True}))
         try:
             return console.input("Run it for real? [y/N] ").strip().lower() in ("y", "yes")
@@ -91,8 +93,7 @@ def run_exec(args: argparse.Namespace, console: Console) -> int:
 
 
 def _read_steps(source: str) -> tuple[Any, str | None]:
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    data = json.loads(text)
+    data = safe_json.loads(sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes(), what="the batch", check_text=False)
     if isinstance(data, dict):
         return data.get("steps"), data.get("on_error")
     return data, None
@@ -101,8 +102,8 @@ def _read_steps(source: str) -> tuple[Any, str | None]:
 def run_batch(args: argparse.Namespace, console: Console) -> int:
     try:
         steps, on_error = _read_steps(args.file)
-    except (OSError, json.JSONDecodeError, RecursionError, UnicodeDecodeError) as exc:
-        console.print(f"[red]cannot read the batch:[/] {exc if not isinstance(exc, RecursionError) else 'it is nested too deeply'}")
+    except (OSError, safe_json.JsonInputError) as exc:
+        console.print(Text.assemble(("cannot read the batch: ", "red"), str(exc)))
         return 2
     gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
     envelopes = gateway.batch(steps, on_error=args.on_error or on_error or "stop")
@@ -119,8 +120,8 @@ def run_demo(args: argparse.Namespace, console: Console) -> int:
     try:
         store = reset_demo(path)
     except (StoreError, OSError) as exc:
-        console.print(f"[red]cannot reset:[/] {exc}")
+        console.print(Text.assemble(("cannot reset: ", "red"), str(exc)))
         return 2
     store.close()
-    console.print(f"demo workspace reset at {path}")
+    console.print(Text(f"demo workspace reset at {path}"))
     return 0

@@ -8,6 +8,7 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from opgate.core.modes import MODES, PROVIDERS, ToolRouter, export, stats
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:
         tools = export(gateway, args.provider, args.mode, router=ToolRouter(gateway), turn=args.turn)
     except ValueError as exc:
-        console.print(f"[red]error:[/] {exc}")
+        console.print(Text.assemble(("error:", "red"), f" {exc}"))
         return 2
     browse_only = sum(1 for r in gateway.registry if not r.runnable and gateway.is_visible(r.op))
     if browse_only and args.mode != "gateway":

@@ -15,6 +15,7 @@ the protocol is written to a private duplicate.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import sys
@@ -32,8 +33,15 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from opgate.core import safe_json
+
+log = logging.getLogger(__name__)
+
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 """The longest message line read, as the SDK's HTTP transport limits a request body (4 MiB)."""
+
+MAX_MESSAGE_DEPTH = 2 * safe_json.MAX_DEPTH
+"""How deeply a message may nest: room for the JSON-RPC levels around arguments that exec then checks and names."""
 
 _CHUNK = 64 * 1024
 # An id is read from a skipped line only when it comes first (after jsonrpc or method): an "id" inside params is not the request's.
@@ -83,14 +91,37 @@ def parse_line(line: bytes, size: int, limit: int) -> SessionMessage | Unusable 
     if not line.strip():
         return None
     try:
-        data = json.loads(line)
-    except ValueError as exc:
-        return _error(None, types.PARSE_ERROR, f"Parse error: not JSON ({exc})")
+        # Text that is not UTF-8 goes on to exec, which refuses it naming the field.
+        data = safe_json.loads(line, max_depth=MAX_MESSAGE_DEPTH, max_chars=None, what="the message", check_text=False)
+    except safe_json.JsonInputError as exc:
+        return _error(None, types.PARSE_ERROR, f"Parse error: {exc.message}")
     try:
         return SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False))
-    except ValidationError:
+    except (ValidationError, ValueError, RecursionError):
         request_id = _request_id(data.get("id")) if isinstance(data, dict) else None
         return _error(request_id, types.INVALID_REQUEST, "Invalid request: a JSON-RPC 2.0 message needs jsonrpc '2.0' and a method (or a result or error), with params as an object")
+
+
+def _parsed_or_internal_error(line: bytes, size: int, limit: int) -> SessionMessage | Unusable | None:
+    # The reader thread ends on any exception, and the server with it: no line may raise.
+    try:
+        return parse_line(line, size, limit)
+    except Exception:
+        log.exception("could not read a message line")
+        return _error(None, types.INTERNAL_ERROR, "Internal error: the message could not be read; it was skipped")
+
+
+def encode(message: SessionMessage) -> bytes:
+    """One line of the protocol; an answer that cannot be written as JSON becomes an error for the same request."""
+    try:
+        return message.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    except Exception:
+        log.exception("could not encode an answer")
+        request_id = getattr(message.message, "id", None)
+        if not isinstance(request_id, int) and not (isinstance(request_id, str) and safe_json.is_clean_text(request_id)):
+            request_id = None
+        fallback = _error(request_id, types.INTERNAL_ERROR, "Internal error: the answer could not be written as JSON")
+        return fallback.reply.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
 
 
 def _read_forever(stream: BinaryIO, limit: int, deliver: Any, token: Any) -> None:
@@ -124,7 +155,7 @@ async def guarded_stdio(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[tuple[A
         if read is None:
             to_server_send.close()
             return
-        message = parse_line(*read, limit)
+        message = _parsed_or_internal_error(*read, limit)
         if isinstance(message, Unusable):
             await replies.send(message.reply)
         elif message is not None:
@@ -133,8 +164,7 @@ async def guarded_stdio(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[tuple[A
     async def write_output() -> None:
         async with outgoing:
             async for message in outgoing:
-                data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                await anyio.to_thread.run_sync(_write, wire_out, data.encode() + b"\n")
+                await anyio.to_thread.run_sync(_write, wire_out, encode(message))
 
     reader = threading.Thread(target=_read_forever, args=(sys.stdin.buffer, limit, deliver, anyio.lowlevel.current_token()), name="opgate stdin", daemon=True)
     try:

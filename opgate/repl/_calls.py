@@ -15,7 +15,7 @@ from typing import Any
 from prompt_toolkit.completion import Completer
 from rich.text import Text
 
-from opgate.core import OpRecord
+from opgate.core import OpRecord, safe_json
 from opgate.core.argtext import ArgTextError, parse_key_values, typed_value
 
 from ._completer import ReplCompleter
@@ -43,6 +43,8 @@ def _json_object(state: ReplState, text: str) -> str:
         except json.JSONDecodeError as exc:
             if exc.pos < len(text.rstrip()):
                 return text
+        except RecursionError:  # complete or not, parse_key_values refuses it with a clear message
+            return text
         more = state.read_line(CONTINUATION)
         if more is None or not more.strip():
             return text
@@ -124,7 +126,7 @@ def run_dry(state: ReplState, rest: str) -> bool:
 def _step(state: ReplState, line: str) -> dict[str, Any]:
     """One batch step from a line: ``exec OP ...``, ``dry OP ...``, ``help PATH`` or a JSON step."""
     if line.startswith("{"):
-        step = json.loads(line)
+        step = safe_json.loads(line, what="the step", check_text=False)
         if not isinstance(step, dict):
             raise ArgTextError(f"a JSON step is an object, not {line!r}")
         return step
@@ -151,10 +153,13 @@ def _lines_until_blank(state: ReplState) -> list[str]:
 
 
 def _steps_from_file(state: ReplState, path: str) -> tuple[list[Any], str | None]:
-    text = Path(path).expanduser().read_text(encoding="utf-8")
+    raw = Path(path).expanduser().read_bytes()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = safe_json.loads(raw, what="the batch file", check_text=False)
+    except safe_json.JsonInputError as exc:
+        if exc.code != "not_json":
+            raise ArgTextError(exc.message) from None
+        text = raw.decode("utf-8", errors="surrogateescape")
         lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         return [_step(state, line) for line in lines], None
     if isinstance(data, dict):
@@ -178,7 +183,7 @@ def run_batch(state: ReplState, rest: str) -> bool:
         else:
             state.show(Text("one step a line (exec OP ..., dry OP ..., help PATH); a blank line runs them", style="dim"))
             steps = [_step(state, line) for line in _lines_until_blank(state)]
-    except (ArgTextError, OSError, json.JSONDecodeError) as exc:
+    except (ArgTextError, OSError, safe_json.JsonInputError) as exc:
         state.show(problem(f"batch not run: {exc}", help_path="batch"))
         return False
     except Cancelled:

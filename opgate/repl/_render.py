@@ -17,9 +17,10 @@ CELL_WIDTH = 48
 KIND_STYLE = {"read": "green", "write": "yellow"}
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any) -> Text:
+    # Stored values are text, never markup: a title holding [/] is shown as it is.
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
+    return Text(text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…")
 
 
 def _is_rows(value: Any) -> bool:
@@ -39,9 +40,9 @@ def split_rows(result: Any) -> tuple[str | None, list[dict[str, Any]], Any] | No
 
 def rows_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
     columns = list(dict.fromkeys(key for row in rows for key in row))
-    table = Table(title=title, title_justify="left", show_edge=False, header_style="bold")
+    table = Table(title=Text(title) if title else None, title_justify="left", show_edge=False, header_style="bold")
     for column in columns:
-        table.add_column(column, no_wrap=column == "id")
+        table.add_column(Text(column), no_wrap=column == "id")
     for row in rows:
         table.add_row(*(_cell(row[c]) if c in row and row[c] is not None else "" for c in columns))
     return table
@@ -73,7 +74,7 @@ def listing(node: HelpNode) -> Table:
             kind = Text(record.kind, style=KIND_STYLE.get(record.kind, ""))
             if badges:
                 kind.append(f" {badges}", style="magenta")
-            table.add_row(Text(name), kind, record.summary)
+            table.add_row(Text(name), kind, Text(record.summary))
     return table
 
 
@@ -88,7 +89,7 @@ def search_results(payload: dict[str, Any]) -> RenderableType:
     for column in ("op", "kind", "confidence", "summary"):
         table.add_column(column, no_wrap=column == "op")
     for hit in results:
-        table.add_row(Text(hit["op"], style="cyan"), Text(hit["kind"], style=KIND_STYLE.get(hit["kind"], "")), f"{hit.get('confidence', 0):.2f}", hit.get("summary", ""))
+        table.add_row(Text(hit["op"], style="cyan"), Text(hit["kind"], style=KIND_STYLE.get(hit["kind"], "")), f"{hit.get('confidence', 0):.2f}", Text(hit.get("summary", "")))
     return table
 
 
@@ -108,5 +109,5 @@ def numbered(lines: list[tuple[int, str]]) -> Table:
     table.add_column("n", justify="right", style="dim")
     table.add_column("line")
     for number, line in lines:
-        table.add_row(str(number), line)
+        table.add_row(str(number), Text(line))
     return table

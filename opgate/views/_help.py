@@ -1,4 +1,9 @@
-"""Rendering help payloads for people, with rich."""
+"""Rendering help payloads for people, with rich.
+
+Every text here comes from a catalogue (names, summaries, descriptions, enum
+values) and is shown as plain text: a table cell given a ``str`` would read
+``[/]`` or ``[link=...]`` as Rich markup, so cells are :class:`Text`.
+"""
 
 from __future__ import annotations
 
@@ -21,13 +26,18 @@ def _kind(kind: str, badges: list[str] | None = None) -> Text:
     return text
 
 
+def _plain(value: Any, style: str = "") -> Text:
+    """Catalogue text as it is: never markup."""
+    return Text(value if isinstance(value, str) else str(value), style=style)
+
+
 def _json(value: Any) -> Syntax:
     return Syntax(json.dumps(value, indent=2, ensure_ascii=False), "json", theme="ansi_dark", background_color="default", word_wrap=True)
 
 
 def _error(payload: dict[str, Any]) -> RenderableType:
     error = payload["error"]
-    parts: list[RenderableType] = [Text(f"{error['code']}: {error['message']}", style="bold red")]
+    parts: list[RenderableType] = [_plain(f"{error['code']}: {error['message']}", "bold red")]
     if error.get("hints"):
         parts.append(Text("closest: " + ", ".join(error["hints"]), style="yellow"))
     if error.get("next_action"):
@@ -41,7 +51,7 @@ def _root(payload: dict[str, Any]) -> RenderableType:
     table.add_column("ops", justify="right")
     table.add_column("summary")
     for group in payload["groups"]:
-        table.add_row(group["name"], str(group["ops"]), group.get("summary", ""))
+        table.add_row(_plain(group["name"]), str(group["ops"]), _plain(group.get("summary", "")))
     return Group(table, Text(payload.get("next", ""), style="dim"))
 
 
@@ -54,7 +64,7 @@ def _group(payload: dict[str, Any]) -> RenderableType:
         for column in ("group", "ops", "read", "write"):
             table.add_column(column, justify="left" if column == "group" else "right")
         for group in payload["groups"]:
-            table.add_row(f"{payload['path']}.{group['name']}", str(group["ops"]), str(group["read"]), str(group["write"]))
+            table.add_row(_plain(f"{payload['path']}.{group['name']}"), str(group["ops"]), str(group["read"]), str(group["write"]))
         parts.append(table)
     if payload.get("list"):
         table = Table(show_edge=False)
@@ -62,7 +72,7 @@ def _group(payload: dict[str, Any]) -> RenderableType:
         table.add_column("kind")
         table.add_column("summary")
         for line in payload["list"]:
-            table.add_row(line["op"], _kind(line["kind"], line.get("badges")), line["summary"])
+            table.add_row(_plain(line["op"]), _kind(line["kind"], line.get("badges")), _plain(line["summary"]))
         parts.append(table)
     if payload.get("op"):
         parts.append(_op(payload["op"]))
@@ -80,7 +90,7 @@ def _args_table(args: list[dict[str, Any]]) -> Table:
         if arg.get("enum"):
             description = f"{description} [{', '.join(map(str, arg['enum']))}]".strip()
         default = json.dumps(arg["default"]) if "default" in arg else ""
-        table.add_row(Text(arg["name"], style="bold" if arg["required"] else ""), arg["type"], "yes" if arg["required"] else "", default, description)
+        table.add_row(_plain(arg["name"], "bold" if arg["required"] else ""), _plain(arg["type"]), "yes" if arg["required"] else "", _plain(default), _plain(description))
     return table
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
 import httpx
 import pytest
 
-from mcp_server_driver import CALL_TIMEOUT, RawStdioServer
+from mcp_server_driver import CALL_TIMEOUT, RawStdioServer, child_env, serve_command
 
 FIVE_MB = 5 * 1024 * 1024
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -95,5 +97,85 @@ def test_http_answers_broken_json_rpc_and_keeps_serving(http_server):
         assert oversized.status_code == 413
         answer = _message(client.post(http_server.url, json={"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": READ}, headers=headers))
         assert answer["id"] == 7 and answer["result"]["isError"] is False
+    finally:
+        client.close()
+
+
+# -- issue 15: nesting, text that is not UTF-8, and answers that grow with the input ---------------
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
+THREE_MIB = 3 * 1024 * 1024
+
+
+def _create_call(request_id: int, title: str) -> dict:
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.create", "args": {"project_id": "nope", "title": title}}}}
+
+
+def _envelope(answer: dict) -> dict:
+    return json.loads(answer["result"]["content"][0]["text"])
+
+
+def test_stdio_survives_a_deeply_nested_line_and_still_ends_at_end_of_input(db):
+    """The repro: one line of 1,100 nested arrays used to end the reader thread; the server then ignored EOF."""
+    lines = b"[" * 1100 + b"]" * 1100 + b"\n" + json.dumps(INITIALIZE).encode() + b"\n"
+    done = subprocess.run(serve_command(db), input=lines, capture_output=True, timeout=30, env=os.environ | child_env())
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    parse_error, initialized = (json.loads(line) for line in done.stdout.splitlines())
+    assert parse_error["error"]["code"] == -32700 and "nested" in parse_error["error"]["message"]
+    assert initialized["id"] == 1 and initialized["result"]["serverInfo"]["name"] == "opgate"
+    assert b"Traceback" not in done.stderr
+
+
+def test_stdio_answers_deep_nesting_inside_arguments_with_the_field(raw_server):
+    deep: object = "x"
+    for _ in range(100):
+        deep = [deep]
+    call = {"jsonrpc": "2.0", "id": 21, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.list", "args": {"project_id": deep}}}}
+    envelope = _envelope(raw_server.request(21, "tools/call", call["params"]))
+    assert envelope["error"]["code"] == "VALIDATION_ERROR"
+    assert envelope["error"]["details"]["field_errors"][0]["field"].startswith("args.project_id[0][0]")
+    assert _envelope(raw_server.request(22, "tools/call", READ))["ok"] is True
+
+
+def test_stdio_text_that_is_not_utf8_is_a_validation_error_naming_the_field(raw_server):
+    raw_server.send(b'{"jsonrpc": "2.0", "id": 31, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.create", "args": {"title": "\xff\xfe"}}}}')
+    answer = raw_server.receive()
+    assert answer["id"] == 31 and answer["result"]["isError"] is True
+    (field_error,) = _envelope(answer)["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("args.title", "invalid_text")
+    raw_server.send(json.dumps(_create_call(32, "half a pair \ud800")).encode())  # json.dumps writes it as the escape \ud800
+    answer = raw_server.receive()
+    assert _envelope(answer)["error"]["details"]["field_errors"][0]["code"] == "invalid_text"
+    assert _envelope(raw_server.request(33, "tools/call", READ))["ok"] is True
+
+
+def test_stdio_answer_to_a_3_mib_request_stays_small(raw_server):
+    raw_server.send(_create_call(41, "x" * THREE_MIB))
+    line = raw_server._lines.get(timeout=CALL_TIMEOUT)
+    assert line is not None and len(line) < 100_000, f"the answer was {len(line or b''):,} bytes (12.6 MB before)"
+    envelope = _envelope(json.loads(line))
+    assert envelope["error"]["code"] == "VALIDATION_ERROR" and envelope["meta"]["truncated"]
+
+
+def test_http_answers_deep_nesting_and_bad_text_with_json_rpc_errors_and_keeps_serving(http_server):
+    client, headers = _session(http_server.url)
+    try:
+        deep = client.post(http_server.url, content=b"[" * 100_000 + b"]" * 100_000, headers=headers)
+        assert deep.status_code == 400 and _message(deep)["error"]["code"] == -32700
+        for body in (
+            b'{"jsonrpc": "2.0", "id": 51, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.create", "args": {"title": "\xff"}}}}',
+            json.dumps(_create_call(52, "half a pair \ud800")).encode(),
+        ):
+            response = client.post(http_server.url, content=body, headers=headers)
+            message = _message(response)
+            # Either the transport refuses the text as JSON, or exec refuses it naming the field: never a silent 500.
+            if "error" in message:
+                assert message["error"]["code"] == -32700, message
+            else:
+                assert _envelope(message)["error"]["details"]["field_errors"][0]["code"] == "invalid_text"
+        big = client.post(http_server.url, content=json.dumps(_create_call(53, "x" * THREE_MIB)).encode(), headers=headers)
+        assert big.status_code == 200 and len(big.content) < 100_000, f"{len(big.content):,} bytes"
+        answer = _message(client.post(http_server.url, json={"jsonrpc": "2.0", "id": 54, "method": "tools/call", "params": READ}, headers=headers))
+        assert answer["id"] == 54 and answer["result"]["isError"] is False
     finally:
         client.close()

@@ -67,7 +67,7 @@ async def test_newcomer_finds_fills_dry_runs_runs_and_finds_it_again(app, gatewa
         history = app.screen
         assert isinstance(history, HistoryScreen)
         table = history.query_one("DataTable")
-        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
         assert rows[0][2:5] == ["onto.document.tree.move", "run", "ok"]
         assert rows[1][2:5] == ["onto.document.tree.move", "dry-run", "ok"]
         assert rows[0][6] == "this"

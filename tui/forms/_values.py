@@ -11,6 +11,8 @@ import copy
 import json
 from typing import Any
 
+from opgate.core import safe_json
+
 from ._spec import MISSING, FieldSpec
 
 Path = tuple[str | int, ...]
@@ -94,9 +96,9 @@ def parse_text(spec: FieldSpec, text: str, *, in_array: bool = False) -> tuple[A
             return stripped.lower() == "true", None
         return MISSING, "expects true or false"
     try:
-        return json.loads(stripped), None
-    except json.JSONDecodeError as exc:
-        return MISSING, f"not valid JSON: {exc.msg} (column {exc.colno})"
+        return safe_json.loads(stripped, what="the value", check_text=False), None
+    except safe_json.JsonInputError as exc:
+        return MISSING, exc.message.removeprefix("the value: ")
 
 
 def to_text(spec: FieldSpec, value: Any) -> str:

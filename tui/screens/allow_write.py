@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from rich.text import Text
 from textual.widgets import Button, Label
 
 
@@ -27,8 +28,8 @@ class AllowWriteScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="allow-box", classes="modal-box"):
             yield Label("[b]Writes are off[/b] (read-only mode)")
-            yield Label(f"{self.op} writes to the workspace. Dry-run (F5) shows what it would change without writing. "
-                        "Turn writes on for this session to run it for real? ctrl+l switches back at any time.")
+            yield Label(Text(f"{self.op} writes to the workspace. Dry-run (F5) shows what it would change without writing. "
+                        "Turn writes on for this session to run it for real? ctrl+l switches back at any time."))
             with Horizontal(id="allow-buttons"):
                 yield Button("Allow writes (w)", variant="warning", id="allow-yes")
                 yield Button("Stay read-only (n)", variant="primary", id="allow-no")

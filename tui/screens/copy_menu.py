@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from .._plain import escape
+
 from .._keys import COPY_FORMATS
 
 KEYS = {"json": "j", "cli": "c", "python": "p"}
@@ -34,8 +36,13 @@ class CopyScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="copy-box", classes="modal-box"):
             yield Label("[b]Copy the call as…[/b]")
-            options = [Option(f"[b]{KEYS[fmt]}[/b]  {title}\n[dim]{self.previews.get(fmt, '').splitlines()[0][:70]}[/dim]", id=fmt) for fmt, title in COPY_FORMATS]
+            options = [Option(f"[b]{KEYS[fmt]}[/b]  {title}\n[dim]{escape(self._first_line(fmt))}[/dim]", id=fmt) for fmt, title in COPY_FORMATS]
             yield OptionList(*options, id="copy-list")
+
+    def _first_line(self, fmt: str) -> str:
+        # The preview holds the call's arguments: text, so escaped into this markup.
+        lines = self.previews.get(fmt, "").splitlines()
+        return lines[0][:70] if lines else ""
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -87,7 +87,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         self.app.sync_bar(self.query_one(GatewayBar))  # type: ignore[attr-defined]
         self.query_one(OpTree).help_tree = self.gateway.help_tree
         if self.call_op and not self.gateway.is_visible(self.call_op):
-            self.notify(f"{self.call_op} is not an op of this context; the builder keeps it, but it cannot run here", severity="warning")
+            self.notify(f"{self.call_op} is not an op of this context; the builder keeps it, but it cannot run here", severity="warning", markup=False)
 
     # -- browsing -----------------------------------------------------------------------------
 
@@ -121,7 +121,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         """Show ``op`` in the tree and the docs, and start a call to it in the builder."""
         record = self.gateway.registry.get(op)
         if record is None or not self.gateway.is_visible(op):
-            self.notify(f"{op} is not an op of the current context", severity="warning")
+            self.notify(f"{op} is not an op of the current context", severity="warning", markup=False)
             return False
         self.query_one(OpTree).reveal(op)
         self.current_op = self.shown_path = op
@@ -188,7 +188,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         example = record.examples[builder.example_index]
         await builder.set_args(dict(example.get("args") or {}))
         self.action_show_tab("build")
-        self.notify(f"Example {builder.example_index + 1}/{len(record.examples)}: {example.get('title', '')}")
+        self.notify(f"Example {builder.example_index + 1}/{len(record.examples)}: {example.get('title', '')}", markup=False)
 
     def action_copy(self) -> None:
         if not self.call_op:
@@ -211,7 +211,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         text = self.call_text(fmt)
         self.app.copy_to_clipboard(text)
         title = dict(COPY_FORMATS).get(fmt, fmt)
-        self.notify(text if len(text) < 300 else text[:297] + "…", title=f"Copied as {title}")
+        self.notify(text if len(text) < 300 else text[:297] + "…", title=f"Copied as {title}", markup=False)
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -297,10 +297,10 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         self.action_show_tab("result")
         if envelope.get("ok"):
             dry = " (dry-run)" if (envelope.get("meta") or {}).get("dry_run") else ""
-            self.notify(f"{envelope.get('op')}: ok{dry}", timeout=3)
+            self.notify(f"{envelope.get('op')}: ok{dry}", timeout=3, markup=False)
         else:
             error = envelope.get("error") or {}
-            self.notify(str(error.get("message", "")), title=str(error.get("code", "error")), severity="error", timeout=8)
+            self.notify(str(error.get("message", "")), title=str(error.get("code", "error")), severity="error", timeout=8, markup=False)
 
     # -- entities -------------------------------------------------------------------------------
 
@@ -327,4 +327,4 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(Unopenable)
     def _unopenable(self, event: Unopenable) -> None:
-        self.notify(f"No get op opens {event.entity_id} in this context", severity="warning")
+        self.notify(f"No get op opens {event.entity_id} in this context", severity="warning", markup=False)

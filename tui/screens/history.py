@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
@@ -21,11 +22,12 @@ HISTORY_LIMIT = 200
 COLUMNS = ("", "when (UTC)", "op", "mode", "outcome", "ms", "session")
 
 
-def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> tuple[str, ...]:
+def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> tuple[Text, ...]:
     outcome = "ok" if entry.get("ok") else str(entry.get("code") or "error")
     when = str(entry.get("ts") or "")[5:19].replace("T", " ")
     duration = entry.get("duration_ms")
-    return (
+    # The op is as the caller sent it (an unknown op is logged as typed): text, never markup.
+    return tuple(Text(cell) for cell in (
         "●" if in_batch else "",
         when,
         str(entry.get("op") or entry.get("tool_name") or "?"),
@@ -33,7 +35,7 @@ def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> t
         outcome,
         f"{duration:.1f}" if isinstance(duration, (int, float)) else "",
         "this" if this_session else "older",
-    )
+    ))
 
 
 class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | None]):
@@ -104,7 +106,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         if entry is None:
             return
         if not entry.get("op") or not self.app.gateway.is_visible(entry["op"]):  # type: ignore[attr-defined]
-            self.notify(f"{entry.get('op') or 'this call'} is not an op of the current context", severity="warning")
+            self.notify(f"{entry.get('op') or 'this call'} is not an op of the current context", severity="warning", markup=False)
             return
         self.dismiss((entry["op"], dict(entry.get("args") or {})))
 

@@ -15,6 +15,7 @@ from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
 from .._keys import FORM_KEYS
+from .._plain import plain
 from ..forms import MISSING, Path, Slot, parse_text, to_text
 
 PLACEHOLDERS = {
@@ -76,13 +77,13 @@ class FormField(Vertical):
         self.note = ""
         self.slot = slot
         self._value = value
-        self.tooltip = slot.spec.description or None
+        self.tooltip = plain(slot.spec.description) if slot.spec.description else None
 
     # -- composing ----------------------------------------------------------------------
 
     def _head(self, missing: bool = False) -> str:
         spec = self.slot.spec
-        head = f"[b]{self.slot.label}[/b] [dim]{spec.type_label}[/dim]"
+        head = f"[b]{escape(self.slot.label)}[/b] [dim]{escape(spec.type_label)}[/dim]"
         if self.note:
             head += f" [$text-success]= {escape(self.note)}[/]"
         if missing:
@@ -110,7 +111,7 @@ class FormField(Vertical):
         spec = self.slot.spec
         if spec.kind in ("enum", "boolean"):
             values = list(spec.enum) if spec.kind == "enum" else [True, False]
-            options = [(to_text(spec, v), index) for index, v in enumerate(values)]
+            options = [(plain(to_text(spec, v)), index) for index, v in enumerate(values)]
             if spec.nullable:
                 options.append(("null", len(values)))
             index = self._select_index(self._value)

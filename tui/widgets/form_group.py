@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Label, Select, Static
 
+from .._plain import escape, plain
 from ..forms import Path, Slot
 
 
@@ -65,8 +66,8 @@ class FormGroup(Vertical):
         self._children = children
         spec = slot.spec
         title = slot.label + (" *" if spec.required and not slot.in_array else "")
-        self.border_title = f"{title}  {spec.type_label}"
-        self.tooltip = spec.description or None
+        self.border_title = escape(f"{title}  {spec.type_label}")
+        self.tooltip = plain(spec.description) if spec.description else None
 
     def compose(self) -> ComposeResult:
         spec, role = self.slot.spec, self.slot.role
@@ -77,7 +78,7 @@ class FormGroup(Vertical):
                     yield Button("+ add", classes="add", compact=True, tooltip="Add an item")
         yield Label("", classes="group-error")
         if role == "variant":
-            options = [(v.label, i) for i, v in enumerate(spec.variants)]
+            options = [(plain(v.label), i) for i, v in enumerate(spec.variants)]
             yield Select(options, value=self.slot.variant or 0, allow_blank=False, compact=True, classes="variant-select")
         for index, child in enumerate(self._children):
             yield _item_box(index, child) if role == "array" else child
@@ -94,7 +95,7 @@ class FormGroup(Vertical):
     def watch_error(self, error: str) -> None:
         self.set_class(bool(error), "-invalid")
         for label in self.query_children(".group-error").results(Label):
-            label.update(error)
+            label.update(plain(error))
 
     @on(Button.Pressed, ".add")
     def _add(self, event: Button.Pressed) -> None:

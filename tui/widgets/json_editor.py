@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, TextArea
 
+from opgate.core import safe_json
+
 
 def dump(args: dict[str, Any]) -> str:
     return json.dumps(args, indent=2, ensure_ascii=False)
@@ -51,9 +53,9 @@ class JsonEditor(Vertical):
         """Show ``args``, unless the text already means exactly that (keeps the cursor while typing)."""
         area = self.query_one(TextArea)
         try:
-            if json.loads(area.text) == args:
+            if safe_json.loads(area.text, check_text=False) == args:
                 return
-        except json.JSONDecodeError:
+        except safe_json.JsonInputError:
             pass
         with area.prevent(TextArea.Changed):
             area.text = dump(args)
@@ -69,9 +71,9 @@ class JsonEditor(Vertical):
     def _typed(self, event: TextArea.Changed) -> None:
         event.stop()
         try:
-            value = json.loads(event.text_area.text or "{}")
-        except json.JSONDecodeError as exc:
-            self._status(f"not JSON yet: {exc.msg} (line {exc.lineno}, column {exc.colno})", ok=False)
+            value = safe_json.loads(event.text_area.text or "{}", what="the arguments", check_text=False)
+        except safe_json.JsonInputError as exc:
+            self._status(f"not usable yet: {exc.message}", ok=False)
             return
         if not isinstance(value, dict):
             self._status("the arguments are one JSON object: {...}", ok=False)

@@ -107,17 +107,17 @@ class OpTree(Tree[NodeData]):
         if depth >= 2 and group.total <= BUCKET_LIMIT:
             for kind, count in (("read", group.reads), ("write", group.writes)):
                 if count:
-                    node.add(kind, NodeData("bucket", data.path, kind, counts=(count, 0, 0)))
+                    node.add(Text(kind), NodeData("bucket", data.path, kind, counts=(count, 0, 0)))
             return
         for name in sorted(group.children):
             child = group.children[name]
             if child.children:
-                node.add(name, NodeData("group", child.path, counts=(child.total, child.reads, child.writes)))
+                node.add(Text(name), NodeData("group", child.path, counts=(child.total, child.reads, child.writes)))
             if child.record is not None:
                 self._add_op(node, child.record, name)
 
     def _add_op(self, parent: TreeNode[NodeData], record: Any, label: str) -> None:
-        parent.add_leaf(label, NodeData("op", record.op, badges=tuple(record.badges)))
+        parent.add_leaf(Text(label), NodeData("op", record.op, badges=tuple(record.badges)))
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"op-tree--{name}", partial=True, default=Style())

@@ -61,7 +61,7 @@ class ResultView(VerticalScroll):
         shown_meta.display = True
         warnings = meta.get("warnings") or []
         shown_warnings = self.query_one("#result-warnings", Static)
-        shown_warnings.update("\n".join(f"⚠ {w}" for w in warnings))
+        shown_warnings.update(Text("\n".join(f"⚠ {w}" for w in warnings)))
         shown_warnings.display = bool(warnings)
         shown_error = self.query_one("#result-error", Static)
         shown_error.update("" if envelope.get("ok") else render_error(envelope, palette))

@@ -1,0 +1,126 @@
+"""Hostile input through Gateway.exec: deep nesting, text that is not Unicode, and answers that would be megabytes.
+
+Each case is a repro from issue 15 run on the real built-in handlers and a
+real SQLite workspace. Bad input gets a VALIDATION_ERROR naming the field,
+writes nothing, and is still in the call log; no answer grows with its input.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from opgate.core import Gateway
+from opgate.core.safe_json import MAX_DEPTH
+
+PROJECT = "10000000-0000-4000-8000-000000000001"
+LIMIT = 16_000  # GatewaySettings.result_char_limit
+
+
+@pytest.fixture
+def gateway(tmp_path):
+    gateway = Gateway(db_path=tmp_path / "workspace.db", allow_write=True)
+    yield gateway
+    gateway.close()
+
+
+def _nested(levels: int) -> object:
+    value: object = "bottom"
+    for _ in range(levels):
+        value = {"deeper": value}
+    return value
+
+
+def _task_count(gateway: Gateway) -> int:
+    return gateway.exec("onto.task.list", {"project_id": PROJECT, "limit": 1})["result"]["total"]
+
+
+def _logged(gateway: Gateway, trace_id: str) -> dict:
+    entries = [e for e in gateway.recent_calls(20) if e["trace_id"] == trace_id]
+    assert entries, "the refused call is in the call log"
+    return entries[0]
+
+
+@pytest.mark.parametrize("title", ["half a pair \ud800 here", "bytes that were not UTF-8: \udcff\udcfe"])
+def test_a_lone_surrogate_is_a_validation_error_naming_the_field_and_is_logged(gateway, title):
+    before = _task_count(gateway)
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": title})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["path"], field_error["code"]) == ("args.title", "/title", "invalid_text")
+    assert _task_count(gateway) == before, "nothing was written"
+    entry = _logged(gateway, envelope["meta"]["trace_id"])
+    assert entry["code"] == "VALIDATION_ERROR" and entry["op"] == "onto.task.create"
+    assert "\ufffd" in entry["args"]["title"], "the log keeps the call, with the bad text replaced"
+    json.dumps(envelope, ensure_ascii=False).encode("utf-8")  # the answer itself is writable anywhere
+
+
+def test_a_lone_surrogate_in_an_argument_name_or_the_op_is_refused_too(gateway):
+    named = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "ok", "x\udcff": 1})
+    assert named["error"]["code"] == "VALIDATION_ERROR"
+    assert named["error"]["details"]["field_errors"][0]["code"] == "invalid_text"
+    unknown_op = gateway.exec("onto.task.\udcff", {})
+    assert unknown_op["error"]["code"] == "NOT_FOUND"
+    json.dumps(unknown_op, ensure_ascii=False).encode("utf-8")
+    _logged(gateway, unknown_op["meta"]["trace_id"])
+
+
+def test_values_nested_too_deeply_are_refused_with_their_path_and_nothing_is_stored(gateway):
+    before = _task_count(gateway)
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "deep props", "props": _nested(MAX_DEPTH + 5)})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR"
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert field_error["code"] == "too_deep" and field_error["field"].startswith("args.props.deeper.deeper")
+    assert _task_count(gateway) == before
+    _logged(gateway, envelope["meta"]["trace_id"])
+    # Within the limit, a nested value is stored and read back whole.
+    fits = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "nested props", "props": _nested(MAX_DEPTH - 2)})
+    assert fits["ok"], fits
+    task = gateway.exec("onto.task.get", {"task_id": fits["result"]["task"]["id"]})
+    assert task["result"]["task"]["props"] == _nested(MAX_DEPTH - 2)
+
+
+def test_arguments_sent_as_a_deeply_nested_json_string_are_a_validation_error(gateway):
+    envelope = gateway.exec("onto.task.list", "[" * 100_000 + "]" * 100_000)
+    assert envelope["error"]["code"] == "VALIDATION_ERROR"
+    assert "nested more than" in envelope["error"]["message"]
+    _logged(gateway, envelope["meta"]["trace_id"])
+
+
+def test_a_megabyte_title_gives_a_small_error_envelope_that_says_what_was_cut(gateway):
+    envelope = gateway.exec("onto.task.create", {"project_id": "nope", "title": "x" * 1_000_000})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR"
+    assert len(json.dumps(envelope)) < LIMIT, "it was about 2 MB: the title was echoed twice"
+    assert {e["field"] for e in envelope["error"]["details"]["field_errors"]} == {"args.project_id", "args.title"}, "cutting text never drops a field error"
+    (cut,) = envelope["meta"]["truncated"]
+    assert cut["path"] == "error.details.field_errors[1].message" and cut["total_chars"] > 1_000_000
+
+
+def test_an_unknown_op_of_a_megabyte_is_not_echoed_whole(gateway):
+    envelope = gateway.exec("x" * 1_000_000, {})
+    assert envelope["error"]["code"] == "NOT_FOUND"
+    assert len(json.dumps(envelope)) < LIMIT
+    assert {cut["path"] for cut in envelope["meta"]["truncated"]} >= {"op", "error.message"}
+
+
+def test_a_thousand_unknown_arguments_give_a_bounded_list_of_field_errors(gateway):
+    args = {f"unknown_{n}": "v" * 300 for n in range(1000)}
+    envelope = gateway.exec("onto.task.list", args)
+    assert envelope["error"]["code"] == "VALIDATION_ERROR"
+    assert len(json.dumps(envelope)) < 2 * LIMIT
+    cut = next(c for c in envelope["meta"]["truncated"] if c["path"] == "error.details.field_errors")
+    assert cut["kind"] == "list" and cut["total"] == 1000 and cut["shown"] == len(envelope["error"]["details"]["field_errors"])
+
+
+def test_a_cascade_delete_keeps_its_diff_bounded(gateway):
+    folder = gateway.exec("onto.document.create", {"project_id": PROJECT, "title": "Archive", "type_key": "document.folder"})["result"]["document"]
+    for n in range(60):
+        made = gateway.exec("onto.document.create", {"project_id": PROJECT, "title": f"Page {n}", "parent_id": folder["id"], "content": f"page {n} " * 2500})
+        assert made["ok"], made
+    envelope = gateway.exec("onto.document.delete", {"document_id": folder["id"], "cascade": True}, dry_run=True)
+    assert envelope["ok"], envelope
+    assert len(json.dumps(envelope)) < 3 * LIMIT, "a cascade delete's diff was over a megabyte"
+    paths = {cut["path"] for cut in envelope["meta"]["truncated"]}
+    assert any(path.startswith("meta.diff") for path in paths), paths
+    assert envelope["meta"]["state_digest"] and envelope["meta"]["trace_id"], "the parts a caller needs are never cut"
