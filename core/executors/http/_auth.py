@@ -48,8 +48,14 @@ class Credentials:
 
     @property
     def secrets(self) -> list[str]:
-        """Every secret value, and the encoded forms they travel in, for the redactor."""
-        found = [v for v in self._values.values() if v]
+        """Every secret value, and the encoded forms they travel in, for the redactor.
+
+        A basic-auth user name is an identifier, not a secret (Twilio's account
+        SID is also in every URL); masking it would make previews useless.
+        The password and the encoded pair are masked.
+        """
+        user_env = self._config.username_env
+        found = [v for name, v in self._values.items() if v and name != user_env]
         user, password = self._value(self._config.username_env), self._value(self._config.password_env)
         if user or password:
             found.append(base64.b64encode(f"{user}:{password}".encode()).decode())

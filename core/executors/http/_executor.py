@@ -98,7 +98,8 @@ class HttpExecutor:
             if budget <= 0:
                 raise self._timed_out(operation, invocation, attempt - 1)
             try:
-                response = self.client.send(request, extensions={"timeout": httpx.Timeout(budget).as_dict()})
+                request.extensions["timeout"] = httpx.Timeout(budget).as_dict()
+                response = self.client.send(request)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 # The request never reached the server: safe to try an idempotent method again.
                 if attempt <= retries and self._wait(backoff_s(attempt - 1), invocation):
@@ -116,7 +117,7 @@ class HttpExecutor:
                 if self._wait(wait, invocation):
                     continue
             if response.is_success:
-                outcome = success_outcome(response, operation, call.args)
+                outcome = success_outcome(response, operation, call.args, call.record.parameters.get("properties") or {})
             else:
                 error = failure(response, operation, attempt)
                 error.message = redact(error.message, self.secrets)

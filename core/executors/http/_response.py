@@ -56,16 +56,32 @@ def http_meta(response: httpx.Response) -> dict[str, Any]:
     return {"status": response.status_code, "reason": response.reason_phrase, "headers": headers}
 
 
-def _next_args(operation: HttpOperation, args: Mapping[str, Any], next_url: str) -> dict[str, Any] | None:
+def _typed(text: str, schema: Any) -> Any:
+    """A query string value as the argument's schema wants it (``PageSize=50`` is an integer)."""
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    kinds = kind if isinstance(kind, list) else [kind]
+    try:
+        if "integer" in kinds:
+            return int(text)
+        if "number" in kinds:
+            return float(text)
+    except ValueError:
+        return text
+    if "boolean" in kinds and text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+def _next_args(operation: HttpOperation, args: Mapping[str, Any], next_url: str, properties: Mapping[str, Any]) -> dict[str, Any] | None:
     """The arguments of the next page's call, when its URL only changes query parameters the op has."""
     query = dict(parse_qsl(urlsplit(next_url).query))
     by_wire = {p.name: p.arg for p in operation.places_in(QUERY)}
     if not query or any(name not in by_wire for name in query):
         return None
-    return {**args, **{by_wire[name]: value for name, value in query.items()}}
+    return {**args, **{by_wire[name]: _typed(value, properties.get(by_wire[name])) for name, value in query.items()}}
 
 
-def pagination(response: httpx.Response, body: Any, operation: HttpOperation, args: Mapping[str, Any]) -> dict[str, Any] | None:
+def pagination(response: httpx.Response, body: Any, operation: HttpOperation, args: Mapping[str, Any], properties: Mapping[str, Any]) -> dict[str, Any] | None:
     next_url = None
     links = response.links
     if "next" in links and links["next"].get("url"):
@@ -78,17 +94,18 @@ def pagination(response: httpx.Response, body: Any, operation: HttpOperation, ar
     if not next_url:
         return None
     page: dict[str, Any] = {"next": next_url}
-    next_args = _next_args(operation, args, next_url)
+    next_args = _next_args(operation, args, next_url, properties)
     if next_args is not None:
         page["next_args"] = next_args
         page["how"] = "call the same op with next_args to get the next page"
     return page
 
 
-def success_outcome(response: httpx.Response, operation: HttpOperation, args: Mapping[str, Any]) -> Outcome:
+def success_outcome(response: httpx.Response, operation: HttpOperation, args: Mapping[str, Any], properties: Mapping[str, Any]) -> Outcome:
+    """The result and ``meta.http`` (status, headers); ``meta.pagination`` when there is more."""
     body = _body(response)
     meta: dict[str, Any] = {"http": http_meta(response)}
-    page = pagination(response, body, operation, args)
+    page = pagination(response, body, operation, args, properties)
     if page:
         meta["pagination"] = page
     return Outcome(body, meta)
