@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ...catalog.openapi import HttpApi, HttpOperation
 from ...config._model import HttpUpstreamConfig
@@ -18,6 +16,13 @@ from ._auth import Credentials
 from ._request import RequestBuilder, describe_request
 from ._response import failure, success_outcome
 from ._retry import RETRY_STATUSES, backoff_s
+
+if TYPE_CHECKING:
+    import httpx
+
+# httpx is imported where it is used: its package __init__ imports its command
+# line client, which loads rich whenever rich is installed, and the core never
+# loads a UI library (tests/unit/test_import_hygiene.py).
 
 USER_AGENT = "opgate"
 
@@ -35,6 +40,8 @@ class HttpExecutor:
     keeps_idempotency = False
 
     def __init__(self, api: HttpApi, config: HttpUpstreamConfig | None = None, *, transport: httpx.BaseTransport | None = None):
+        import httpx
+
         self.api = api
         self.config = config
         self.credentials = Credentials(api.security_schemes, config.auth if config else None)
@@ -86,6 +93,8 @@ class HttpExecutor:
             )
 
     def run(self, invocation: Invocation) -> Outcome:
+        import httpx
+
         call = invocation.call
         operation = self._operation(call)
         self._check_credentials()

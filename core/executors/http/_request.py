@@ -9,14 +9,16 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-import httpx
 
 from ...catalog.openapi import BODY, FILE, FORM, HEADER, PATH, QUERY, HttpApi, HttpOperation
 from ...exec._errors import InvalidArguments, PermissionDenied
 from ._auth import AppliedAuth, Credentials
+
+if TYPE_CHECKING:  # httpx loads rich at import; see _executor.py
+    import httpx
 
 # A preview shows bodies up to this size; beyond it, the size and the start.
 PREVIEW_BODY_LIMIT = 20_000

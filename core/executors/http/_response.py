@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
-import httpx
 
 from ...catalog.openapi import QUERY, HttpOperation
 from ...exec._errors import ConflictError, InternalError, InvalidArguments, NotFoundError, OpError, PermissionDenied
 from .._base import Outcome
+
+if TYPE_CHECKING:  # httpx loads rich at import; see _executor.py
+    import httpx
 
 # The upstream body kept in an error's details.
 ERROR_BODY_LIMIT = 2_000
