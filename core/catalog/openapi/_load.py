@@ -64,7 +64,7 @@ def _metadata(method: str, operation: dict[str, Any], extension: dict[str, Any],
         reads = kind == "read"
     base = extension.get("metadata") if isinstance(extension.get("metadata"), ToolMetadata) else ToolMetadata()
     destructive = overrides.get("destructive", base.destructive if base.destructive is not None else method == "DELETE")
-    confirm = overrides.get("confirm", base.requires_confirmation or method in policy.confirm_methods)
+    confirm = overrides.get("confirm", extension.get("confirm", base.requires_confirmation or method in policy.confirm_methods))
     tags = tuple(t for t in operation.get("tags") or [] if isinstance(t, str))
     return replace(
         base,
@@ -113,8 +113,11 @@ def _one_operation(document: OpenApiDocument, namespace: str, path: str, method:
     )
     raw_extension = operation.get("x-opgate")
     extension = extension_fields(raw_extension) if isinstance(raw_extension, dict) else {}
-    if isinstance(raw_extension, dict) and raw_extension.get("kind") in ("read", "write"):
-        extension["kind"] = raw_extension["kind"]
+    if isinstance(raw_extension, dict):
+        if raw_extension.get("kind") in ("read", "write"):
+            extension["kind"] = raw_extension["kind"]
+        if isinstance(raw_extension.get("requiresConfirmation"), bool):
+            extension["confirm"] = raw_extension["requiresConfirmation"]  # an explicit false turns DELETE's default off
     overrides = policy.overrides(http)
     metadata = _metadata(http.method, operation, extension, overrides, policy)
     binding = Binding("http", upstream=namespace, target=http.target)
