@@ -11,6 +11,7 @@ from typing import Any
 from ._builtin import builtin_catalog_loads, builtin_contexts
 from ._scopes import ALL_CONTEXTS, ContextTable
 from .catalog._sources import CatalogLoad, load_catalog
+from .config._model import OpgateConfig
 from .exec._batch import BatchRunner
 from .exec._confirm import Approver, Asker
 from .exec._dispatcher import Dispatcher
@@ -72,17 +73,31 @@ class Gateway:
             executors = default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
         self.executors = executors
         self._batch_pool: ThreadPoolExecutor | None = None
+        self.http_apis: dict[str, Any] = {}  # the HTTP APIs behind OpenAPI catalogues, by upstream name
         self._search_index = None
         self._context: str | None = None
         self.set_context(context)
 
     @classmethod
-    def from_catalogs(cls, paths: Iterable[str | Path], *, include_builtin: bool = False, **options: Any) -> Gateway:
-        """A gateway over catalogue files or folders (``NAME=PATH`` sets a namespace)."""
+    def from_catalogs(cls, paths: Iterable[str | Path], *, include_builtin: bool = False, config: OpgateConfig | None = None, **options: Any) -> Gateway:
+        """A gateway over catalogue files or folders (``NAME=PATH`` sets a namespace).
+
+        ``config`` adds its HTTP upstreams (``[upstreams.NAME] openapi = PATH``)
+        to the catalogues and says how to reach them; an OpenAPI catalogue
+        without configuration runs against its document's first server,
+        without credentials.
+        """
+        from .executors.http._upstreams import register_http_upstreams
+
+        config = config or OpgateConfig()
+        paths = [*paths, *(f"{name}={upstream.openapi}" for name, upstream in config.http_upstreams.items())]
         loads: list[CatalogLoad] = builtin_catalog_loads() if include_builtin else []
+        policies = config.policies()
         for path in paths:
-            loads.extend(load_catalog(path))
-        return cls(guard_builtin_ops(build_registry(loads)), **options)
+            loads.extend(load_catalog(path, policies=policies))
+        gateway = cls(guard_builtin_ops(build_registry(loads)), **options)
+        gateway.http_apis = register_http_upstreams(gateway.executors, loads, config.http_upstreams)
+        return gateway
 
     # -- the workspace ---------------------------------------------------------
 

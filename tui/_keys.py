@@ -68,7 +68,7 @@ EXPLORER_BINDINGS: list[Binding] = [
 ]
 HISTORY_BINDINGS: list[Binding] = [*HISTORY_KEYS, *(_app(i) for i in ("opgate.writes", "opgate.help"))]
 
-COPY_FORMATS = (("json", "JSON payload"), ("cli", "opgate exec command line"), ("python", "Python (gw.exec)"))
+COPY_FORMATS = (("json", "JSON payload"), ("cli", "opgate exec command line"), ("python", "Python (gw.exec)"), ("curl", "curl (the HTTP request, credentials from the environment)"))
 
 # The help screen's sections, in order.
 SECTIONS: list[tuple[str, list[Binding]]] = [

@@ -2,8 +2,8 @@
 
 Accepted: a JSON list of OpenAI-style functions (wrapped or bare), an object
 whose ``tools`` list holds such functions, an MCP ``tools/list`` result, a
-built ``registry.json``, a folder of tool folders, or a folder of JSON
-catalogue files.
+built ``registry.json``, an OpenAPI 3.0/3.1 document (JSON or YAML), a
+folder of tool folders, or a folder of JSON catalogue files.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from .. import safe_json
@@ -18,6 +19,7 @@ from ._folders import is_tool_folder_tree, load_tool_folders
 from ._functions import parse_function_list
 from ._mcp import parse_mcp_tools
 from ._registry_file import parse_registry_file
+from .openapi import ApiPolicy, OpenApiDocument, OpenApiError, check_version, load_document, looks_like_openapi, read_openapi
 from ._tool import LoadProblem, ToolDefinition
 
 _NOISE_WORDS = {"mcp", "tools", "tool", "list", "openapi", "catalog", "catalogue", "functions", "registry", "definitions", "json", "schema", "schemas"}
@@ -31,6 +33,8 @@ class CatalogLoad:
     namespace: str
     tools: list[ToolDefinition] = field(default_factory=list)
     problems: list[LoadProblem] = field(default_factory=list)
+    # For an OpenAPI document: the API its ops run against (opgate.core.catalog.openapi.HttpApi).
+    http_api: Any = None
 
 
 def default_namespace(path: Path) -> str:
@@ -51,7 +55,28 @@ def _is_mcp_list(tools: list[Any]) -> bool:
     return any(isinstance(t, dict) and "inputSchema" in t for t in tools)
 
 
-def _parse_document(data: Any, *, source: str, namespace: str | None, stem_namespace: str) -> CatalogLoad:
+def _openapi_load(document: OpenApiDocument, namespace: str, policies: Mapping[str, ApiPolicy] | None) -> CatalogLoad:
+    tools, problems, api = read_openapi(document, namespace, (policies or {}).get(namespace))
+    return CatalogLoad(document.source, namespace, tools, problems, http_api=api)
+
+
+def load_openapi_file(path: Path, namespace: str | None = None, policies: Mapping[str, ApiPolicy] | None = None) -> CatalogLoad:
+    """An OpenAPI document (JSON or YAML) as a catalogue; a Swagger 2.0 file is a clear problem."""
+    namespace = namespace or default_namespace(path)
+    try:
+        document = load_document(path)
+    except OpenApiError as exc:
+        return CatalogLoad(str(path), namespace, [], [LoadProblem(str(path), str(exc))])
+    return _openapi_load(document, namespace, policies)
+
+
+def _parse_document(data: Any, *, source: str, namespace: str | None, stem_namespace: str, policies: Mapping[str, ApiPolicy] | None = None) -> CatalogLoad:
+    if looks_like_openapi(data):
+        try:
+            version = check_version(data)
+        except OpenApiError as exc:
+            return CatalogLoad(source, namespace or stem_namespace, [], [LoadProblem(source, str(exc))])
+        return _openapi_load(OpenApiDocument(data, version, source), namespace or stem_namespace, policies)
     if isinstance(data, dict) and "registry_version" in data and isinstance(data.get("ops"), list):
         tools, problems = parse_registry_file(data, source=source)
         return CatalogLoad(source, namespace or "", tools, problems)
@@ -69,7 +94,9 @@ def _parse_document(data: Any, *, source: str, namespace: str | None, stem_names
     return CatalogLoad(source, ns, tools, problems)
 
 
-def load_json_file(path: Path, namespace: str | None = None) -> CatalogLoad:
+def load_json_file(path: Path, namespace: str | None = None, policies: Mapping[str, ApiPolicy] | None = None) -> CatalogLoad:
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return load_openapi_file(path, namespace, policies)
     source = str(path)
     try:
         data = safe_json.loads(path.read_bytes(), max_chars=None, what="the file")
@@ -77,11 +104,14 @@ def load_json_file(path: Path, namespace: str | None = None) -> CatalogLoad:
         return CatalogLoad(source, namespace or "", [], [LoadProblem(source, f"cannot read: {exc}")])
     except safe_json.JsonInputError as exc:
         return CatalogLoad(source, namespace or "", [], [LoadProblem(source, exc.message)])
-    return _parse_document(data, source=source, namespace=namespace, stem_namespace=default_namespace(path))
+    return _parse_document(data, source=source, namespace=namespace, stem_namespace=default_namespace(path), policies=policies)
 
 
-def load_catalog(spec: str | Path, namespace: str | None = None) -> list[CatalogLoad]:
-    """Read one catalogue path (``NAME=PATH`` allowed); a folder of JSON files gives one load per file."""
+def load_catalog(spec: str | Path, namespace: str | None = None, *, policies: Mapping[str, ApiPolicy] | None = None) -> list[CatalogLoad]:
+    """Read one catalogue path (``NAME=PATH`` allowed); a folder of JSON files gives one load per file.
+
+    ``policies`` are the configured overrides of OpenAPI upstreams, by namespace.
+    """
     if isinstance(spec, str):
         named, raw = split_catalog_spec(spec)
         namespace = namespace or named
@@ -98,5 +128,5 @@ def load_catalog(spec: str | Path, namespace: str | None = None) -> list[Catalog
         files = sorted(path.glob("*.json"))
         if not files:
             return [CatalogLoad(str(path), namespace or "", [], [LoadProblem(str(path), "the folder holds neither tool folders nor JSON catalogues")])]
-        return [load_json_file(f, namespace) for f in files]
-    return [load_json_file(path, namespace)]
+        return [load_json_file(f, namespace, policies) for f in files]
+    return [load_json_file(path, namespace, policies)]

@@ -133,7 +133,7 @@ class Dispatcher:
         """Run the call on its executor under the hard timeout; a ``preview`` dry-run sends nothing."""
         kind = executor.dry_run_kind(call) if call.dry_run else None
         if kind == PREVIEW:
-            preview = redact(executor.preview(call))
+            preview = redact(executor.preview(call), getattr(executor, "secrets", ()))
             return Outcome(None, {"dry_run": True, "dry_run_kind": PREVIEW, "preview": preview}, [f"nothing was sent: {call.op} cannot rehearse a call, so this shows what would be sent"])
         invocation = Invocation(call, session, self.settings, deadline=time.monotonic() + self.settings.hard_timeout_s, ask=asker)
         if executor.keeps_idempotency:

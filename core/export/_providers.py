@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..registry._exported import NAME_LIMIT, exported_name, exported_op_name
 from ..registry._record import OpRecord
 from ._gemini_schema import to_gemini_schema
 
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "mcp")
-_NAME_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
-NAME_LIMIT = 64
+__all__ = ["NAME_LIMIT", "PROVIDERS", "export_tool", "mcp_annotations", "provider_tool_name"]
 
 
 def provider_tool_name(record: OpRecord, *, by_op: bool = False) -> str:
-    """A provider-safe tool name: the tool's own name, or the op with dots as double underscores."""
-    name = record.op.replace(".", "__") if by_op else record.tool_name
-    return _NAME_UNSAFE.sub("_", name)[:NAME_LIMIT]
+    """A provider-safe tool name: the tool's own name, or the op with dots as double underscores.
+
+    Over 64 characters, the name ends in a stable hash instead of being cut,
+    and :meth:`Registry.resolve` maps it back to the op.
+    """
+    return exported_op_name(record.op) if by_op else exported_name(record.tool_name)
 
 
 def _description(record: OpRecord) -> str:

@@ -136,4 +136,5 @@ def generic_call(router: Any, name: str, arguments: Any) -> Any:
         return failure(name, "VALIDATION_ERROR", "run_tool needs 'name': an op from list_tools", help_path="root")
     if target in SELF_DISPATCH:
         return failure(target, "VALIDATION_ERROR", "run_tool cannot run run_tool; name the op itself", help_path="root")
-    return router._guarded_exec(target.replace("__", ".") if "__" in target else target, arguments.get("arguments") or {}, dry_run=bool(arguments.get("dry_run", False)))
+    # exec resolves op names, tool names and exported names (hash-shortened ones included).
+    return router._guarded_exec(target, arguments.get("arguments") or {}, dry_run=bool(arguments.get("dry_run", False)))

@@ -54,9 +54,9 @@ class ToolRouter:
         return failure(name, "NOT_FOUND", f"There is no tool {name!r}. Use help or search to find an op, then exec it.", help_path="root")
 
     def _typed_op(self, name: str):
-        op = name.replace("__", ".")
-        record = self.gateway.registry.get(op)
-        return record if record is not None and self.gateway.is_visible(op) else None
+        # Only exported op names: a catalogue tool called "list" must not take over the protocol's list.
+        record = self.gateway.registry.get(name) or self.gateway.registry.resolve_exported(name)
+        return record if record is not None and self.gateway.is_visible(record.op) else None
 
     def _note_inspected(self, op: str) -> None:
         if op in self.inspected:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..catalog._tool import LoadProblem
+from ._exported import exported_name, exported_op_name
 from ._record import OpRecord
 
 
@@ -29,6 +30,7 @@ class Registry:
         self.problems: list[LoadProblem] = list(problems or [])
         self.group_summaries: dict[str, str] = dict(group_summaries or {})
         self.version = self._content_hash()
+        self._exported: dict[str, str] | None = None
 
     def _content_hash(self) -> str:
         digest = hashlib.sha256()
@@ -53,12 +55,32 @@ class Registry:
         return self._by_op.get(op)
 
     def resolve(self, name: str) -> OpRecord | None:
-        """An op by its op name or, failing that, by the tool name it came from (if that is unambiguous)."""
+        """An op by its op name, the tool name it came from (if that is unambiguous), or a name it was exported under."""
         record = self._by_op.get(name)
         if record is not None:
             return record
         ops = self._by_tool.get(name, [])
-        return self._by_op[ops[0]] if len(ops) == 1 else None
+        if len(ops) == 1:
+            return self._by_op[ops[0]]
+        return self.resolve_exported(name)
+
+    def resolve_exported(self, name: str) -> OpRecord | None:
+        """An op by a name a provider export gave it (``onto__task__list``, or a long name shortened with a hash)."""
+        if self._exported is None:
+            self._exported = self._exported_names()
+        op = self._exported.get(name)
+        return self._by_op.get(op) if op else None
+
+    def _exported_names(self) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for op in self._by_op:
+            names[exported_op_name(op)] = op
+        taken = set(names)
+        for tool, ops in self._by_tool.items():
+            exported = exported_name(tool)
+            if len(ops) == 1 and exported not in taken and exported not in self._by_op:
+                names[exported] = ops[0]
+        return names
 
     def ops_for_tool(self, tool_name: str) -> list[str]:
         return list(self._by_tool.get(tool_name, []))

@@ -29,6 +29,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--idempotency-key", metavar="KEY", help="replay the first response for this key instead of running again")
     parser.add_argument("--state-digest", metavar="DIGEST", help="fail with CONFLICT if the state changed since the dry-run that gave this digest")
     parser.add_argument("--json", action="store_true", help="print the envelope as plain JSON")
+    parser.add_argument("--curl", action="store_true", help="for an HTTP op: send nothing, print the request as a curl command (credentials from the same environment variables)")
     parser.set_defaults(run=run_exec)
     return parser
 
@@ -86,10 +87,28 @@ def run_exec(args: argparse.Namespace, console: Console) -> int:
     except ArgTextError as exc:
         call_args = None
         envelope = {"op": args.op, "ok": False, "error": {"code": "VALIDATION_ERROR", "message": str(exc), "details": {"field_errors": []}, "help_path": record.op if record else "root"}}
-    if call_args is not None:
-        envelope = gateway.exec(args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run, state_digest=args.state_digest)
+    try:
+        if call_args is not None:
+            envelope = gateway.exec(args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run or args.curl, state_digest=args.state_digest)
+    finally:
+        gateway.close()
+    if args.curl:
+        return _print_curl(console, envelope, args.json)
     _print(console, envelope, args.json)
     return 0 if envelope.get("ok") else 1
+
+
+def _print_curl(console: Console, envelope: dict[str, Any], as_json: bool) -> int:
+    from opgate.core.executors.http import curl_command
+
+    preview = (envelope.get("meta") or {}).get("preview") if envelope.get("ok") else None
+    if not isinstance(preview, dict) or "url" not in preview:
+        if envelope.get("ok"):
+            envelope = {"op": envelope.get("op"), "ok": False, "error": {"code": "VALIDATION_ERROR", "message": f"{envelope.get('op')} is not an HTTP op, so there is no request to show as curl; use --dry-run", "details": {}, "help_path": envelope.get("op") or "root"}}
+        _print(console, envelope, as_json)
+        return 1
+    console.file.write(curl_command(preview) + "\n")
+    return 0
 
 
 def _read_steps(source: str) -> tuple[Any, str | None]:

@@ -7,25 +7,39 @@ import sys
 from typing import Any
 
 from opgate.core import Gateway
+from opgate.core.config import ConfigError, OpgateConfig, load_config
 
 
 class GatewaySetupError(Exception):
     """The options do not make a usable gateway (an unknown context, catalogues with no ops)."""
 
 
+def cli_config(args: argparse.Namespace) -> OpgateConfig:
+    """The configuration (``--config``, ``./opgate.toml``, the user's folder); its problems stop the command."""
+    try:
+        return load_config(getattr(args, "config", None))
+    except ConfigError as exc:
+        raise GatewaySetupError(f"the configuration has {len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
+
+
 def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     """The built-in catalogue unless ``--catalog`` names others; ``--context`` narrows what is visible; ``--db`` picks the workspace.
 
-    Problems found in the catalogues are printed to stderr; catalogues that
-    give no op at all, or an unknown context, stop the command.
+    The configuration file adds its upstreams and gives the default database
+    and context. Problems found in the catalogues are printed to stderr;
+    catalogues that give no op at all, or an unknown context, stop the command.
     """
-    options.setdefault("context", args.context)
-    options.setdefault("db_path", args.db)
+    config = cli_config(args)
+    options.setdefault("context", args.context or config.context)
+    options.setdefault("db_path", args.db or config.database)
     try:
-        gateway = Gateway.from_catalogs(args.catalog, **options) if args.catalog else Gateway(**options)
+        if args.catalog or config.http_upstreams:
+            gateway = Gateway.from_catalogs(args.catalog, include_builtin=not args.catalog, config=config, **options)
+        else:
+            gateway = Gateway(**options)
     except ValueError as exc:  # an unknown context name
         raise GatewaySetupError(str(exc)) from None
-    if args.catalog:
+    if args.catalog or config.http_upstreams:
         errors = [p for p in gateway.registry.problems if p.severity == "error"]
         for problem in errors[:20]:
             print(f"opgate: {problem}", file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-GLOBAL_DESTS = ("catalog", "context", "db")
+GLOBAL_DESTS = ("catalog", "context", "db", "config")
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> None:
@@ -23,6 +23,7 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
     )
     group.add_argument("--context", dest=f"{position}_context", metavar="NAME", help="a context scope: only its ops are visible")
     group.add_argument("--db", dest=f"{position}_db", metavar="PATH", help="the workspace database (default: the user data folder)")
+    group.add_argument("--config", dest=f"{position}_config", metavar="FILE", help="the configuration file (default: ./opgate.toml, else opgate.toml in the user config folder)")
 
 
 def merge_global_options(args: argparse.Namespace) -> argparse.Namespace:

@@ -49,6 +49,7 @@ def _sibling_without_approver(gateway: Gateway) -> Gateway:
     return Gateway(
         gateway.registry, context=gateway.context, contexts=gateway.contexts, settings=gateway.settings,
         session=gateway.session, store=gateway.store, allow_write=gateway.allow_write,
+        executors=gateway.executors,  # the same upstream clients, opened once
     )
 
 

@@ -198,3 +198,23 @@ async def test_one_of_items_get_a_variant_select(tmp_path):
         assert isinstance(builder.args["assignees"][0], dict)
         await fill(pilot, screen, ("assignees", 0, "login"), "octocat")
         assert builder.args["assignees"][0]["login"] == "octocat"
+
+
+async def test_an_http_op_can_be_copied_as_curl(tmp_path):
+    from pathlib import Path
+
+    document = Path(__file__).resolve().parents[1] / "http" / "loopback_openapi.json"
+    gw = Gateway.from_catalogs([f"items={document}"], db_path=tmp_path / "g.db")
+    app = make_app(gw, "items")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await screen.open_op("items.item.get")
+        await settle(pilot)
+        await screen.query_one(CallBuilder).set_args({"id": "7"})
+        await settle(pilot)
+        await pilot.press("f9")
+        assert isinstance(app.screen, CopyScreen) and "curl" in app.screen.previews
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.clipboard == "curl -X GET https://items.invalid/items/7"
+    gw.close()

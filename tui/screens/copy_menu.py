@@ -1,4 +1,4 @@
-"""Copy the call: as the JSON payload, as an ``opgate exec`` command line, or as Python."""
+"""Copy the call: as the JSON payload, as an ``opgate exec`` command line, as Python, or (HTTP ops) as curl."""
 
 from __future__ import annotations
 
@@ -16,16 +16,17 @@ from .._plain import escape
 
 from .._keys import COPY_FORMATS
 
-KEYS = {"json": "j", "cli": "c", "python": "p"}
+KEYS = {"json": "j", "cli": "c", "python": "p", "curl": "u"}
 
 
 class CopyScreen(ModalScreen[str | None]):
-    """Dismisses with ``json``, ``cli`` or ``python``."""
+    """Dismisses with ``json``, ``cli``, ``python`` or ``curl``; offers the formats it is given previews of."""
 
     BINDINGS: ClassVar = [
         Binding("j", "choose('json')", "JSON", tooltip="The exec payload as JSON", id="opgate.copy.json"),
         Binding("c", "choose('cli')", "CLI", tooltip="An opgate exec command line", id="opgate.copy.cli"),
         Binding("p", "choose('python')", "Python", tooltip="gw.exec(...) in Python", id="opgate.copy.python"),
+        Binding("u", "choose('curl')", "curl", tooltip="The HTTP request as a curl command (HTTP ops)", id="opgate.copy.curl"),
         Binding("escape", "choose('')", "Close", tooltip="Copy nothing", id="opgate.copy.close"),
     ]
 
@@ -36,7 +37,7 @@ class CopyScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="copy-box", classes="modal-box"):
             yield Label("[b]Copy the call as…[/b]")
-            options = [Option(f"[b]{KEYS[fmt]}[/b]  {title}\n[dim]{escape(self._first_line(fmt))}[/dim]", id=fmt) for fmt, title in COPY_FORMATS]
+            options = [Option(f"[b]{KEYS[fmt]}[/b]  {title}\n[dim]{escape(self._first_line(fmt))}[/dim]", id=fmt) for fmt, title in COPY_FORMATS if fmt in self.previews]
             yield OptionList(*options, id="copy-list")
 
     def _first_line(self, fmt: str) -> str:
@@ -52,4 +53,4 @@ class CopyScreen(ModalScreen[str | None]):
         self.dismiss(event.option.id)
 
     def action_choose(self, fmt: str) -> None:
-        self.dismiss(fmt or None)
+        self.dismiss(fmt if fmt in self.previews else None)

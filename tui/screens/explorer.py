@@ -194,15 +194,29 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         if not self.call_op:
             self.notify("Nothing to copy yet: open an op first.", severity="warning")
             return
-        previews = {fmt: self.call_text(fmt) for fmt, _ in COPY_FORMATS}
+        record = self.gateway.registry.get(self.call_op)
+        formats = [fmt for fmt, _ in COPY_FORMATS if fmt != "curl" or (record is not None and record.binding.kind == "http")]
+        previews = {fmt: self.call_text(fmt) for fmt in formats}
         self.app.push_screen(CopyScreen(previews), lambda fmt: fmt and self.copy_as(fmt))
 
     def call_text(self, fmt: str) -> str:
         record = self.gateway.registry.get(self.call_op or "")
+        if fmt == "curl":
+            return self._curl_text()
         return render_call(
             fmt, self.call_op or "", self.call_args, dry_run=bool(record and record.kind == "write"),
             global_options=getattr(self.app, "global_options", []),
         )
+
+    def _curl_text(self) -> str:
+        """The request an HTTP op would send, as curl: a preview, so nothing is sent."""
+        from opgate.core.executors.http import curl_command
+
+        envelope = self.gateway.exec(self.call_op or "", self.call_args, dry_run=True)
+        preview = (envelope.get("meta") or {}).get("preview") if envelope.get("ok") else None
+        if isinstance(preview, dict) and "url" in preview:
+            return curl_command(preview)
+        return f"# no request to show: {(envelope.get('error') or {}).get('message', 'not an HTTP op')}"
 
     def copy_as(self, fmt: str) -> None:
         """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard."""

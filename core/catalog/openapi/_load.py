@@ -1,0 +1,168 @@
+"""An OpenAPI document as a catalogue: one op per operation, bound to the HTTP executor."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .._extension import extension_fields
+from .._tool import Binding, LoadProblem, ToolDefinition, ToolMetadata
+from ._arguments import ArgumentsBuilder
+from ._describe import describe_operation
+from ._document import HTTP_METHODS, OpenApiDocument
+from ._operation import IDEMPOTENT_METHODS, READ_METHODS, HttpApi, HttpOperation
+from ._schema import SchemaConverter
+
+_METHOD_ACTIONS = {"get": "fetch", "head": "check", "options": "describe", "post": "create", "put": "update", "patch": "update", "delete": "delete", "trace": "trace"}
+
+
+@dataclass(frozen=True)
+class ApiPolicy:
+    """What the configuration changes about an API's ops.
+
+    ``read_only`` leaves its writes browse-only; ``confirm_methods`` are the
+    methods that need a person's confirmation (DELETE by default);
+    ``operations`` maps an ``operationId`` or ``METHOD /path`` to overrides
+    (``kind``: read or write, ``destructive``, ``confirm``).
+    """
+
+    read_only: bool = False
+    confirm_methods: frozenset[str] = frozenset({"DELETE"})
+    operations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def overrides(self, operation: HttpOperation) -> Mapping[str, Any]:
+        return self.operations.get(operation.operation_id or "") or self.operations.get(operation.target) or {}
+
+
+def _auth_headers(document: OpenApiDocument) -> frozenset[str]:
+    names = {"authorization"}
+    for scheme in document.security_schemes.values():
+        if scheme.get("type") == "apiKey" and scheme.get("in") == "header" and isinstance(scheme.get("name"), str):
+            names.add(scheme["name"].lower())
+    return frozenset(names)
+
+
+def _tool_name(operation: dict[str, Any], method: str, path: str) -> str:
+    """The operationId, or words made from the method and the path (``GET /pets/{id}`` gives ``fetch_pets``)."""
+    operation_id = operation.get("operationId")
+    if isinstance(operation_id, str) and operation_id.strip():
+        return operation_id.strip()
+    segments = [s for s in path.split("/") if s and not s.startswith("{")]
+    nouns = [re.sub(r"[^A-Za-z0-9]+", "_", re.sub(r"\.(json|xml)$", "", s)) for s in segments[-2:]]
+    action = _METHOD_ACTIONS[method]
+    if method == "get" and not path.rstrip("/").endswith("}"):
+        action = "list"
+    return "_".join([action, *[n for n in nouns if n]]) or action
+
+
+def _metadata(method: str, operation: dict[str, Any], extension: dict[str, Any], overrides: Mapping[str, Any], policy: ApiPolicy) -> ToolMetadata:
+    reads = method in READ_METHODS
+    kind = overrides.get("kind") or extension.get("kind")
+    if kind in ("read", "write"):
+        reads = kind == "read"
+    base = extension.get("metadata") if isinstance(extension.get("metadata"), ToolMetadata) else ToolMetadata()
+    destructive = overrides.get("destructive", base.destructive if base.destructive is not None else method == "DELETE")
+    confirm = overrides.get("confirm", extension.get("confirm", base.requires_confirmation or method in policy.confirm_methods))
+    tags = tuple(t for t in operation.get("tags") or [] if isinstance(t, str))
+    return replace(
+        base,
+        category="retrieval" if reads else "action",
+        side_effects="read_only" if reads else "writes",
+        idempotent=base.idempotent if base.idempotent is not None else method in IDEMPOTENT_METHODS,
+        destructive=bool(destructive) and not reads,
+        requires_confirmation=bool(confirm),
+        tags=base.tags or tags,
+        auth_required=bool(base.auth_required),
+    )
+
+
+def _parameters(document: OpenApiDocument, path_item: dict[str, Any], operation: dict[str, Any]) -> list[dict[str, Any]]:
+    """Path-level parameters, overridden by the operation's own of the same name and place."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for raw in [*(path_item.get("parameters") or []), *(operation.get("parameters") or [])]:
+        parameter = document.deref(raw)
+        if isinstance(parameter, dict) and isinstance(parameter.get("name"), str):
+            merged[(parameter["name"], str(parameter.get("in")))] = parameter
+    return list(merged.values())
+
+
+def _servers(*nodes: dict[str, Any]) -> tuple[str, ...]:
+    for node in nodes:
+        urls = [s["url"] for s in node.get("servers") or [] if isinstance(s, dict) and isinstance(s.get("url"), str)]
+        if urls:
+            return tuple(urls)
+    return ()
+
+
+def _security(node: dict[str, Any]) -> tuple[dict[str, Any], ...] | None:
+    security = node.get("security")
+    return tuple(s for s in security if isinstance(s, dict)) if isinstance(security, list) else None
+
+
+def _one_operation(document: OpenApiDocument, namespace: str, path: str, method: str, path_item: dict[str, Any], operation: dict[str, Any], policy: ApiPolicy, auth_headers: frozenset[str]) -> tuple[ToolDefinition, HttpOperation, list[str]]:
+    builder = ArgumentsBuilder(document, SchemaConverter(document), auth_headers)
+    for parameter in _parameters(document, path_item, operation):
+        builder.add_parameter(parameter)
+    media = builder.add_body(document.deref(operation["requestBody"])) if isinstance(operation.get("requestBody"), dict) else None
+    http = HttpOperation(
+        method=method.upper(), path=path,
+        operation_id=operation.get("operationId") if isinstance(operation.get("operationId"), str) else None,
+        places=tuple(builder.places), content_type=media, security=_security(operation), servers=_servers(operation, path_item),
+    )
+    raw_extension = operation.get("x-opgate")
+    extension = extension_fields(raw_extension) if isinstance(raw_extension, dict) else {}
+    if isinstance(raw_extension, dict):
+        if raw_extension.get("kind") in ("read", "write"):
+            extension["kind"] = raw_extension["kind"]
+        if isinstance(raw_extension.get("requiresConfirmation"), bool):
+            extension["confirm"] = raw_extension["requiresConfirmation"]  # an explicit false turns DELETE's default off
+    overrides = policy.overrides(http)
+    metadata = _metadata(http.method, operation, extension, overrides, policy)
+    binding = Binding("http", upstream=namespace, target=http.target)
+    if policy.read_only and metadata.side_effects == "writes":
+        binding = Binding("none", reason=f"the upstream {namespace!r} is configured read_only, so its writes can be browsed but not run")
+    summary = operation.get("summary") if isinstance(operation.get("summary"), str) and operation["summary"].strip() else extension.get("summary")
+    tool = ToolDefinition(
+        name=_tool_name(operation, method, path),
+        description=describe_operation(operation, http.method, path, list(builder.properties)),
+        parameters=builder.schema(),
+        namespace=namespace,
+        source=document.source,
+        op=extension.get("op"),
+        summary=summary,
+        metadata=metadata,
+        notes=tuple(builder.notes) + tuple(extension.get("notes") or ()),
+        examples=tuple(extension.get("examples") or ()),
+        http=http.target,
+        binding=binding,
+    )
+    return tool, http, builder.notes
+
+
+def read_openapi(document: OpenApiDocument, namespace: str, policy: ApiPolicy | None = None) -> tuple[list[ToolDefinition], list[LoadProblem], HttpApi]:
+    """Every operation of ``document`` as a tool, the problems found, and the API the executor runs."""
+    policy = policy or ApiPolicy()
+    api = HttpApi(namespace, document.source, tuple(document.servers), document.security_schemes, _security(document.data) or ())
+    tools: list[ToolDefinition] = []
+    problems: list[LoadProblem] = []
+    auth_headers = _auth_headers(document)
+    for path, raw_item in document.data["paths"].items():
+        path_item = document.deref(raw_item)
+        if not isinstance(path_item, dict):
+            problems.append(LoadProblem(document.source, "the path item is not an object", field=f"paths.{path}"))
+            continue
+        for method in HTTP_METHODS:
+            operation = path_item.get(method)
+            if not isinstance(operation, dict):
+                continue
+            try:
+                tool, http, notes = _one_operation(document, namespace, path, method, path_item, operation, policy, auth_headers)
+            except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a malformed operation is reported; the others load
+                problems.append(LoadProblem(document.source, f"cannot read this operation: {exc}", tool=operation.get("operationId"), field=f"paths.{path}.{method}"))
+                continue
+            problems.extend(LoadProblem(document.source, note, tool=tool.name, severity="warning") for note in notes)
+            tools.append(tool)
+            api.operations[http.target] = http
+    return tools, problems, api

@@ -1,0 +1,77 @@
+"""The configuration as typed values: what ``opgate.toml`` says once it has been checked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..catalog.openapi import ApiPolicy
+
+DEFAULT_TIMEOUT_S = 30.0
+DEFAULT_RETRIES = 2
+_METHOD = re.compile(r"^[A-Z]+$")
+
+
+@dataclass(frozen=True)
+class AuthConfig:
+    """Where an upstream's credentials come from: the names of environment variables, never the values.
+
+    ``scheme`` picks one of the document's ``securitySchemes`` when it has
+    several; otherwise the first one the credentials fit is used.
+    """
+
+    scheme: str | None = None
+    username_env: str | None = None
+    password_env: str | None = None
+    token_env: str | None = None
+    api_key_env: str | None = None
+
+    def env_names(self) -> list[str]:
+        return [n for n in (self.username_env, self.password_env, self.token_env, self.api_key_env) if n]
+
+
+@dataclass(frozen=True)
+class HttpUpstreamConfig:
+    """One HTTP API upstream: its OpenAPI document and how to reach it."""
+
+    name: str
+    openapi: Path
+    base_url: str | None = None
+    auth: AuthConfig | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    retries: int = DEFAULT_RETRIES
+    read_only: bool = False
+    # HTTP methods, operationIds or "METHOD /path" that need a person's confirmation.
+    confirm: tuple[str, ...] = ("DELETE",)
+    # Sent with a write's idempotency key when the API honours one (Stripe's "Idempotency-Key").
+    idempotency_header: str | None = None
+    operations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def policy(self) -> ApiPolicy:
+        methods = frozenset(c for c in self.confirm if _METHOD.match(c))
+        operations = {k: dict(v) for k, v in self.operations.items()}
+        for selector in self.confirm:
+            if not _METHOD.match(selector):
+                operations.setdefault(selector, {}).setdefault("confirm", True)
+        return ApiPolicy(read_only=self.read_only, confirm_methods=methods, operations=operations)
+
+
+@dataclass(frozen=True)
+class OpgateConfig:
+    """The whole configuration. ``source`` is the file it came from (``None``: no file, the defaults)."""
+
+    source: Path | None = None
+    http_upstreams: Mapping[str, HttpUpstreamConfig] = field(default_factory=dict)
+    # MCP upstreams in the shape of an ``mcpServers`` JSON entry (command/args/env/cwd or url/headers).
+    mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    database: Path | None = None
+    context: str | None = None
+    theme: str | None = None
+    keymap: Mapping[str, str] = field(default_factory=dict)
+
+    def policies(self) -> dict[str, ApiPolicy]:
+        return {name: upstream.policy() for name, upstream in self.http_upstreams.items()}

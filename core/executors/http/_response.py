@@ -1,0 +1,171 @@
+"""What an upstream answered, as a result or as a typed failure.
+
+2xx: JSON becomes the result, other content types become text with their
+type, and pagination (``Link`` headers, Twilio's ``next_page_uri``) is
+surfaced as the way to get more. Anything else maps to an envelope code by
+the table below, with the status and the upstream's body (capped) in the
+error's details.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlsplit
+
+
+from ...catalog.openapi import QUERY, HttpOperation
+from ...exec._errors import ConflictError, InternalError, InvalidArguments, NotFoundError, OpError, PermissionDenied
+from .._base import Outcome
+
+if TYPE_CHECKING:  # httpx loads rich at import; see _executor.py
+    import httpx
+
+# The upstream body kept in an error's details.
+ERROR_BODY_LIMIT = 2_000
+# Response headers worth showing with a result.
+_SHOWN_HEADERS = ("content-type", "content-length", "location", "etag", "last-modified", "link", "retry-after", "x-request-id", "request-id", "twilio-request-id", "x-ratelimit-remaining")
+_PAGE_KEYS = ("next_page_uri", "next_page_url", "next")
+
+STATUS_ERRORS: dict[int, type[OpError]] = {
+    400: InvalidArguments, 422: InvalidArguments,
+    401: PermissionDenied, 403: PermissionDenied,
+    404: NotFoundError,
+    409: ConflictError, 412: ConflictError,
+}
+
+
+def _body(response: httpx.Response) -> Any:
+    """JSON when the response says so (and is), otherwise text with its content type; ``None`` for no body."""
+    if not response.content:
+        return None
+    content_type = response.headers.get("content-type", "")
+    if "json" in content_type:
+        try:
+            return response.json()
+        except ValueError:
+            pass
+    try:
+        text = response.content.decode(response.encoding or "utf-8")
+    except (UnicodeDecodeError, LookupError):
+        return {"content_type": content_type, "bytes": len(response.content), "text": None}
+    return {"content_type": content_type or "text/plain", "text": text}
+
+
+def http_meta(response: httpx.Response) -> dict[str, Any]:
+    headers = {k: v for k, v in response.headers.items() if k.lower() in _SHOWN_HEADERS}
+    return {"status": response.status_code, "reason": response.reason_phrase, "headers": headers}
+
+
+def _typed(text: str, schema: Any) -> Any:
+    """A query string value as the argument's schema wants it (``PageSize=50`` is an integer)."""
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    kinds = kind if isinstance(kind, list) else [kind]
+    try:
+        if "integer" in kinds:
+            return int(text)
+        if "number" in kinds:
+            return float(text)
+    except ValueError:
+        return text
+    if "boolean" in kinds and text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+def _next_args(operation: HttpOperation, args: Mapping[str, Any], next_url: str, properties: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The arguments of the next page's call, when its URL only changes query parameters the op has."""
+    query = dict(parse_qsl(urlsplit(next_url).query))
+    by_wire = {p.name: p.arg for p in operation.places_in(QUERY)}
+    if not query or any(name not in by_wire for name in query):
+        return None
+    return {**args, **{by_wire[name]: _typed(value, properties.get(by_wire[name])) for name, value in query.items()}}
+
+
+def pagination(response: httpx.Response, body: Any, operation: HttpOperation, args: Mapping[str, Any], properties: Mapping[str, Any]) -> dict[str, Any] | None:
+    next_url = None
+    links = response.links
+    if "next" in links and links["next"].get("url"):
+        next_url = links["next"]["url"]
+    elif isinstance(body, dict):
+        for key in _PAGE_KEYS:
+            if isinstance(body.get(key), str) and body[key]:
+                next_url = body[key]
+                break
+    if not next_url:
+        return None
+    page: dict[str, Any] = {"next": next_url}
+    next_args = _next_args(operation, args, next_url, properties)
+    if next_args is not None:
+        page["next_args"] = next_args
+        page["how"] = "call the same op with next_args to get the next page"
+    return page
+
+
+def success_outcome(response: httpx.Response, operation: HttpOperation, args: Mapping[str, Any], properties: Mapping[str, Any]) -> Outcome:
+    """The result and ``meta.http`` (status, headers); ``meta.pagination`` when there is more."""
+    body = _body(response)
+    meta: dict[str, Any] = {"http": http_meta(response)}
+    page = pagination(response, body, operation, args, properties)
+    if page:
+        meta["pagination"] = page
+    return Outcome(body, meta)
+
+
+def _capped(response: httpx.Response) -> Any:
+    body = _body(response)
+    text = json.dumps(body, ensure_ascii=False, default=str) if not isinstance(body, str) else body
+    if len(text) <= ERROR_BODY_LIMIT:
+        return body
+    return text[:ERROR_BODY_LIMIT] + f"… [cut at {ERROR_BODY_LIMIT} of {len(text)} characters]"
+
+
+def _server_message(body: Any) -> str | None:
+    if isinstance(body, dict):
+        for key in ("message", "detail", "title", "error_description", "error"):
+            value = body.get(key)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+            if isinstance(value, dict) and isinstance(value.get("message"), str):
+                return value["message"]
+        if isinstance(body.get("text"), str) and body["text"].strip():
+            return body["text"].strip()[:300]
+    return None
+
+
+def _field_errors(body: Any) -> list[dict[str, Any]]:
+    """Field details the server gave: Prism's ``validation`` list, RFC 7807 ``errors``, or ``{field: message}``."""
+    if not isinstance(body, dict):
+        return []
+    rows: list[dict[str, Any]] = []
+    for item in body.get("validation") or body.get("errors") or body.get("invalid_params") or []:
+        if not isinstance(item, dict):
+            continue
+        location = item.get("location") or item.get("loc") or item.get("path") or item.get("name") or item.get("field") or []
+        parts = [str(p) for p in (location if isinstance(location, list) else [location])]
+        rows.append({"field": ".".join(parts) or "request", "code": str(item.get("code", "upstream_rejected")), "message": str(item.get("message") or item.get("msg") or item.get("detail") or item)})
+    return rows
+
+
+def failure(response: httpx.Response, operation: HttpOperation, attempts: int) -> OpError:
+    """The typed failure for a non-2xx answer."""
+    status = response.status_code
+    body = _capped(response)
+    server_says = _server_message(_body(response))
+    message = f"{operation.target} answered {status} {response.reason_phrase}" + (f": {server_says}" if server_says else "")
+    details: dict[str, Any] = {"http": {**http_meta(response), "body": body}, "status": status}
+    if attempts > 1:
+        details["attempts"] = attempts
+    error_class = STATUS_ERRORS.get(status)
+    if error_class is InvalidArguments:
+        return InvalidArguments(message + ". Fix the arguments and call again.", field_errors=_field_errors(_body(response)), **details)
+    if error_class is PermissionDenied:
+        return PermissionDenied(message + ". Check the upstream's credentials in opgate.toml (the environment variables it names).", **details)
+    if error_class is not None:
+        return error_class(message, **details)
+    retry_after = response.headers.get("retry-after")
+    if retry_after:
+        details["retry_after"] = retry_after
+    retryable = status == 429 or status >= 500
+    return InternalError(message + (". Retry later." if retryable else "."), retryable=retryable, **details)

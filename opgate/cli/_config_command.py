@@ -1,0 +1,40 @@
+"""``opgate config check`` and ``opgate config path``: the configuration file, checked whole."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+from opgate.core.config import ConfigError, find_config, read_config, user_config_path
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "config", help="check the configuration file",
+        description="check: read opgate.toml and report every problem with its file and key (exit 1 when there is one). path: which file is used.",
+    )
+    parser.add_argument("action", choices=("check", "path"), help="check the file, or print which file is used")
+    parser.set_defaults(run=run_config)
+    return parser
+
+
+def run_config(args: argparse.Namespace, console: Console) -> int:
+    path = find_config(getattr(args, "config", None))
+    if args.action == "path":
+        console.print(str(path) if path else f"no configuration file (looked for ./opgate.toml and {user_config_path()})")
+        return 0
+    if path is None:
+        console.print(f"no configuration file: nothing to check (looked for ./opgate.toml and {user_config_path()}); the defaults apply")
+        return 0
+    try:
+        config = read_config(path)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            console.print(f"[red]error[/] {problem}", markup=True, highlight=False)
+        console.print(f"{len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''} in {path}")
+        return 1
+    http, mcp = sorted(config.http_upstreams), sorted(config.mcp_servers)
+    console.print(f"{path}: ok")
+    console.print(f"  HTTP upstreams: {', '.join(http) or 'none'}; MCP upstreams: {', '.join(mcp) or 'none'}")
+    return 0

@@ -1,0 +1,114 @@
+"""opgate.toml: found, checked whole, every problem named by file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from opgate.cli import main
+from opgate.core.config import ConfigError, find_config, load_config, read_config
+
+DOCUMENT = Path(__file__).resolve().parents[1] / "http" / "loopback_openapi.json"
+
+COMPLETE = f"""
+database = "workspace.db"
+context = "work"
+
+[upstreams.items]
+openapi = "{DOCUMENT}"
+base_url = "http://127.0.0.1:9"
+timeout_s = 5
+retries = 1
+read_only = false
+confirm = ["DELETE", "createItem"]
+idempotency_header = "Idempotency-Key"
+headers = {{ "X-Env" = "test" }}
+
+[upstreams.items.auth]
+api_key_env = "ITEMS_API_KEY"
+
+[upstreams.items.operations.listItems]
+kind = "read"
+
+[upstreams.github]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-github"]
+env = {{ GITHUB_PERSONAL_ACCESS_TOKEN = "token" }}
+
+[upstreams.remote]
+url = "https://mcp.example.com/mcp"
+headers = {{ Authorization = "Bearer x" }}
+
+[explorer]
+theme = "textual-dark"
+keymap = {{ "opgate.dry_run" = "f8" }}
+"""
+
+
+def test_a_complete_file_is_read(tmp_path):
+    path = tmp_path / "opgate.toml"
+    path.write_text(COMPLETE)
+    config = read_config(path)
+    assert config.database == tmp_path / "workspace.db" and config.context == "work"
+    items = config.http_upstreams["items"]
+    assert items.timeout_s == 5 and items.auth.api_key_env == "ITEMS_API_KEY"
+    assert items.policy().operations["createItem"]["confirm"] is True
+    assert config.mcp_servers["github"] == {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "token"}}
+    assert config.mcp_servers["remote"] == {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer x"}}
+    assert config.keymap == {"opgate.dry_run": "f8"} and config.theme == "textual-dark"
+
+
+def test_every_problem_is_named_by_file_and_key(tmp_path):
+    path = tmp_path / "opgate.toml"
+    path.write_text(f"""
+colour = "blue"
+[upstreams.items]
+openapi = "{DOCUMENT}"
+base_ulr = "http://x"
+timeout_s = "soon"
+[upstreams.items.auth]
+token = "literal-secret"
+[upstreams.gone]
+openapi = "missing.yaml"
+[upstreams.odd]
+nothing = 1
+[explorer]
+keymap = {{ "opgate.run" = 5 }}
+""")
+    with pytest.raises(ConfigError) as caught:
+        read_config(path)
+    where = {p.key: p.message for p in caught.value.problems}
+    assert all(p.file == str(path) for p in caught.value.problems)
+    assert "unknown key" in where["colour"]
+    assert "unknown key" in where["upstreams.items.base_ulr"]
+    assert "expected a number of seconds" in where["upstreams.items.timeout_s"]
+    assert "unknown key" in where["upstreams.items.auth.token"]
+    assert "no such file" in where["upstreams.gone.openapi"]
+    assert "expected 'openapi'" in where["upstreams.odd"]
+    assert "expected keys" in where["explorer.keymap.opgate.run"]
+
+
+def test_the_file_is_found_in_the_current_folder(tmp_path):
+    (tmp_path / "opgate.toml").write_text('context = "work"\n')
+    assert find_config(cwd=tmp_path) == tmp_path / "opgate.toml"
+    assert load_config(cwd=tmp_path).context == "work"
+
+
+def test_config_check_reports_and_fails(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[upstreams.x]\nopenapi = 3\n")
+    assert main(["config", "check", "--config", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "upstreams.x.openapi" in out and str(bad) in out
+    good = tmp_path / "good.toml"
+    good.write_text(COMPLETE)
+    assert main(["--config", str(good), "config", "check"]) == 0
+    assert "ok" in capsys.readouterr().out
+
+
+def test_a_broken_configuration_stops_a_command_with_its_problems(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("unknown = 1\n")
+    assert main(["help", "--config", str(bad)]) == 2
+    assert "unknown" in capsys.readouterr().err
