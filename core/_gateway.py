@@ -55,6 +55,8 @@ class Gateway:
         self.session = session or Session()
         self.allow_write = allow_write
         self.approver = approver
+        if db_path is not None and not str(db_path).strip():
+            raise ValueError("db_path is empty; name a database file, or pass None for the default workspace")
         self._db_path = db_path
         self._store = store
         self._store_lock = threading.Lock()
@@ -92,7 +94,7 @@ class Gateway:
             return str(getattr(self._store, "location", self._db_path or ""))
         from .store import default_path
 
-        return str(self._db_path or default_path())
+        return str(default_path() if self._db_path is None else self._db_path)
 
     def close(self) -> None:
         if self._batch_pool is not None:
