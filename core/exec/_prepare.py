@@ -16,6 +16,7 @@ from typing import Any
 from ..help._args import usage_line
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
+from ..store._nesting import MAX_ARGUMENT_DEPTH, dotted, too_deep
 from ._errors import InvalidArguments, NotFoundError
 from ._session import Session
 from ._validation import ArgumentValidator
@@ -97,6 +98,22 @@ def dry_run_default(record: OpRecord) -> bool:
     return isinstance(prop, dict) and prop.get("default") is True
 
 
+def _refuse_deep_arguments(args: dict[str, Any]) -> None:
+    """Arguments nested beyond MAX_ARGUMENT_DEPTH stop here, before anything walks them.
+
+    Copying, fingerprinting, logging and serialising all recurse; a value a few
+    hundred levels deep would otherwise surface as INTERNAL somewhere inside.
+    """
+    deep = too_deep(args, MAX_ARGUMENT_DEPTH)
+    if deep is None:
+        return
+    where = dotted(deep, "args")
+    message = f"{where}: the arguments nest deeper than {MAX_ARGUMENT_DEPTH} levels; flatten the value"
+    field = "args" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in deep)
+    raise CallRejected(message, field_errors=[{"field": field, "path": "/" + "/".join(map(str, deep)),
+                                               "code": "too_deep", "message": message, "max_depth": MAX_ARGUMENT_DEPTH}])
+
+
 def prepare_call(
     record: OpRecord,
     raw_args: Any,
@@ -113,6 +130,7 @@ def prepare_call(
         args = _normalise_args(raw_args, warnings)
     except InvalidArguments as exc:
         raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
+    _refuse_deep_arguments(args)
     args, fills = session.fill_missing(record.required_args, args)
     warnings += fills
     field_errors, headline = validator.check(record, args)

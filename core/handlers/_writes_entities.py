@@ -15,7 +15,7 @@ from typing import Any
 from ..exec._errors import ConflictError, InvalidArguments
 from ..exec._handler import Handler, HandlerContext
 from ..store._kinds import KINDS
-from ._writes_checks import Problems, check_references, display_name, field_error, require_project
+from ._writes_checks import Problems, check_nesting, check_references, display_name, field_error, require_project
 
 CREATABLE = ("task", "goal", "plan", "document")
 UPDATABLE = ("project", "task", "goal", "plan", "document", "output", "milestone", "risk",
@@ -52,6 +52,7 @@ def create_entity(kind: str, ctx: HandlerContext, args: dict[str, Any]) -> dict[
     require_project(ctx.tx, project_id)
     problems = Problems()
     check_references(problems, ctx.tx, kind, args, project_id)
+    check_nesting(problems, args.get("props"), ("props",))
     problems.raise_if_any(f"create the {kind}")
     return {kind: ctx.tx.insert(kind, args)}
 
@@ -74,6 +75,7 @@ def update_entity(kind: str, ctx: HandlerContext, args: dict[str, Any]) -> dict[
     assert current is not None
     project_id = current["id"] if kind == "project" else current["project_id"]
     check_references(problems, ctx.tx, kind, changes, project_id)
+    check_nesting(problems, changes.get("props"), ("props",))
     problems.raise_if_any(f"update the {kind}")
     if "props" in changes:
         changes["props"] = merge_props(current.get("props"), changes["props"])

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..exec._handler import HandlerContext
 from ..store._kinds import KINDS
-from ._writes_checks import Problems, field_error
+from ._writes_checks import Problems, check_nesting, field_error
 
 # Where an entity's generic "description" and "due_at" go, for kinds that differ
 # from the plain field of that name. A requirement has no long text of its own.
@@ -40,6 +40,9 @@ def create_project(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
     kinds = _temp_ids(entities, problems)
     for index, entity in enumerate(entities):
         _check_state(index, entity, problems)
+        check_nesting(problems, entity.get("props"), ("entities", index, "props"))
+    check_nesting(problems, args["project"].get("props"), ("project", "props"))
+    check_nesting(problems, (args.get("context_document") or {}).get("props"), ("context_document", "props"))
     containment, edges = _sort_relationships(args.get("relationships", []), kinds, problems)
     problems.raise_if_any("create the project")
 
