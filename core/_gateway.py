@@ -61,6 +61,8 @@ class Gateway:
         self.allow_write = allow_write
         self.approver = approver
         self.asker = asker
+        if db_path is not None and not str(db_path).strip():
+            raise ValueError("db_path is empty; name a database file, or pass None for the default workspace")
         self._db_path = db_path
         self._store = store
         self._store_lock = threading.Lock()
@@ -118,7 +120,7 @@ class Gateway:
             return str(getattr(self._store, "location", self._db_path or ""))
         from .store import default_path
 
-        return str(self._db_path or default_path())
+        return str(default_path() if self._db_path is None else self._db_path)
 
     def close(self) -> None:
         if self._batch_pool is not None:

@@ -20,16 +20,27 @@ class UnresolvedReference(Exception):
         self.reason = reason
 
 
-def references_in(value: Any) -> set[int]:
-    """The step numbers a value refers to."""
-    if isinstance(value, str):
-        match = REFERENCE.match(value)
-        return {int(match.group(1))} if match else set()
+def _children(value: Any) -> list[tuple[Any, Any]]:
     if isinstance(value, dict):
-        return set().union(*(references_in(v) for v in value.values())) if value else set()
+        return list(value.items())
     if isinstance(value, list):
-        return set().union(*(references_in(v) for v in value)) if value else set()
-    return set()
+        return list(enumerate(value))
+    return []
+
+
+def references_in(value: Any) -> set[int]:
+    """The step numbers a value refers to (walked with a stack: arguments may nest deeply)."""
+    found: set[int] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            match = REFERENCE.match(node)
+            if match:
+                found.add(int(match.group(1)))
+        else:
+            stack.extend(child for _, child in _children(node))
+    return found
 
 
 def _lookup(reference: str, envelopes: dict[int, dict[str, Any]]) -> Any:
@@ -59,10 +70,18 @@ def _lookup(reference: str, envelopes: dict[int, dict[str, Any]]) -> Any:
 
 
 def resolve_references(value: Any, envelopes: dict[int, dict[str, Any]]) -> Any:
-    if isinstance(value, str) and REFERENCE.match(value):
-        return _lookup(value, envelopes)
-    if isinstance(value, dict):
-        return {k: resolve_references(v, envelopes) for k, v in value.items()}
-    if isinstance(value, list):
-        return [resolve_references(v, envelopes) for v in value]
-    return value
+    """A copy of ``value`` with every reference replaced by what it points at (built with a stack, not recursion)."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        node, parent, key = stack.pop()
+        if isinstance(node, str) and REFERENCE.match(node):
+            parent[key] = _lookup(node, envelopes)
+        elif isinstance(node, (dict, list)):
+            fresh: Any = {} if isinstance(node, dict) else [None] * len(node)
+            parent[key] = fresh
+            # Reversed onto the stack, so that objects keep their key order.
+            stack.extend((child, fresh, name) for name, child in reversed(_children(node)))
+        else:
+            parent[key] = node
+    return root[0]

@@ -11,32 +11,42 @@ top (``result.items``, ``error.details.field_errors``, ``meta.diff.deleted``).
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from ..safe_json import MAX_DEPTH, scrub_text
-
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 MAX_ENTITIES = 50
 
 
+def _names_an_id(key: str) -> bool:
+    return key in ("id", "_entities_accessed") or key.endswith("_id") or (key.endswith("Id") and len(key) > 2)
+
+
+def _id_text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value if value.strip() else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # upstream APIs number their rows
+    return None
+
+
 def entities_touched(result: Any, diff: dict[str, Any] | None = None) -> list[str]:
-    """Ids found in ``id`` and ``*_id`` fields of the result and in the diff, in first-seen order."""
+    """Ids the call touched, in first-seen order: from ``id``, ``*_id`` and ``*Id`` fields and
+    from ``_entities_accessed`` lists in the result, then from the diff.
+
+    Any non-empty string or integer counts, not only UUIDs: ops of other
+    catalogues name their entities as their APIs do. The walk uses a stack,
+    so a deeply nested result cannot exhaust the recursion limit.
+    """
     seen: dict[str, None] = {}
-
-    def walk(node: Any, key: str = "") -> None:
+    stack: list[tuple[Any, str]] = [(diff, ""), (result, "")] if diff else [(result, "")]
+    while stack and len(seen) < MAX_ENTITIES:
+        node, key = stack.pop()
         if isinstance(node, dict):
-            for k, v in node.items():
-                walk(v, k)
+            stack.extend((value, name) for name, value in reversed(list(node.items())) if isinstance(name, str))
         elif isinstance(node, list):
-            for item in node:
-                walk(item, key)
-        elif isinstance(node, str) and (key == "id" or key.endswith("_id")) and _UUID.match(node):
-            seen.setdefault(node, None)
-
-    walk(result)
-    if diff:
-        walk(diff)
+            stack.extend((item, key) for item in reversed(node))
+        elif _names_an_id(key) and (text := _id_text(node)) is not None:
+            seen.setdefault(text, None)
     return list(seen)[:MAX_ENTITIES]
 
 

@@ -8,8 +8,13 @@ from ..exec._handler import HandlerContext
 from ..store._kinds import FOLDER_TYPE_KEY
 from ._reads_arguments import option
 from ._summaries import abbreviate
+from ._tree_view import kept_children, nest
 
 PATH_SEPARATOR = " / "
+# The deepest a tree answer nests (the catalogue's max_depth stops here too):
+# about 45 levels of JSON with the envelope around it, well inside what JSON
+# parsers accept (the MCP SDK's client gives up near 128).
+TREE_DEPTH_LIMIT = 20
 
 
 def task_documents(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -21,37 +26,42 @@ def task_documents(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _tree_node(row: dict, children: list[dict]) -> dict[str, Any]:
-    return {"id": row["id"], "title": row["title"], "type_key": row["type_key"], "children": children}
-
-
-def _trimmed(rows: list[dict], include_documents: bool) -> list[dict[str, Any]]:
-    """The store's nested rows cut down to tree nodes; optionally folders only.
-
-    Without documents, a folder that sits under a plain document (the model
-    allows it) moves up to the nearest kept ancestor, so that no folder
-    disappears from a "folders only" view.
-    """
-    nodes: list[dict[str, Any]] = []
-    for row in rows:
-        children = _trimmed(row["children"], include_documents)
-        if include_documents or row["type_key"] == FOLDER_TYPE_KEY:
-            nodes.append(_tree_node(row, children))
-        else:
-            nodes.extend(children)
-    return nodes
+def _tree_node(row: dict) -> dict[str, Any]:
+    return {"id": row["id"], "title": row["title"], "type_key": row["type_key"]}
 
 
 def document_tree(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
     """``onto.document.tree.get``: ``{project_id, tree}``, siblings by position.
 
     ``max_depth`` counts the levels below the top one (1: the top level and
-    their children), as the store does.
+    their children), as the store does; past ``TREE_DEPTH_LIMIT`` levels the
+    tree is cut whatever was asked. A node whose children are cut carries
+    ``more``: how many documents are hidden and the call that shows them.
+    Without documents, a folder under a plain document (the model allows it)
+    moves up to the nearest folder above it, so that no folder disappears
+    from a "folders only" view.
     """
     project_id = args["project_id"]
     ctx.tx.get("project", project_id)
-    rows = ctx.tx.document_tree(project_id, root_id=args.get("root_id"), max_depth=args.get("max_depth"))
-    return {"project_id": project_id, "tree": _trimmed(rows, option(ctx, args, "include_documents") is not False)}
+    include_documents = option(ctx, args, "include_documents") is not False
+    rows = ctx.tx.document_tree(project_id, root_id=args.get("root_id"))
+    tops, below = kept_children(rows, lambda row: include_documents or row["type_key"] == FOLDER_TYPE_KEY)
+    asked = args.get("max_depth")
+    depth = min(asked if asked is not None else TREE_DEPTH_LIMIT, TREE_DEPTH_LIMIT)
+    cut_by_limit = []
+
+    def cut(row: dict, hidden: int) -> dict[str, Any]:
+        cut_by_limit.append(asked is None or asked > depth)
+        next_args = {"project_id": project_id, "root_id": row["id"]}
+        if not include_documents:
+            next_args["include_documents"] = False
+        return {"hidden": hidden, "next": {"op": ctx.op, "args": next_args}}
+
+    tree = nest(tops, below, max_depth=depth, shape=_tree_node, cut=cut)
+    if any(cut_by_limit):
+        ctx.warn(f"the tree is deeper than {TREE_DEPTH_LIMIT} levels, the most one answer nests; nodes with "
+                 "'more' hide what is below them: call this op again with root_id set to such a node to see it")
+    return {"project_id": project_id, "tree": tree}
 
 
 def document_path(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,9 @@ How ``visit`` reads its arguments:
   and a warning, not as an error.
 - ``persist`` keeps the page as read in the local cache (:mod:`._web_cache`);
   any later visit to the same URL is served from that copy while it is fresh,
-  with a warning saying so.
+  with a warning saying so. It writes that cache file even when writes are
+  off, and the op's help says so: ``allow_write`` guards the workspace, and
+  ``persist`` is the caller's own explicit request for the file.
 """
 
 from __future__ import annotations

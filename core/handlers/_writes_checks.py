@@ -13,6 +13,7 @@ from typing import Any
 
 from ..exec._errors import InvalidArguments, NotFoundError
 from ..store._kinds import KINDS
+from ..store._nesting import CUT_MARKER, MAX_VALUE_DEPTH, cut_marker_at, too_deep
 from ._summaries import display_name
 
 Path = tuple[str | int, ...]
@@ -89,6 +90,25 @@ def check_references(problems: Problems, tx: Any, kind: str, fields: Mapping[str
         target = fields.get(name)
         if target is not None:
             problems.in_project(tx, spec[name].references, target, project_id, (*prefix, name))
+
+
+def check_nesting(problems: Problems, value: Any, path: Path) -> None:
+    """A JSON object argument (``props``) nests at most MAX_VALUE_DEPTH levels and holds no cut copy.
+
+    The store refuses such values too, but only by column name; here the
+    error points at the level too many (``args.entities[2].props.a.b...``).
+    """
+    if not isinstance(value, dict):
+        return
+    deep = too_deep(value, MAX_VALUE_DEPTH)
+    if deep is not None:
+        problems.add(field_error((*path, *deep), f"nested more than {MAX_VALUE_DEPTH} levels deep; flatten it "
+                                 "(keep deep structure as separate keys, or as a JSON string)",
+                                 "too_deep", max_depth=MAX_VALUE_DEPTH))
+    cut = cut_marker_at(value)
+    if cut is not None:
+        problems.add(field_error((*path, *cut), f"holds {CUT_MARKER!r}, the cut copy of a value stored too deep; "
+                                 "set it to null or to a flatter value", "cut_value"))
 
 
 def require_project(tx: Any, project_id: str, path: Path = ("project_id",)) -> dict:

@@ -15,7 +15,11 @@ from typing import Any
 from ..exec._errors import ConflictError, InvalidArguments
 from ..exec._handler import Handler, HandlerContext
 from ..store._kinds import KINDS
-from ._writes_checks import Problems, check_references, display_name, field_error, require_project
+from ._writes_checks import Problems, check_nesting, check_references, display_name, field_error, require_project
+from ._writes_guidance import warn_if_no_template, warn_if_title_taken
+
+# Kinds whose new entities are checked against the project's titles (seed 001: read before write).
+TITLE_CHECKED = ("task", "document")
 
 CREATABLE = ("task", "goal", "plan", "document")
 UPDATABLE = ("project", "task", "goal", "plan", "document", "output", "milestone", "risk",
@@ -52,7 +56,11 @@ def create_entity(kind: str, ctx: HandlerContext, args: dict[str, Any]) -> dict[
     require_project(ctx.tx, project_id)
     problems = Problems()
     check_references(problems, ctx.tx, kind, args, project_id)
+    check_nesting(problems, args.get("props"), ("props",))
     problems.raise_if_any(f"create the {kind}")
+    if kind in TITLE_CHECKED:
+        warn_if_title_taken(ctx, kind, project_id, args["title"])
+    warn_if_no_template(ctx, kind, args.get("type_key"))
     return {kind: ctx.tx.insert(kind, args)}
 
 
@@ -74,7 +82,10 @@ def update_entity(kind: str, ctx: HandlerContext, args: dict[str, Any]) -> dict[
     assert current is not None
     project_id = current["id"] if kind == "project" else current["project_id"]
     check_references(problems, ctx.tx, kind, changes, project_id)
+    check_nesting(problems, changes.get("props"), ("props",))
     problems.raise_if_any(f"update the {kind}")
+    if "type_key" in changes and changes["type_key"] != current.get("type_key"):
+        warn_if_no_template(ctx, kind, changes["type_key"])
     if "props" in changes:
         changes["props"] = merge_props(current.get("props"), changes["props"])
     before, after = ctx.tx.update(kind, current["id"], changes)

@@ -8,7 +8,7 @@ from typing import Any
 from ..exec._errors import ConflictError
 from ..exec._handler import HandlerContext
 from ..store import NotFound
-from ._writes_checks import Problems, display_name, field_error, require_project
+from ._writes_checks import Problems, check_nesting, display_name, field_error, require_project
 
 # The task columns a reorganize move may set, and the kind each points at.
 MOVE_COLUMNS = {"plan_id": "plan", "goal_id": "goal", "supporting_milestone_id": "milestone"}
@@ -22,6 +22,7 @@ def link_entities(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         problems.lookup(ctx.tx, args[kind_arg], args[id_arg], (id_arg,))
     if args["src_id"] == args["dst_id"]:
         problems.add(field_error(("dst_id",), "an edge cannot link an entity to itself", "self_link"))
+    check_nesting(problems, args.get("props"), ("props",))
     problems.raise_if_any("link the entities")
     _refuse_existing_edge(ctx.tx, args, ())
     return {"edge": ctx.tx.add_edge(args["src_kind"], args["src_id"], args["dst_kind"], args["dst_id"],
@@ -114,6 +115,7 @@ def _planned_additions(tx: Any, project_id: str, edges: list[dict], problems: Pr
     planned, seen = [], set()
     for index, edge in enumerate(edges):
         path = ("add_edges", index)
+        check_nesting(problems, edge.get("props"), (*path, "props"))
         # A list, not a generator: both ends are checked so every problem is reported.
         ends_ok = all([problems.in_project(tx, edge[kind_arg], edge[id_arg], project_id, (*path, id_arg))
                        for kind_arg, id_arg in EDGE_ENDS])

@@ -12,7 +12,9 @@ from typing import Any
 
 from ..exec._handler import HandlerContext
 from ..store._kinds import KINDS
-from ._writes_checks import Problems, field_error
+from ._context_document import context_document_spec
+from ._writes_checks import Problems, check_nesting, field_error
+from ._writes_guidance import warn_if_no_template
 
 # Where an entity's generic "description" and "due_at" go, for kinds that differ
 # from the plain field of that name. A requirement has no long text of its own.
@@ -33,13 +35,15 @@ CONTEXT_DOCUMENT_TYPE = "document.context"
 
 
 def create_project(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
-    """``{project, created, id_map, context_document, clarifications}``, or
+    """``{project, created, id_map, context_document, context_document_generated, clarifications}``, or
     ``{status: "clarification_needed", clarifications}`` with nothing written."""
     entities = args.get("entities", [])
     problems = Problems()
     kinds = _temp_ids(entities, problems)
     for index, entity in enumerate(entities):
         _check_state(index, entity, problems)
+        check_nesting(problems, entity.get("props"), ("entities", index, "props"))
+    check_nesting(problems, args["project"].get("props"), ("project", "props"))
     containment, edges = _sort_relationships(args.get("relationships", []), kinds, problems)
     problems.raise_if_any("create the project")
 
@@ -53,14 +57,16 @@ def create_project(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         props = dict(project_fields.get("props") or {})
         props["clarifications"] = [*props.get("clarifications", []), *clarifications]
         project_fields["props"] = props
+    _guide_type_keys(ctx, project_fields, entities)
     project = tx.insert("project", project_fields)
     created: dict[str, list[str]] = {"project": [project["id"]]}
-    context_document = None
-    if "context_document" in args:
-        # Written before the entities' documents so that it heads the tree root.
-        context_document = tx.insert("document", {**args["context_document"], "project_id": project["id"],
-                                                  "type_key": CONTEXT_DOCUMENT_TYPE})
-        created["document"] = [context_document["id"]]
+    # Every project starts with its context document; one is written when none is given.
+    generated = "context_document" not in args
+    context_fields = context_document_spec(project_fields, entities) if generated else args["context_document"]
+    # Written before the entities' documents so that it heads the tree root.
+    context_document = tx.insert("document", {**context_fields, "project_id": project["id"],
+                                              "type_key": CONTEXT_DOCUMENT_TYPE})
+    created["document"] = [context_document["id"]]
 
     id_map: dict[str, str] = {}
     ordered = sorted(enumerate(entities), key=lambda pair: (INSERT_ORDER.index(pair[1]["kind"]), pair[0]))
@@ -77,7 +83,15 @@ def create_project(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         created.setdefault("edge", []).append(edge["id"])
     return {"project": project, "created": created,
             "id_map": {e["temp_id"]: id_map[e["temp_id"]] for e in entities},
-            "context_document": context_document, "clarifications": clarifications}
+            "context_document": context_document, "context_document_generated": generated,
+            "clarifications": clarifications}
+
+
+def _guide_type_keys(ctx: HandlerContext, project: dict, entities: list[dict]) -> None:
+    warn_if_no_template(ctx, "project", project.get("type_key"), "project: ")
+    for index, entity in enumerate(entities):
+        if "type_key" in KINDS[entity["kind"]].field_map:
+            warn_if_no_template(ctx, entity["kind"], entity.get("type_key"), f"entities[{index}] ({entity['temp_id']!r}): ")
 
 
 def _temp_ids(entities: list[dict], problems: Problems) -> dict[str, str]:

@@ -8,6 +8,7 @@ from typing import Any
 from ..exec._errors import InvalidArguments
 from ..exec._handler import HandlerContext
 from ._writes_checks import Problems, field_error, require_project
+from ._writes_guidance import warn_if_no_template, warn_if_title_taken
 
 # Arguments that describe a new document; they make no sense when attaching one.
 NEW_DOCUMENT_ARGS = ("type_key", "content", "parent_id")
@@ -58,6 +59,8 @@ def create_or_attach_task_document(ctx: HandlerContext, args: dict[str, Any]) ->
     problems.raise_if_any("give the task a document")
     created = document is None
     if document is None:
+        warn_if_title_taken(ctx, "document", project_id, args["title"])
+        warn_if_no_template(ctx, "document", args.get("type_key"))
         document = tx.insert("document", {"project_id": project_id, "title": args["title"],
                                           **{name: args[name] for name in NEW_DOCUMENT_ARGS if name in args}})
     link = tx.link_task_document(task["id"], document["id"], args.get("role", "reference"))

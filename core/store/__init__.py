@@ -7,12 +7,15 @@ far. See docs/store.md.
 
 from ._changes import ChangeSet
 from ._demo import default_path, demo_fixture_path, load_demo, load_workspace, open_store, reset_demo
-from ._errors import Conflict, InvalidValue, NotFound, SchemaTooNew, StoreBusy, StoreError
+from ._errors import Conflict, InvalidValue, NotAWorkspace, NotFound, SchemaTooNew, StoreBusy, StoreError
+from ._nesting import CUT_MARKER, MAX_VALUE_DEPTH
 from ._kinds import DOCUMENT_ROLES, ENTITY_KINDS, KINDS, REL_VALUES, KindSpec
 from ._protocol import OntologyStore, Page, Removal, StoreTransaction, StoreWriteTransaction
 from ._sqlite_store import SQLiteStore
+from ._workspace_check import WorkspaceContents, inspect_workspace
 
 __all__ = [
+    "CUT_MARKER",
     "ChangeSet",
     "Conflict",
     "DOCUMENT_ROLES",
@@ -20,6 +23,8 @@ __all__ = [
     "InvalidValue",
     "KINDS",
     "KindSpec",
+    "MAX_VALUE_DEPTH",
+    "NotAWorkspace",
     "NotFound",
     "OntologyStore",
     "Page",
@@ -31,8 +36,10 @@ __all__ = [
     "StoreError",
     "StoreTransaction",
     "StoreWriteTransaction",
+    "WorkspaceContents",
     "default_path",
     "demo_fixture_path",
+    "inspect_workspace",
     "load_demo",
     "load_workspace",
     "open_store",

@@ -1,8 +1,8 @@
 """The demo workspace: where it lives, loading it, and opening the default store.
 
 A fresh database gets the demo loaded on first open, so that every front end
-starts with something to browse. ``reset_demo`` throws the file away and
-starts again.
+starts with something to browse. ``reset_demo`` empties a workspace and
+loads the demo again, in place.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ._kinds import KINDS
 from ._protocol import OntologyStore, StoreWriteTransaction
 from ._rows import utc_now
 from ._sqlite_store import SQLiteStore
+from ._workspace_check import inspect_workspace
 
 DEMO_FILE = "demo_workspace.json"
 DEMO_VERSION = 1
@@ -95,7 +96,7 @@ def open_store(
     "Fresh" means never opened before: a workspace first opened without the
     demo, or emptied by its user, is not filled later.
     """
-    store = SQLiteStore(path or default_path(), clock=clock)
+    store = SQLiteStore(default_path() if path is None else path, clock=clock)
     try:
         data = read_workspace() if demo and not store.is_seeded() else None
         store.seed_once(None if data is None else lambda tx: load_workspace(tx, data))
@@ -106,33 +107,27 @@ def open_store(
 
 
 def reset_demo(path: str | os.PathLike[str] | None = None) -> SQLiteStore:
-    """Delete the workspace file (and its WAL files) and open a fresh demo.
+    """Replace what the workspace holds with a fresh demo, in place; return the open store.
 
-    Close every other store on this file first; open connections would keep
-    writing to the unlinked file.
+    Only an opgate workspace (or a path with no file yet) is reset: anything
+    else raises :class:`NotAWorkspace` and is left untouched. Call
+    :func:`inspect_workspace` first to show what will be replaced. The reset
+    is one write transaction on the same file, so front ends that have it
+    open see the demo on their next call and lose none of their later writes.
     """
-    target = Path(path or default_path())
-    _refuse_unless_workspace(target)
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{target}{suffix}").unlink(missing_ok=True)
-    return open_store(target, demo=True)
-
-
-_SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def _refuse_unless_workspace(target: Path) -> None:
-    """Reset deletes a file: make sure it is a database and not, say, someone's notes or a device."""
-    if not target.exists():
-        if not target.parent.is_dir():
-            raise StoreError(f"{target.parent} is not a folder; nothing to reset there")
-        return
-    if not target.is_file():
-        raise StoreError(f"{target} is not a regular file; refusing to delete it")
-    with target.open("rb") as handle:
-        header = handle.read(len(_SQLITE_HEADER))
-    if header and header != _SQLITE_HEADER:
-        raise StoreError(f"{target} is not an SQLite database; refusing to delete it")
+    if path is not None and not str(os.fspath(path)).strip():
+        # Path("") is ".": say what is wrong instead of looking at the current folder.
+        raise StoreError("the database path is empty; name a file, or leave it out for the default workspace")
+    target = default_path() if path is None else Path(path)
+    inspect_workspace(target)
+    data = read_workspace()
+    store = SQLiteStore(target)
+    try:
+        store.replace_contents(lambda tx: load_workspace(tx, data))
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 def _parents_first(documents: list[dict]) -> list[dict]:

@@ -58,6 +58,10 @@ class StoreBusy(StoreError):
     retryable = True
 
 
+class NotAWorkspace(StoreError):
+    """A file that is not an opgate workspace, so opgate refuses to replace or delete it."""
+
+
 class SchemaTooNew(StoreError):
     """The database was migrated by a newer opgate than this one."""
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ._errors import InvalidValue
 from ._kinds import INT, JSON, KINDS, TYPE_KEY_PATTERN, Field, KindSpec
+from ._nesting import CUT_MARKER, MAX_VALUE_DEPTH, cut_marker_at, dotted, load_bounded, too_deep
 
 SET_BY_STORE = ("id", "created_at", "updated_at")
 _JSON_COLUMNS = {spec.kind: frozenset(f.name for f in spec.fields if f.type == JSON) for spec in KINDS.values()}
@@ -47,11 +48,11 @@ def encode_json(value: Any) -> str:
 
 
 def decode(columns: tuple[str, ...], values: tuple[Any, ...], json_columns: frozenset[str]) -> dict:
-    """A stored tuple as a dict, with JSON columns decoded."""
+    """A stored tuple as a dict, with JSON columns decoded (and cut if stored too deep, see ``_nesting``)."""
     row = dict(zip(columns, values))
     for name in json_columns & row.keys():
         if row[name] is not None:
-            row[name] = json.loads(row[name])
+            row[name] = load_bounded(row[name])
     return row
 
 
@@ -105,6 +106,21 @@ def checked_changes(spec: KindSpec, changes: Mapping[str, Any]) -> dict:
     return out
 
 
+def check_json_object(name: str, value: Any) -> None:
+    """Raise :class:`InvalidValue` unless ``value`` is an object nested at most MAX_VALUE_DEPTH levels, with no cut in it."""
+    if not isinstance(value, dict):
+        raise InvalidValue(name, "must be a JSON object")
+    deep = too_deep(value)
+    if deep is not None:
+        raise InvalidValue(name, f"nests deeper than {MAX_VALUE_DEPTH} levels (at {dotted(deep, name)}); "
+                                 "flatten it: keep deep structure as separate keys, or as a JSON string")
+    cut = cut_marker_at(value)
+    if cut is not None:
+        raise InvalidValue(name, f"{dotted(cut, name)} holds {CUT_MARKER!r}: it was stored deeper than "
+                                 f"{MAX_VALUE_DEPTH} levels and was read back cut. Set it to null or to a flatter value "
+                                 "rather than writing the cut copy back")
+
+
 def check_value(spec: KindSpec, f: Field, value: Any) -> None:
     """Raise :class:`InvalidValue` unless ``value`` suits field ``f``."""
     if value is None:
@@ -112,8 +128,7 @@ def check_value(spec: KindSpec, f: Field, value: Any) -> None:
             raise InvalidValue(f.name, f"is required for a {spec.kind}")
         return
     if f.type == JSON:
-        if not isinstance(value, dict):
-            raise InvalidValue(f.name, "must be a JSON object")
+        check_json_object(f.name, value)
         return
     if f.type == INT:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ._errors import InvalidValue
+from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
 from ._rows import encode_json
 from ._sqlite_base import SQLiteTxCore
 
@@ -56,7 +57,8 @@ class BookkeepingReads(SQLiteTxCore):
             for flag in _FLAGS:
                 entry[flag] = bool(entry[flag])
             if entry["args"] is not None:
-                entry["args"] = json.loads(entry["args"])
+                # The log keeps the arguments of refused calls too, however deep they were.
+                entry["args"] = load_bounded(entry["args"], MAX_ARGUMENT_DEPTH)
         return entries
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from ._errors import Conflict, InvalidValue, NotFound
 from ._kinds import DOCUMENT_ROLES, EDGE_COLUMNS, ENTITY_KINDS, KINDS, LINK_COLUMNS, REL_VALUES
 from ._protocol import Direction
-from ._rows import copy_row, encode_json, new_id
+from ._rows import check_json_object, copy_row, encode_json, new_id
 from ._sqlite_base import EDGE_KIND, LINK_KIND, SQLiteTxCore, link_key
 
 _EDGE_ORDER = "ORDER BY created_at, seq"
@@ -78,8 +78,8 @@ class GraphWrites(GraphReads):
                 raise InvalidValue(field, f"{kind!r} cannot be linked", ENTITY_KINDS)
         if rel not in REL_VALUES:
             raise InvalidValue("rel", f"{rel!r} is not a relation", REL_VALUES)
-        if props is not None and not isinstance(props, Mapping):
-            raise InvalidValue("props", "must be a JSON object")
+        if props is not None:
+            check_json_object("props", dict(props) if isinstance(props, Mapping) else props)
         if src_id == dst_id:
             raise Conflict("an edge cannot link an entity to itself")
         self._require(src_kind, src_id)

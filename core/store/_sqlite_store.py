@@ -33,6 +33,10 @@ _DUMP_ORDER = {
     "store_meta": ("key",),
 }
 _JSON = {"edges": frozenset({"props"}), "idempotency_keys": frozenset({"response"})}
+# What replace_contents empties: every row a workspace holds. store_meta is the
+# file's own bookkeeping (it says the file was seeded) and stays.
+_CONTENT_TABLES = ("task_documents", "edges", "idempotency_keys", "call_log",
+                   *(spec.table for spec in reversed(KINDS.values())))
 
 
 class SQLiteStore:
@@ -44,6 +48,9 @@ class SQLiteStore:
 
     def __init__(self, path: str | os.PathLike[str], *, clock: Callable[[], str] = utc_now) -> None:
         self.location = str(path)
+        if not self.location.strip():
+            # SQLite reads "" as "a private temporary database": writes would vanish on close.
+            raise StoreError("the database path is empty; name a file (or leave the path out for the default workspace)")
         if self.location != ":memory:":
             Path(self.location).parent.mkdir(parents=True, exist_ok=True)
         self._clock = clock
@@ -140,6 +147,22 @@ class SQLiteStore:
                 seed(tx)
             tx._run("INSERT INTO store_meta (key, value) VALUES ('seeded', ?)", (tx._clock(),))
         return seed is not None
+
+    def replace_contents(self, seed: Callable[[SQLiteWriteTransaction], object]) -> None:
+        """Empty the workspace and run ``seed``, in one write transaction.
+
+        The file, its WAL and its inode stay: processes that have the workspace
+        open keep working on the same file, see the old rows until the commit
+        and the new ones after it. Deleting the file instead would leave them
+        writing into an unlinked file that nobody else can read.
+        """
+        with self.write() as tx:
+            # Rows go table by table; references are checked once, at the commit.
+            tx._run("PRAGMA defer_foreign_keys = ON")
+            for table in _CONTENT_TABLES:
+                tx._run(f"DELETE FROM {table}")
+            seed(tx)
+            tx._run("INSERT OR REPLACE INTO store_meta (key, value) VALUES ('seeded', ?)", (tx._clock(),))
 
     def close(self) -> None:
         """Close every connection this store opened, in every thread."""

@@ -61,12 +61,17 @@ class TreeReads(EntityReads):
         for row in rows:
             children.setdefault(row["parent_id"], []).append(row)
         by_id = {row["id"]: row for row in rows}
-
-        def node(row: dict, depth: int) -> dict:
-            below = [] if max_depth is not None and depth >= max_depth else children.get(row["id"], [])
-            return {**row, "children": [node(child, depth + 1) for child in below]}
-
-        return [node(by_id[id], 0) for id in tops]
+        # An explicit stack, not recursion: a chain of documents may be deeper
+        # than Python's recursion limit.
+        tree: list[dict] = []
+        stack = [(by_id[id], 0, tree) for id in reversed(tops)]
+        while stack:
+            row, depth, siblings = stack.pop()
+            node = {**row, "children": []}
+            siblings.append(node)
+            if max_depth is None or depth < max_depth:
+                stack.extend((child, depth + 1, node["children"]) for child in reversed(children.get(row["id"], [])))
+        return tree
 
 
 class TreeWrites(TreeReads, EntityWrites):

@@ -47,7 +47,8 @@ def add_batch_parser(subparsers) -> argparse.ArgumentParser:
 
 def add_demo_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("demo", help="the demo workspace", description="Manage the demo workspace.")
-    parser.add_argument("action", choices=("reset",), help="reset: delete the workspace database and load the demo again")
+    parser.add_argument("action", choices=("reset",), help="reset: replace what the workspace holds with the demo (only an opgate workspace; other files are refused)")
+    parser.add_argument("--yes", action="store_true", help="reset without asking, even at a terminal")
     parser.set_defaults(run=run_demo)
     return parser
 
@@ -131,16 +132,34 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
 
 
 def run_demo(args: argparse.Namespace, console: Console) -> int:
-    from opgate.core.store import default_path, reset_demo
-
-    from opgate.core.store import StoreError
+    from opgate.core.store import StoreError, default_path, inspect_workspace, reset_demo
 
     path = Path(args.db) if args.db else default_path()
+    try:
+        held = inspect_workspace(path)
+    except StoreError as exc:
+        console.print(f"[red]cannot reset:[/] {exc}", markup=True, highlight=False)
+        return 2
+    if held is None:
+        console.print(f"no workspace at {path} yet: creating the demo workspace there", markup=False)
+    else:
+        console.print(f"{path} holds {held.describe()}; the reset replaces all of it with the demo workspace", markup=False)
+        if not args.yes and sys.stdin.isatty() and not _agreed(console):
+            console.print("nothing was changed", markup=False)
+            return 1
     try:
         store = reset_demo(path)
     except (StoreError, OSError) as exc:
         console.print(Text.assemble(("cannot reset: ", "red"), str(exc)))
         return 2
     store.close()
-    console.print(Text(f"demo workspace reset at {path}"))
+    now = inspect_workspace(path)
+    console.print(Text(f"demo workspace reset at {path}: it now holds {now.describe() if now else 'nothing'}"))
     return 0
+
+
+def _agreed(console: Console) -> bool:
+    try:
+        return console.input("Replace it? [y/N] ").strip().lower() in ("y", "yes")
+    except (EOFError, KeyboardInterrupt):
+        return False  # no answer is a no

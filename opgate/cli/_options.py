@@ -22,8 +22,19 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
         help="a catalogue file or folder (NAME=PATH names its namespace); repeatable; default: the built-in catalogue",
     )
     group.add_argument("--context", dest=f"{position}_context", metavar="NAME", help="a context scope: only its ops are visible")
-    group.add_argument("--db", dest=f"{position}_db", metavar="PATH", help="the workspace database (default: the user data folder)")
+    group.add_argument("--db", dest=f"{position}_db", metavar="PATH", type=workspace_path, help="the workspace database (default: the user data folder)")
     group.add_argument("--config", dest=f"{position}_config", metavar="FILE", help="the configuration file (default: ./opgate.toml, else opgate.toml in the user config folder)")
+
+
+def workspace_path(text: str) -> str:
+    """``--db`` must name a file: an empty value (an unset shell variable) is refused, never read as "the default".
+
+    ``opgate --db "$WS" demo reset`` with ``$WS`` unset would otherwise reset
+    the person's real workspace.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the path is empty (an unset variable?); name a file, or leave --db out to use the default workspace")
+    return text
 
 
 def merge_global_options(args: argparse.Namespace) -> argparse.Namespace:

@@ -66,3 +66,15 @@ def test_reads_are_grouped_and_writes_are_barriers(make_gateway):
     dependent = {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "$0.result.tasks[0].id"}}}
     assert runner._segments([read, read, write, read, read]) == [[0, 1], [2], [3, 4]]
     assert runner._segments([read, dependent, read]) == [[0], [1, 2]]
+
+
+def test_deeply_nested_step_arguments_are_a_step_error_not_an_exception(make_gateway):
+    deep: dict = {"task_id": "$0.result.tasks[0].id"}
+    for _ in range(3000):  # far past Python's recursion limit
+        deep = {"a": deep}
+    steps = [{"tool": "exec", "args": {"op": "onto.task.list", "args": {"project_id": PROJECT, "limit": 1}}},
+             {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "$0.result.tasks[0].id", "x": deep}}}]
+    envelopes = make_gateway().batch(steps)
+    assert envelopes[0]["ok"]
+    assert envelopes[1]["error"]["code"] == "VALIDATION_ERROR"
+    assert envelopes[1]["error"]["details"]["field_errors"][0]["code"] == "too_deep"

@@ -13,6 +13,7 @@ import pytest
 
 from opgate.core import Gateway
 from opgate.core.safe_json import MAX_DEPTH
+from opgate.core.store._nesting import MAX_VALUE_DEPTH
 
 PROJECT = "10000000-0000-4000-8000-000000000001"
 LIMIT = 16_000  # GatewaySettings.result_char_limit
@@ -74,11 +75,11 @@ def test_values_nested_too_deeply_are_refused_with_their_path_and_nothing_is_sto
     assert field_error["code"] == "too_deep" and field_error["field"].startswith("args.props.deeper.deeper")
     assert _task_count(gateway) == before
     _logged(gateway, envelope["meta"]["trace_id"])
-    # Within the limit, a nested value is stored and read back whole.
-    fits = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "nested props", "props": _nested(MAX_DEPTH - 2)})
+    # Within the store's limit for a stored value, it is stored and read back whole.
+    fits = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "nested props", "props": _nested(MAX_VALUE_DEPTH - 2)})
     assert fits["ok"], fits
     task = gateway.exec("onto.task.get", {"task_id": fits["result"]["task"]["id"]})
-    assert task["result"]["task"]["props"] == _nested(MAX_DEPTH - 2)
+    assert task["result"]["task"]["props"] == _nested(MAX_VALUE_DEPTH - 2)
 
 
 def test_arguments_sent_as_a_deeply_nested_json_string_are_a_validation_error(gateway):

@@ -544,3 +544,11 @@ def test_a_kept_copy_is_not_served_past_a_stricter_guard(site: Site, tmp_path: P
     WebVisit(cache=cache)(context(allow_private_addresses=True), {"url": site.url("/secret"), "persist": True})
     with pytest.raises(PermissionDenied):
         WebVisit(cache=cache)(context(allow_private_addresses=False), {"url": site.url("/secret")})
+
+
+def test_the_help_says_plainly_that_persist_writes_a_cache_file_even_with_writes_off():
+    from opgate.core import Gateway
+
+    text = json.dumps(Gateway().help("util.web.visit", format="full"))
+    assert "writes that file even when writes are off" in text
+    assert "writes a cache file on this machine even with writes off" in text

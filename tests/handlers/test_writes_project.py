@@ -85,8 +85,9 @@ def test_description_and_dates_land_in_each_kind_s_field(demo):
     assert row(demo, "risk", ids["k"])["description"] == "wet"
     assert len(ran.warnings) == 2 and all("'k'" in w for w in ran.warnings)  # risk: no type_key, no priority
     assert ran.result["created"] == {"project": [ran.result["project"]["id"]], "decision": [ids["d"]],
-                                     "requirement": [ids["r"]], "risk": [ids["k"]]}
-    assert ran.result["context_document"] is None and ran.result["clarifications"] == []
+                                     "requirement": [ids["r"]], "risk": [ids["k"]],
+                                     "document": [ran.result["context_document"]["id"]]}  # generated: none was given
+    assert ran.result["context_document_generated"] is True and ran.result["clarifications"] == []
 
 
 def test_a_state_the_kind_does_not_have_names_the_entity_and_the_states(demo):

@@ -11,8 +11,8 @@ import pytest
 from store_testing import P1, REPO, SMALL_WORKSPACE
 
 import opgate.core.store as store_package
-from opgate.core.store import (InvalidValue, SQLiteStore, StoreError, default_path, load_demo,
-                               open_store, reset_demo)
+from opgate.core.store import (InvalidValue, NotAWorkspace, SQLiteStore, StoreError, default_path,
+                               inspect_workspace, load_demo, open_store, reset_demo)
 from opgate.core.store import _demo
 
 
@@ -88,3 +88,58 @@ def test_core_store_imports_no_user_interface_and_no_stdlib_sqlite():
     ).format(tests=str(REPO / "tests" / "store"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_an_empty_path_is_refused_not_read_as_the_default(empty, tmp_path, monkeypatch):
+    from opgate.core import Gateway
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for opener in (SQLiteStore, open_store, reset_demo):
+        with pytest.raises(StoreError, match="empty"):
+            opener(empty)
+    with pytest.raises(ValueError, match="empty"):
+        Gateway(db_path=empty)
+    assert not (tmp_path / "data").exists()
+
+
+def test_inspect_counts_what_a_reset_would_replace(tmp_path, monkeypatch):
+    monkeypatch.setattr(_demo, "demo_fixture_path", lambda: SMALL_WORKSPACE)
+    path = tmp_path / "w.db"
+    assert inspect_workspace(path) is None
+    open_store(path).close()
+    held = inspect_workspace(path)
+    assert held.counts["projects"] == 2 and held.counts["tasks"] == 4 and held.counts["edges"] == 4
+    assert held.describe().startswith("2 projects")
+
+
+def test_reset_is_in_place_and_seen_by_a_store_that_stays_open(tmp_path, monkeypatch):
+    monkeypatch.setattr(_demo, "demo_fixture_path", lambda: SMALL_WORKSPACE)
+    path = tmp_path / "w.db"
+    with open_store(path) as live:
+        with live.write() as tx:
+            tx.delete("project", P1, cascade=True)
+            tx.append_call_log({"op": "onto.project.delete", "ok": True})
+        inode = path.stat().st_ino
+        reset_demo(path).close()
+        assert path.stat().st_ino == inode
+        with live.read() as tx:
+            assert tx.find("project", P1) is not None
+            assert tx.recent_calls() == []  # the history of the old rows went with them
+        with live.write() as tx:
+            tx.insert("task", {"project_id": P1, "title": "After the reset"})
+    with open_store(path) as store, store.read() as tx:
+        assert tx.search("task", "After the reset").total == 1
+
+
+def test_reset_refuses_an_sqlite_file_that_is_not_a_workspace(tmp_path):
+    import apsw
+
+    path = tmp_path / "other.db"
+    conn = apsw.Connection(str(path))
+    conn.execute("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')")
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(NotAWorkspace, match="not an opgate workspace"):
+        reset_demo(path)
+    assert path.read_bytes() == before and sorted(tmp_path.iterdir()) == [path]
