@@ -1,0 +1,132 @@
+"""One handler worker as the gateway sees it: a child process, its frames, and how to stop it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+WORKER_SCRIPT = Path(__file__).with_name("_worker.py")
+_GONE = object()
+# How long a reader thread may take to notice its pipe closed, once the process is dead.
+_JOIN_S = 2.0
+
+log = logging.getLogger("opgate.handler")
+
+
+class WorkerTimedOut(Exception):
+    """The call did not answer before its deadline (the worker must be stopped)."""
+
+
+class WorkerGone(Exception):
+    """The worker process ended while a call was running (a crash, ``os._exit``, a signal)."""
+
+    def __init__(self, how: str):
+        super().__init__(how)
+        self.how = how
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None:
+        return "stopped answering"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+class WorkerProcess:
+    """A fresh interpreter running ``_worker.py``: never a fork of the gateway, whatever threads it has."""
+
+    def __init__(self, script: Path = WORKER_SCRIPT):
+        self.process = subprocess.Popen(
+            [sys.executable, str(script)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, close_fds=True,
+        )
+        self._frames: queue.Queue = queue.Queue()
+        self._readers = [
+            threading.Thread(target=self._read_frames, name=f"opgate-worker-{self.pid}-frames", daemon=True),
+            threading.Thread(target=self._read_output, name=f"opgate-worker-{self.pid}-output", daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _read_frames(self) -> None:
+        for line in self.process.stdout:
+            try:
+                frame = json.loads(line)
+            except ValueError:
+                log.info("worker %s: %s", self.pid, line.decode("utf-8", "replace").rstrip())
+                continue
+            if isinstance(frame, dict):
+                self._frames.put(frame)
+        self._frames.put(_GONE)
+
+    def _read_output(self) -> None:
+        # The handler's print() and stderr, and a crash report from faulthandler, belong in the log.
+        for line in self.process.stderr:
+            log.info("worker %s: %s", self.pid, line.decode("utf-8", "replace").rstrip())
+
+    def call(self, request: dict[str, Any], deadline: float, on_log: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+        """Send one request; return the worker's answer frame (``log`` frames go to ``on_log``)."""
+        try:
+            self.process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise WorkerGone(self._exit_story()) from None
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WorkerTimedOut()
+            try:
+                frame = self._frames.get(timeout=remaining)
+            except queue.Empty:
+                raise WorkerTimedOut() from None
+            if frame is _GONE:
+                raise WorkerGone(self._exit_story())
+            if frame.get("kind") == "log":
+                on_log(frame)
+                continue
+            return frame
+
+    def _exit_story(self) -> str:
+        try:
+            code = self.process.wait(timeout=_JOIN_S)
+        except subprocess.TimeoutExpired:
+            code = None
+        return _describe_exit(code)
+
+    def stop(self) -> None:
+        """Kill the process, reap it, and let its reader threads finish: no zombie, no open pipe."""
+        if self.process.poll() is None:
+            self.process.kill()
+        try:
+            self.process.wait(timeout=_JOIN_S * 5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+            log.warning("worker %s did not stop after SIGKILL", self.pid)
+        for reader in self._readers:
+            if reader is not threading.current_thread():
+                reader.join(timeout=_JOIN_S)
+        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+            try:
+                pipe.close()
+            except OSError:
+                pass
