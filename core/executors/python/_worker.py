@@ -35,6 +35,8 @@ from types import MappingProxyType
 from typing import Any, BinaryIO
 
 PARENT_CHECK_S = 1.0
+# Held here so that a handler which rebinds json.dumps (globals leak within a worker) cannot break the protocol.
+_dumps, _loads = json.dumps, json.loads
 
 
 class _LoadFailed(Exception):
@@ -86,7 +88,7 @@ class Worker:
         root.handlers[:] = [_FrameLogHandler(self.send)]
 
     def send(self, frame: dict[str, Any]) -> None:
-        data = json.dumps(frame, allow_nan=False).encode("utf-8") + b"\n"
+        data = _dumps(frame, allow_nan=False).encode("utf-8") + b"\n"
         with self._send_lock:
             self._out.write(data)
             self._out.flush()
@@ -152,7 +154,7 @@ class Worker:
             self.send({"kind": "failed", "stage": "execute", "exception": type(exc).__name__, "traceback": traceback.format_exc()})
             return
         try:
-            frame = json.dumps({"kind": "returned", "value": value}, allow_nan=False, default=_context_value).encode("utf-8") + b"\n"
+            frame = _dumps({"kind": "returned", "value": value}, allow_nan=False, default=_context_value).encode("utf-8") + b"\n"
         except (TypeError, ValueError, RecursionError) as exc:
             self.send({"kind": "not_json", "message": str(exc)})
             return
@@ -170,7 +172,7 @@ def _context_value(value: Any) -> Any:
 
 def _jsonable_error(error: dict[str, Any]) -> dict[str, Any]:
     try:
-        json.dumps(error, allow_nan=False)
+        _dumps(error, allow_nan=False)
         return error
     except (TypeError, ValueError):
         return {k: v for k, v in error.items() if k != "details"} | {"details": {"unreadable": "ToolError details were not JSON"}}
@@ -213,7 +215,7 @@ def main() -> None:
     for line in channel_in:
         if not line.strip():
             continue
-        worker.handle(json.loads(line))
+        worker.handle(_loads(line))
 
 
 if __name__ == "__main__":
