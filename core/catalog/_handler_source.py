@@ -36,15 +36,15 @@ def check_handler_source(path: Path, *, where: str, tool: str) -> list[LoadProbl
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        return [LoadProblem(where, f"cannot read it: {exc}", tool=tool, field="handler.py")]
+        return [LoadProblem(where, f"cannot read it: {exc}", tool=tool)]
     try:
         tree = ast.parse(text, filename=str(path))
     except SyntaxError as exc:
         column = f", column {exc.offset}" if exc.offset else ""
-        return [LoadProblem(where, f"syntax error at line {exc.lineno}{column}: {exc.msg}", tool=tool, field="handler.py")]
+        return [LoadProblem(where, f"syntax error at line {exc.lineno}{column}: {exc.msg}", tool=tool)]
     function = _execute_def(tree)
     if function is None:
-        return [LoadProblem(where, "defines no execute: add a top-level `def execute(context):` (or `async def`)", tool=tool, field="handler.py")]
+        return [LoadProblem(where, "no top-level execute: add `def execute(context):` (or `async def`)", tool=tool, field="execute")]
     if not _takes_context(function):
-        return [LoadProblem(where, "execute must take exactly one required argument, the context: `def execute(context):`", tool=tool, field="handler.py")]
+        return [LoadProblem(where, "must take exactly one required argument, the context: `def execute(context):`", tool=tool, field="execute")]
     return []
