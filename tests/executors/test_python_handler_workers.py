@@ -22,6 +22,7 @@ CALLS = []
 def execute(context):
     value = context.args.get("value", "")
     CALLS.append(value)
+    started = time.time()
     if value == "sleep":
         time.sleep(context.args["seconds"])
     elif value == "exit":
@@ -34,7 +35,7 @@ def execute(context):
         json.dumps = None
     elif value == "print":
         print("handler output goes to the log, never into the protocol")
-    return {"ok": True, "data": {"pid": os.getpid(), "imports": IMPORTS, "calls": len(CALLS)}}
+    return {"ok": True, "data": {"pid": os.getpid(), "imports": IMPORTS, "calls": len(CALLS), "started": started, "ended": time.time()}}
 '''
 OP = "tools.worker"
 
@@ -95,10 +96,11 @@ def test_printing_does_not_break_the_protocol(tools_with_worker, gateway_over):
 
 def test_calls_run_in_parallel_up_to_the_pool_size(tools_with_worker, gateway_over):
     gateway = gateway_over(tools_with_worker)
-    started = time.monotonic()
-    envelopes = gateway.batch([{"tool": "exec", "args": {"op": OP, "args": {"value": "sleep", "seconds": 0.6}}} for _ in range(2)], on_error="continue")
+    envelopes = gateway.batch([{"tool": "exec", "args": {"op": OP, "args": {"value": "sleep", "seconds": 1}}} for _ in range(2)], on_error="continue")
     assert all(e["ok"] for e in envelopes), envelopes
-    assert time.monotonic() - started < 1.15, "two workers ran the two calls together"
+    first, second = (e["result"] for e in envelopes)
+    assert first["pid"] != second["pid"]
+    assert first["started"] < second["ended"] and second["started"] < first["ended"], "the two calls ran at the same time"
     assert len(gateway.executors.opened()[("python", None)].worker_pids) == 2
 
 

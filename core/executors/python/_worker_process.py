@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
+import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -53,11 +54,13 @@ class WorkerProcess:
             [sys.executable, str(script)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, close_fds=True,
         )
-        self._frames: queue.Queue = queue.Queue()
-        self._readers = [
-            threading.Thread(target=self._read_frames, name=f"opgate-worker-{self.pid}-frames", daemon=True),
-            threading.Thread(target=self._read_output, name=f"opgate-worker-{self.pid}-output", daemon=True),
-        ]
+        self._pending = b""
+        self._ended = False
+        # Frames are read by the calling thread itself (one wake-up per answer, not two); only the
+        # handler's output, which can arrive at any time, has a thread of its own.
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.process.stdout, selectors.EVENT_READ)
+        self._readers = [threading.Thread(target=self._read_output, name=f"opgate-worker-{self.pid}-output", daemon=True)]
         for reader in self._readers:
             reader.start()
 
@@ -69,16 +72,36 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def _read_frames(self) -> None:
-        for line in self.process.stdout:
+    def _next_line(self, deadline: float) -> bytes | None:
+        """The next line from the worker; ``None`` once it has ended. Raises WorkerTimedOut at the deadline."""
+        while b"\n" not in self._pending:
+            if self._ended:
+                return None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._selector.select(remaining):
+                raise WorkerTimedOut()
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                self._ended = True
+                if not self._pending:
+                    return None
+                self._pending += b"\n"
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line
+
+    def _next_frame(self, deadline: float) -> Any:
+        while True:
+            line = self._next_line(deadline)
+            if line is None:
+                return _GONE
             try:
                 frame = json.loads(line)
             except ValueError:
                 log.info("worker %s: %s", self.pid, line.decode("utf-8", "replace").rstrip())
                 continue
             if isinstance(frame, dict):
-                self._frames.put(frame)
-        self._frames.put(_GONE)
+                return frame
 
     def _read_output(self) -> None:
         # The handler's print() and stderr, and a crash report from faulthandler, belong in the log.
@@ -93,13 +116,7 @@ class WorkerProcess:
         except (BrokenPipeError, OSError, ValueError):
             raise WorkerGone(self._exit_story()) from None
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise WorkerTimedOut()
-            try:
-                frame = self._frames.get(timeout=remaining)
-            except queue.Empty:
-                raise WorkerTimedOut() from None
+            frame = self._next_frame(deadline)
             if frame is _GONE:
                 raise WorkerGone(self._exit_story())
             if frame.get("kind") == "log":
@@ -125,6 +142,7 @@ class WorkerProcess:
         for reader in self._readers:
             if reader is not threading.current_thread():
                 reader.join(timeout=_JOIN_S)
+        self._selector.close()
         for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
                 pipe.close()
