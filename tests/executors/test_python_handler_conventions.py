@@ -163,3 +163,12 @@ def test_a_handler_that_cannot_be_imported_is_internal_and_says_so(tools, gatewa
     error = gateway_over(tools).exec("broken_import", {})["error"]
     assert error["code"] == "INTERNAL"
     assert "could not be loaded" in error["message"] and "ModuleNotFoundError" in error["message"]
+
+
+def test_arguments_json_cannot_carry_are_refused_before_anything_runs(tools, gateway_over, tmp_path):
+    marker = tmp_path / "called"
+    write_tool(tools, "open-args", f"def execute(context):\n    open({str(marker)!r}, 'w')\n    return {{'ok': True}}\n",
+               parameters={"type": "object", "additionalProperties": False, "properties": {"anything": {}}})
+    error = gateway_over(tools).exec("open_args", {"anything": {1, 2}})["error"]
+    assert error["code"] == "VALIDATION_ERROR" and "JSON" in error["message"]
+    assert not marker.exists()

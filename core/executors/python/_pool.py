@@ -49,7 +49,7 @@ class WorkerPool:
         with self._changed:
             return [w.pid for w in self._all]
 
-    def run(self, request: dict[str, Any], deadline: float, on_log: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    def run(self, request: bytes, deadline: float, on_log: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
         worker = self._acquire(deadline)
         try:
             answer = worker.call(request, deadline, on_log)

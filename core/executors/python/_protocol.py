@@ -14,10 +14,11 @@ gateway, not in the worker: the worker only reports what the handler did.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
-from ...exec._errors import InternalError
+from ...exec._errors import InternalError, InvalidArguments
 from ...exec._prepare import Call
 from .._base import Invocation, Outcome
 from ._error_types import handler_failure
@@ -25,9 +26,10 @@ from ._error_types import handler_failure
 log = logging.getLogger("opgate.handler")
 
 
-def handler_request(invocation: Invocation, *, native_dry_run: bool) -> dict[str, Any]:
+def handler_request(invocation: Invocation, *, native_dry_run: bool) -> bytes:
+    """The request line for the worker; arguments JSON cannot carry are refused before anything runs."""
     call, record = invocation.call, invocation.call.record
-    return {
+    request = {
         "handler": record.binding.target,
         "args": call.args,
         "dry_run": call.dry_run,
@@ -42,6 +44,10 @@ def handler_request(invocation: Invocation, *, native_dry_run: bool) -> dict[str
         },
         "log_level": logging.getLogger(f"opgate.handler.{record.tool_name}").getEffectiveLevel(),
     }
+    try:
+        return json.dumps(request, allow_nan=False).encode("utf-8") + b"\n"
+    except (TypeError, ValueError) as exc:
+        raise InvalidArguments(f"the arguments of {call.op} must be JSON values to reach its handler ({exc}); send strings, numbers, booleans, lists and objects") from None
 
 
 def relay_log(frame: dict[str, Any]) -> None:

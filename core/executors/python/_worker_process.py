@@ -56,6 +56,10 @@ class WorkerProcess:
         )
         self._pending = b""
         self._ended = False
+        self._closed = False
+        # Held while a call reads the pipes: stop() from another thread kills the process and lets
+        # that call end on the EOF, instead of closing a descriptor the call is still reading.
+        self._calling = threading.Lock()
         # Frames are read by the calling thread itself (one wake-up per answer, not two); only the
         # handler's output, which can arrive at any time, has a thread of its own.
         self._selector = selectors.DefaultSelector()
@@ -108,21 +112,24 @@ class WorkerProcess:
         for line in self.process.stderr:
             log.info("worker %s: %s", self.pid, line.decode("utf-8", "replace").rstrip())
 
-    def call(self, request: dict[str, Any], deadline: float, on_log: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-        """Send one request; return the worker's answer frame (``log`` frames go to ``on_log``)."""
-        try:
-            self.process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise WorkerGone(self._exit_story()) from None
-        while True:
-            frame = self._next_frame(deadline)
-            if frame is _GONE:
-                raise WorkerGone(self._exit_story())
-            if frame.get("kind") == "log":
-                on_log(frame)
-                continue
-            return frame
+    def call(self, request: bytes, deadline: float, on_log: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+        """Send one request (a line of JSON); return the worker's answer frame (``log`` frames go to ``on_log``)."""
+        with self._calling:
+            if self._closed:
+                raise WorkerGone("was stopped")
+            try:
+                self.process.stdin.write(request)
+                self.process.stdin.flush()
+                while True:
+                    frame = self._next_frame(deadline)
+                    if frame is _GONE:
+                        break
+                    if frame.get("kind") != "log":
+                        return frame
+                    on_log(frame)
+            except (OSError, ValueError):  # a broken pipe: the worker is gone
+                pass
+        raise WorkerGone(self._exit_story())
 
     def _exit_story(self) -> str:
         try:
@@ -142,9 +149,16 @@ class WorkerProcess:
         for reader in self._readers:
             if reader is not threading.current_thread():
                 reader.join(timeout=_JOIN_S)
-        self._selector.close()
-        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
-            try:
-                pipe.close()
-            except OSError:
-                pass
+        if not self._calling.acquire(timeout=_JOIN_S):  # pragma: no cover - a killed worker's call ends at once
+            return  # the call still running closes nothing; the pool stops this worker again after it
+        try:
+            if not self._closed:
+                self._closed = True
+                self._selector.close()
+                for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+                    try:
+                        pipe.close()
+                    except OSError:
+                        pass
+        finally:
+            self._calling.release()
