@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 from tool_folders import write_tool
@@ -94,15 +95,36 @@ def test_a_validation_error_names_the_field(gateway):
     assert error["details"]["field_errors"][0]["field"] == "args.value"
 
 
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+@pytest.fixture
+def handler_log():
+    """What the gateway logs about handlers, caught on the logger itself (the CLI's logging setup stops propagation)."""
+    records = _Records()
+    logger = logging.getLogger("opgate.handler")
+    logger.addHandler(records)
+    try:
+        yield records.records
+    finally:
+        logger.removeHandler(records)
+
+
 @pytest.mark.parametrize("value", ["crash", "exit"])
-def test_anything_else_raised_is_internal_without_a_traceback(gateway, value, caplog):
+def test_anything_else_raised_is_internal_without_a_traceback(gateway, value, handler_log):
     envelope = gateway.exec(OP, {"value": value})
     assert envelope["error"]["code"] == "INTERNAL"
     text = json.dumps(envelope)
     assert "Traceback" not in text and "hunter2" not in text and "handler.py" not in text
     assert "the gateway's log has the details" in envelope["error"]["message"]
     # The traceback is in the gateway's log.
-    assert any("Traceback" in r.getMessage() for r in caplog.records)
+    assert any("Traceback" in r.getMessage() for r in handler_log)
     # The worker survived its handler's failure: the next call works.
     assert gateway.exec(OP, {"value": "ok"})["ok"]
 
