@@ -37,4 +37,6 @@ class GatewaySettings:
     idempotency_ttl_s: int = 24 * 3600
     batch_concurrency: int = 3
     batch_max_steps: int = 50
+    # Worker processes for tool-folder handlers: started on first use, reused across calls.
+    handler_workers: int = 2
     web: WebSettings = field(default_factory=WebSettings)

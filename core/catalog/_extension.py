@@ -33,6 +33,8 @@ def metadata_from_mapping(data: dict[str, Any]) -> ToolMetadata:
         contexts=_tuple_of_str(data.get("contexts")),
         tags=_tuple_of_str(data.get("tags")),
         auth_required=bool(data.get("authRequired", False)),
+        version=data.get("version") if isinstance(data.get("version"), str) else None,
+        supports_dry_run=data.get("supportsDryRun") is True,
     )
 
 

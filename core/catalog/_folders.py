@@ -13,6 +13,7 @@ from typing import Any
 from .. import safe_json
 from .._schema_check import check_parameters
 from ._extension import metadata_from_mapping
+from ._handler_source import check_handler_source
 from ._tool import CATEGORIES, SIDE_EFFECTS, Binding, LoadProblem, ToolDefinition
 
 REQUIRED_FILES = ("schema.json", "guide.md", "handler.py")
@@ -31,6 +32,11 @@ REQUIRED_FIELDS = {
 SUMMARY_LIMIT = 250
 _SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
 _JSON_BLOCK = re.compile(r"```json\s*\n(.*?)```", re.DOTALL)
+
+
+def is_tool_folder(path: Path) -> bool:
+    """One tool's own folder: a ``schema.json`` beside its ``handler.py`` or ``guide.md``."""
+    return path.is_dir() and (path / "schema.json").is_file() and ((path / "handler.py").is_file() or (path / "guide.md").is_file())
 
 
 def is_tool_folder_tree(path: Path) -> bool:
@@ -76,6 +82,21 @@ def _bullets(section: str) -> tuple[str, ...]:
     return tuple(line.strip()[2:].strip() for line in section.splitlines() if line.strip().startswith(("- ", "* ")))
 
 
+def _check_consistency(data: dict[str, Any], file: str, tool: str) -> list[LoadProblem]:
+    """Metadata that contradicts itself: callers would retry or skip confirmation on a false promise."""
+    problems = []
+    if data.get("category") == "retrieval":
+        if data.get("sideEffects") == "writes":
+            problems.append(LoadProblem(file, "a retrieval tool cannot write: use category 'action', or sideEffects 'read_only'", tool=tool, field="sideEffects"))
+        if data.get("idempotent") is False:
+            problems.append(LoadProblem(file, "a retrieval tool must be idempotent (safe to retry): set idempotent to true, or use category 'action'", tool=tool, field="idempotent"))
+    if data.get("category") == "utility" and data.get("sideEffects") == "writes":
+        problems.append(LoadProblem(file, "a utility that writes is an action: use category 'action'", tool=tool, field="category", severity="warning"))
+    if data.get("supportsDryRun") is True and data.get("sideEffects") in ("none", "read_only"):
+        problems.append(LoadProblem(file, "a tool without side effects has nothing to rehearse; its dry-run simply runs it", tool=tool, field="supportsDryRun", severity="warning"))
+    return problems
+
+
 def _check_schema_file(folder: Path, data: dict[str, Any], source: str) -> list[LoadProblem]:
     tool = folder.name
     file = f"{source}/{tool}/schema.json"
@@ -95,6 +116,9 @@ def _check_schema_file(folder: Path, data: dict[str, Any], source: str) -> list[
         problems.append(LoadProblem(file, f"must be one of {', '.join(SIDE_EFFECTS)}", tool=tool, field="sideEffects"))
     if isinstance(data.get("allowedModes"), list) and not data["allowedModes"]:
         problems.append(LoadProblem(file, "must name at least one mode", tool=tool, field="allowedModes"))
+    if "supportsDryRun" in data and not isinstance(data["supportsDryRun"], bool):
+        problems.append(LoadProblem(file, "must be true or false", tool=tool, field="supportsDryRun"))
+    problems += _check_consistency(data, file, tool)
     if isinstance(data.get("parameters"), dict):
         _, findings = check_parameters(data["parameters"], require_closed=True)
         problems += [LoadProblem(file, f.message, tool=tool, field=f"parameters{f.pointer}", severity=f.severity) for f in findings]
@@ -134,6 +158,8 @@ def load_tool_folder(folder: Path, *, source: str, namespace: str) -> tuple[Tool
         examples, example_errors = _guide_examples(sections)
         problems += [LoadProblem(where, message, tool=tool, field="examples") for message in example_errors]
         notes = _bullets(sections.get("watch out", ""))
+    if (folder / "handler.py").is_file():
+        problems += check_handler_source(folder / "handler.py", where=f"{source}/{tool}/handler.py", tool=tool)
     if any(p.severity == "error" for p in problems):
         return None, problems
     definition = ToolDefinition(
@@ -151,6 +177,12 @@ def load_tool_folder(folder: Path, *, source: str, namespace: str) -> tuple[Tool
         op=data.get("op") if isinstance(data.get("op"), str) else None,
     )
     return definition, problems
+
+
+def load_single_tool_folder(folder: Path, *, namespace: str) -> tuple[list[ToolDefinition], list[LoadProblem]]:
+    """One tool folder given on its own: it loads as it would among its siblings."""
+    definition, problems = load_tool_folder(folder, source=str(folder.parent), namespace=namespace)
+    return ([definition] if definition is not None else []), problems
 
 
 def load_tool_folders(root: Path, *, source: str, namespace: str) -> tuple[list[ToolDefinition], list[LoadProblem]]:

@@ -20,6 +20,8 @@ def _metadata(data: dict[str, Any]) -> ToolMetadata:
         contexts=tuple(data.get("contexts") or ()),
         tags=tuple(data.get("tags") or ()),
         auth_required=bool(data.get("auth_required", False)),
+        version=data.get("version") if isinstance(data.get("version"), str) else None,
+        supports_dry_run=data.get("supports_dry_run") is True,
     )
 
 

@@ -3,7 +3,7 @@
 Accepted: a JSON list of OpenAI-style functions (wrapped or bare), an object
 whose ``tools`` list holds such functions, an MCP ``tools/list`` result, a
 built ``registry.json``, an OpenAPI 3.0/3.1 document (JSON or YAML), a
-folder of tool folders, or a folder of JSON catalogue files.
+folder of tool folders, one tool folder, or a folder of JSON catalogue files.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import safe_json
-from ._folders import is_tool_folder_tree, load_tool_folders
+from ._folders import is_tool_folder, is_tool_folder_tree, load_single_tool_folder, load_tool_folders
 from ._functions import parse_function_list
 from ._mcp import parse_mcp_tools
 from ._registry_file import parse_registry_file
@@ -120,6 +120,10 @@ def load_catalog(spec: str | Path, namespace: str | None = None, *, policies: Ma
         path = spec
     if not path.exists():
         return [CatalogLoad(str(path), namespace or "", [], [LoadProblem(str(path), "no such file or folder")])]
+    if is_tool_folder(path):
+        ns = namespace or default_namespace(path.resolve().parent)
+        tools, problems = load_single_tool_folder(path, namespace=ns)
+        return [CatalogLoad(str(path), ns, tools, problems)]
     if is_tool_folder_tree(path):
         ns = namespace or default_namespace(path)
         tools, problems = load_tool_folders(path, source=str(path), namespace=ns)

@@ -27,9 +27,11 @@ class ToolMetadata:
     contexts: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     auth_required: bool = False
+    version: str | None = None
+    supports_dry_run: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "category": self.category,
             "side_effects": self.side_effects,
             "idempotent": self.idempotent,
@@ -41,6 +43,12 @@ class ToolMetadata:
             "tags": list(self.tags),
             "auth_required": self.auth_required,
         }
+        # Written only when a source says so, so that records without them keep their shape and version.
+        if self.version is not None:
+            data["version"] = self.version
+        if self.supports_dry_run:
+            data["supports_dry_run"] = True
+        return data
 
 
 EXECUTOR_KINDS = ("store", "python", "mcp", "http", "none")

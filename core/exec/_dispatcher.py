@@ -127,7 +127,7 @@ class Dispatcher:
     def _replay(self, executor: Any, call: Call, session: Session) -> Outcome | None:
         if executor.keeps_idempotency:
             return executor.replay(call, session)
-        return replay_keyed(self._store(), call, session)
+        return replay_keyed(self._store, call, session)
 
     def _run(self, executor: Any, call: Call, session: Session, asker: Asker | None) -> Outcome:
         """Run the call on its executor under the hard timeout; a ``preview`` dry-run sends nothing."""
@@ -139,7 +139,7 @@ class Dispatcher:
         if executor.keeps_idempotency:
             outcome = executor.run(invocation)
         else:
-            outcome = run_keyed(self._store(), call, session, lambda: executor.run(invocation), ttl_seconds=self.settings.idempotency_ttl_s)
+            outcome = run_keyed(self._store, call, session, lambda: executor.run(invocation), ttl_seconds=self.settings.idempotency_ttl_s)
         if kind is not None:
             outcome.meta.setdefault("dry_run", True)
             outcome.meta.setdefault("dry_run_kind", kind)

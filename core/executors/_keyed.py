@@ -44,18 +44,23 @@ def _stored(tx: Any, session: Session, call: Call, print_: str) -> Outcome | Non
     return Outcome(response.get("result"), dict(response.get("meta") or {}), replayed=True)
 
 
-def replay_keyed(store: Any, call: Call, session: Session) -> Outcome | None:
-    """The stored answer for this key (before confirmation, so a repeat is never asked again)."""
+def replay_keyed(store: Callable[[], Any], call: Call, session: Session) -> Outcome | None:
+    """The stored answer for this key (before confirmation, so a repeat is never asked again).
+
+    ``store`` gives the workspace store; it is only opened when there is a key,
+    so an upstream call without one never needs the workspace.
+    """
     if not call.idempotency_key or call.record.kind != "write":
         return None
-    with store.read() as tx:
+    with store().read() as tx:
         return _stored(tx, session, call, fingerprint(call.op, call.args))
 
 
-def run_keyed(store: Any, call: Call, session: Session, run: Callable[[], Outcome], *, ttl_seconds: int) -> Outcome:
-    """Run ``run`` at most once per (caller, key) while its answer is kept."""
+def run_keyed(store: Callable[[], Any], call: Call, session: Session, run: Callable[[], Outcome], *, ttl_seconds: int) -> Outcome:
+    """Run ``run`` at most once per (caller, key) while its answer is kept (``store`` gives the workspace store)."""
     if not call.idempotency_key or call.dry_run or call.record.kind != "write":
         return run()
+    store = store()
     key, print_ = call.idempotency_key, fingerprint(call.op, call.args)
     with store.write() as tx:
         stored = _stored(tx, session, call, print_)

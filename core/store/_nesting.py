@@ -15,10 +15,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import safe_json
+
 MAX_VALUE_DEPTH = 32
 """Levels of objects and arrays a stored JSON value may have (the value itself is level 1)."""
 
-from ..safe_json import MAX_DEPTH as MAX_ARGUMENT_DEPTH  # noqa: E402  (one limit for every JSON that comes in)
+MAX_ARGUMENT_DEPTH = safe_json.MAX_DEPTH
+"""Levels the arguments of one call may have: the one limit for every JSON that comes in."""
 
 CUT_MARKER = f"[opgate: nested deeper than {MAX_VALUE_DEPTH} levels; this part is not shown]"
 """What stands where a stored value was cut on reading. Writing it back is refused, so a cut never saves silently."""

@@ -82,6 +82,13 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
 
 def run_exec(args: argparse.Namespace, console: Console) -> int:
     gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
+    try:
+        return _exec_one(gateway, args, console)
+    finally:
+        gateway.close()  # stops handler workers and upstream connections
+
+
+def _exec_one(gateway, args: argparse.Namespace, console: Console) -> int:
     record = gateway.registry.resolve(args.op)
     try:
         call_args = parse_key_values(args.args, record.parameters if record else {})
@@ -126,7 +133,10 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
         console.print(Text.assemble(("cannot read the batch: ", "red"), str(exc)))
         return 2
     gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
-    envelopes = gateway.batch(steps, on_error=args.on_error or on_error or "stop")
+    try:
+        envelopes = gateway.batch(steps, on_error=args.on_error or on_error or "stop")
+    finally:
+        gateway.close()
     _print(console, envelopes, args.json)
     return 0 if all(e.get("ok") for e in envelopes) else 1
 

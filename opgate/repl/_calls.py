@@ -30,7 +30,7 @@ CONTINUATION = "... "
 BATCH_PROMPT = "batch> "
 
 
-class Cancelled(Exception):
+class ArgumentDeclined(Exception):
     """The person declined to give a missing argument."""
 
 
@@ -80,7 +80,7 @@ def _ask_missing(state: ReplState, record: OpRecord, args: dict[str, Any]) -> di
         completer: Completer = PrefixedCompleter(ReplCompleter(state.namespace), f"exec {record.op} {name}=")
         answer = state.ask(f"{name}= ", completer) if state.ask else None
         if answer is None or not answer.strip():
-            raise Cancelled(f"cancelled: {record.op} needs {name}")
+            raise ArgumentDeclined(f"cancelled: {record.op} needs {name}")
         args[name] = typed_value(_unquoted(answer.strip()), properties.get(name))
     return args
 
@@ -103,7 +103,7 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
             args = _ask_missing(state, record, args)
     except ArgTextError as exc:
         envelope = _bad_arguments(op, record, str(exc))
-    except Cancelled as exc:
+    except ArgumentDeclined as exc:
         state.show(Text(str(exc), style="yellow"))
         return False
     else:
