@@ -28,7 +28,7 @@ BYTES_PER_TOKEN = 4
 def mode_tools(gateway: Any, mode: str, *, router: Any = None, turn: str | None = None) -> list[ToolSpec]:
     if mode == "gateway":
         return gateway_tools(gateway)
-    visible = [r for r in gateway.registry if gateway.is_visible(r.op)]
+    visible = [r for r in gateway.registry if gateway.is_visible(r.op) and not r.binding.quarantined]
     if mode == "full":
         return [typed_tool(r) for r in visible]
     if mode == "deferred":
