@@ -1,6 +1,6 @@
 """exec: the dispatcher, its handlers' interface, and the envelopes it answers with."""
 
-from ._confirm import Approver, ConfirmationRequest
+from ._confirm import Approver, Asker, ConfirmationRequest, Question
 from ._dispatcher import Dispatcher
 from ._envelope import failure, success
 from ._errors import (
@@ -32,7 +32,9 @@ __all__ = [
     "Approver",
     "ArgumentValidator",
     "CallLog",
+    "Asker",
     "ConfirmationRequest",
+    "Question",
     "ConflictError",
     "Dispatcher",
     "Handler",

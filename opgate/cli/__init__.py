@@ -7,8 +7,9 @@ import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 
-from . import _build_command, _discover_command, _exec_command, _help_command, _serve_command, _tools_command, _ui_commands
+from . import _build_command, _discover_command, _exec_command, _help_command, _serve_command, _tools_command, _ui_commands, _upstreams_command
 from ._gateway_factory import GatewaySetupError
 from ._logging import configure_logging
 from ._options import add_global_options, merge_global_options
@@ -26,6 +27,7 @@ COMMANDS = (
     _discover_command.add_discover_parser,
     _serve_command.add_parser,
     _tools_command.add_parser,
+    _upstreams_command.add_parser,
     _build_command.add_parser,
 )
 
@@ -61,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _ui_commands.run_explore(args, console)
         return args.run(args, console)
     except GatewaySetupError as exc:
-        Console(file=sys.stderr, highlight=False).print(f"[red]opgate:[/] {exc}")
+        Console(file=sys.stderr, highlight=False).print(f"[red]opgate:[/] {escape(str(exc))}")
         return 2
     except KeyboardInterrupt:
         return 130

@@ -14,6 +14,7 @@ from opgate.core.argtext import ArgTextError, parse_key_values
 from opgate.core.exec import ConfirmationRequest
 
 from opgate.views import render_envelope
+from ._asker import terminal_asker
 from ._gateway_factory import make_gateway
 
 
@@ -77,7 +78,7 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
 
 
 def run_exec(args: argparse.Namespace, console: Console) -> int:
-    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
+    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console), asker=terminal_asker())
     record = gateway.registry.resolve(args.op)
     try:
         call_args = parse_key_values(args.args, record.parameters if record else {})
@@ -104,7 +105,7 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
     except (OSError, json.JSONDecodeError, RecursionError, UnicodeDecodeError) as exc:
         console.print(f"[red]cannot read the batch:[/] {exc if not isinstance(exc, RecursionError) else 'it is nested too deeply'}")
         return 2
-    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
+    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console), asker=terminal_asker())
     envelopes = gateway.batch(steps, on_error=args.on_error or on_error or "stop")
     _print(console, envelopes, args.json)
     return 0 if all(e.get("ok") for e in envelopes) else 1

@@ -50,6 +50,8 @@ def server_arguments(args: argparse.Namespace) -> list[str]:
         argv += ["--db", _absolute(args.db)]
     for catalog in args.catalog:
         argv += ["--catalog", _absolute(catalog)]
+    for servers in args.mcp_servers:
+        argv += ["--mcp-servers", str(Path(servers).expanduser().resolve())]
     if args.context:
         argv += ["--context", args.context]
     argv.append("serve")

@@ -13,7 +13,7 @@ from typing import Any
 from ...exec._prepare import Call
 from ...exec._session import Session
 from .._base import PREVIEW, READ, Invocation, Outcome
-from .._redact import redact
+from .._redact import mask_known, redact
 from ._results import tool_error, tool_result
 from ._upstreams import Upstreams
 
@@ -42,7 +42,8 @@ class McpExecutor:
         answer = self.upstreams.call(self.upstream, tool, call.args, op=call.op, timeout_s=invocation.remaining_s, asker=invocation.ask)
         if answer.is_error:
             raise tool_error(answer, self.upstream, tool)
-        return Outcome(tool_result(answer), {"upstream": self.upstream})
+        # A server may echo its own environment (server-everything's get-env does): configured secrets stay masked.
+        return Outcome(mask_known(tool_result(answer), self.upstreams.secrets(self.upstream)), {"upstream": self.upstream})
 
     def replay(self, call: Call, session: Session) -> Outcome | None:
         return None
