@@ -109,7 +109,9 @@ class Connection:
                 raise UpstreamDown(f"upstream {self.config.name!r} failed to start ({self.last_error}); the next try is in {math.ceil(wait)} s")
             self._ready = asyncio.get_running_loop().create_future()
             self._stop = asyncio.Event()
-            self.state = "connecting"
+            # A retry after a failure stays "failed" (with its last error) until it succeeds.
+            if self.state != "failed":
+                self.state = "connecting"
             self.starts += 1
             self._task = asyncio.get_running_loop().create_task(self._hold(self._ready, self._stop), name=f"upstream {self.config.name}")
         try:
