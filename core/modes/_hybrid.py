@@ -63,7 +63,8 @@ def typed_lane(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
     used = 0
     for op in dict.fromkeys(candidates):
         record = gateway.registry.get(op)
-        if record is None or not gateway.is_visible(op):
+        # A quarantined upstream tool is never handed to a model as a typed tool.
+        if record is None or not gateway.is_visible(op) or record.binding.quarantined:
             continue
         spec = typed_tool(record)
         size = _spec_bytes(spec)
