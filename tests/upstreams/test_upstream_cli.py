@@ -87,3 +87,10 @@ def test_a_bad_configuration_is_reported_with_its_file_and_key(tmp_path):
     for expected in ("mcpServers.Bad Name", "mcpServers.onto", "mcpServers.ok.colour: unknown key", "mcpServers.ok.env.K: the environment variable NOT_SET_ANYWHERE_42 is not set"):
         assert expected in result.stderr, result.stderr
     assert opgate("upstreams").returncode == 2
+
+
+def test_serve_mcp_config_keeps_the_upstreams_with_an_absolute_path(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "opgate", "--mcp-servers", "servers.json", "serve", "--mcp-config"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    args = json.loads(done.stdout)["mcpServers"]["opgate"]["args"]
+    assert args[args.index("--mcp-servers") + 1] == str(tmp_path / "servers.json")
