@@ -35,6 +35,12 @@ class Gateway:
     from catalogue files. ``context`` names a context scope (``None``: every op
     is visible). Writes need ``allow_write``; ops that need confirmation ask
     ``approver``. No method raises for a bad call: answers are envelopes.
+
+    ``upstreams`` (an :class:`~opgate.core.executors.mcp.Upstreams`) puts
+    upstream MCP servers behind the gateway, each under its own namespace.
+    Nothing connects at construction: the first help, search, exec or batch
+    lists them (see docs/upstreams.md), and every later listing swaps in a
+    new registry. The gateway closes the upstreams it was given.
     """
 
     def __init__(
@@ -53,8 +59,10 @@ class Gateway:
         call_log: bool = True,
         asker: Asker | None = None,
         executors: Executors | None = None,
+        upstreams: Any = None,
     ):
-        self.registry = registry if registry is not None else build_registry(builtin_catalog_loads())
+        self._base_registry = registry if registry is not None else build_registry(builtin_catalog_loads())
+        self._registry = self._base_registry
         self.contexts = contexts if contexts is not None else builtin_contexts()
         self.settings = settings or GatewaySettings()
         self.session = session or Session()
@@ -78,7 +86,13 @@ class Gateway:
         self.http_apis: dict[str, Any] = {}  # the HTTP APIs behind OpenAPI catalogues, by upstream name
         self._search_index = None
         self._context: str | None = None
+        self._requested_context = context
+        self._swap_lock = threading.Lock()
+        self.upstreams = upstreams
+        self._upstreams_seen: int | None = None
         self.set_context(context)
+        if upstreams is not None:
+            self._attach(upstreams)
 
     @classmethod
     def from_catalogs(cls, paths: Iterable[str | Path], *, include_builtin: bool = False, config: OpgateConfig | None = None, **options: Any) -> Gateway:
@@ -100,6 +114,54 @@ class Gateway:
         gateway = cls(guard_builtin_ops(build_registry(loads)), **options)
         gateway.http_apis = register_http_upstreams(gateway.executors, loads, config.http_upstreams)
         return gateway
+
+    # -- the registry, and upstreams that change it ---------------------------------
+
+    @property
+    def registry(self) -> Registry:
+        """Every op this gateway knows (upstream ones once listed; see :meth:`refresh_upstreams`)."""
+        self.refresh_upstreams()
+        return self._registry
+
+    @property
+    def base_registry(self) -> Registry:
+        """The registry the gateway was made with, before upstream ops were added."""
+        return self._base_registry
+
+    def _attach(self, upstreams: Any) -> None:
+        from .executors.mcp import McpExecutor
+
+        self.executors.register("mcp", lambda name: McpExecutor(upstreams, name))
+        upstreams.attach(lambda: self.store, self._upstreams_changed)
+
+    def refresh_upstreams(self) -> None:
+        """List the upstreams that have no listing yet: the first time waiting (bounded), later in the background."""
+        upstreams = self.upstreams
+        if upstreams is None:
+            return
+        if self._upstreams_seen is None:
+            upstreams.ensure_listed()
+            self._upstreams_changed()
+        elif len(upstreams) and upstreams.version != self._upstreams_seen:
+            self._upstreams_changed()
+        else:
+            upstreams.ensure_listed(timeout=0)
+
+    def _upstreams_changed(self) -> None:
+        """Swap in a registry with the upstreams' current ops: help, search and the dispatcher are rebuilt."""
+        from .registry._build import build_registry as build, merge_registries
+
+        with self._swap_lock:
+            version = self.upstreams.version
+            if version == self._upstreams_seen:
+                return
+            loads, problems, summaries = self.upstreams.loads()
+            extra = build(loads, group_summaries=summaries)
+            extra.problems.extend(problems)
+            self._registry = merge_registries(self._base_registry, extra)
+            self._search_index = None
+            self._upstreams_seen = version
+            self.set_context(self._requested_context)
 
     # -- the workspace ---------------------------------------------------------
 
@@ -127,6 +189,8 @@ class Gateway:
             self._batch_pool.shutdown(wait=True)
             self._batch_pool = None
         self.executors.close()
+        if self.upstreams is not None:
+            self.upstreams.close()
         if self._store is not None:
             self._store.close()
 
@@ -139,9 +203,10 @@ class Gateway:
     def set_context(self, context: str | None) -> None:
         """Switch the context scope; which ops exist changes with it."""
         visible = self.contexts.visibility(context)
-        self._help = HelpService(self.registry, visible)
+        self._requested_context = context
+        self._help = HelpService(self._registry, visible)
         self._dispatcher = Dispatcher(
-            self.registry,
+            self._registry,
             store_provider=lambda: self.store,
             executors=self.executors,
             visible=visible,
@@ -159,12 +224,14 @@ class Gateway:
     @property
     def help_tree(self):
         """The namespace tree of the visible ops (for browsers such as the explorer)."""
+        self.refresh_upstreams()
         return self._help.tree
 
     # -- the gateway calls ----------------------------------------------------------
 
     def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
         """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op."""
+        self.refresh_upstreams()
         return self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
 
     def exec(self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *, state_digest: str | None = None) -> dict[str, Any]:
@@ -173,6 +240,7 @@ class Gateway:
         ``state_digest`` is the digest a dry-run returned: if the state it read
         has changed since, the real run fails with CONFLICT.
         """
+        self.refresh_upstreams()
         return self._dispatcher.exec(
             op, args, session=self.session, allow_write=self.allow_write, approver=self.approver,
             idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker,
@@ -180,6 +248,7 @@ class Gateway:
 
     def batch(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:
         """Run help and exec steps in one call; one envelope per step, in order."""
+        self.refresh_upstreams()
         runner = BatchRunner(
             help_fn=self.help,
             exec_fn=self.exec,
@@ -202,23 +271,29 @@ class Gateway:
 
     def search_hits(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, offset: int = 0, min_confidence: float = 0.0) -> list:
         """The ranked hits (``SearchHit``) for the visible ops, down to ``min_confidence``."""
+        self.refresh_upstreams()
         hits = self.search_index.search(query, limit=limit, offset=offset, path=path, kind=kind, visible=self._visible)
         return [hit for hit in hits if hit.confidence >= min_confidence]
 
     def search_node_hits(self, query: str, *, limit: int = 10) -> list:
         """Groups (``NodeHit``) whose visible ops match ``query`` best."""
+        self.refresh_upstreams()
         return self.search_index.search_nodes(query, limit=limit, visible=self._visible)
 
     @property
     def search_index(self):
         """The search index over the whole registry, built on first use (visibility is applied per query)."""
-        if self._search_index is None:
+        index = self._search_index
+        if index is None:
             with self._store_lock:
-                if self._search_index is None:
+                index = self._search_index
+                if index is None:
                     from .search import SearchIndex
 
-                    self._search_index = SearchIndex.build(self.registry, group_summaries=self.registry.group_summaries)
-        return self._search_index
+                    registry = self.registry
+                    index = SearchIndex.build(registry, group_summaries=registry.group_summaries)
+                    self._search_index = index
+        return index
 
     @property
     def discovery(self):

@@ -25,11 +25,28 @@ class WebSettings:
     user_agent: str = "opgate/0.1 (+https://pypi.org/project/opgate/)"
 
 
+def _seconds_from_env(name: str, default: float) -> float:
+    text = os.environ.get(name)
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise ValueError(f"the environment variable {name} must be a number of seconds above 0, not {text!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class GatewaySettings:
-    """Limits for exec and batch. Times are in seconds unless the name says otherwise."""
+    """Limits for exec and batch. Times are in seconds unless the name says otherwise.
 
-    hard_timeout_s: float = 30.0
+    ``OPGATE_HARD_TIMEOUT_S`` sets the hard timeout of every call (an upstream
+    MCP server's slow tool included) for front ends that have no option for it.
+    """
+
+    hard_timeout_s: float = field(default_factory=lambda: _seconds_from_env("OPGATE_HARD_TIMEOUT_S", 30.0))
     default_latency_budget_ms: int = 1000
     read_retries: int = 2
     retry_backoff_s: float = 0.05

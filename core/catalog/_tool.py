@@ -79,6 +79,11 @@ class Binding:
     def runnable(self) -> bool:
         return self.kind != "none"
 
+    @property
+    def quarantined(self) -> bool:
+        """An upstream tool held back until a person approves its changed definition (never exported to a model)."""
+        return self.kind == "none" and (self.reason or "").startswith("quarantined")
+
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in (("kind", self.kind), ("upstream", self.upstream), ("target", self.target), ("reason", self.reason)) if v is not None}
 

@@ -39,3 +39,18 @@ def _redact(value: Any, known: list[str]) -> Any:
             if secret in value:
                 value = value.replace(secret, MASK)
     return value
+
+
+def mask_known(value: Any, secrets: Iterable[str]) -> Any:
+    """A copy of ``value`` with only the known secrets masked (for results, whose key names are the upstream's business)."""
+    known = sorted({s for s in secrets if isinstance(s, str) and len(s) >= _MIN_SECRET_LENGTH}, key=len, reverse=True)
+    if not known:
+        return value
+    if isinstance(value, dict):
+        return {k: mask_known(v, known) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [mask_known(v, known) for v in value]
+    if isinstance(value, str):
+        for secret in known:
+            value = value.replace(secret, MASK)
+    return value

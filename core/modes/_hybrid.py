@@ -63,6 +63,7 @@ def typed_lane(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
     used = 0
     for op in dict.fromkeys(candidates):
         record = gateway.registry.get(op)
+        # Browse-only and quarantined ops are never handed to a model as typed tools.
         if record is None or not gateway.is_visible(op) or not record.runnable:
             continue
         spec = typed_tool(record)

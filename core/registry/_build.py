@@ -128,3 +128,16 @@ def build_registry(loads: Iterable[CatalogLoad], rules: NamingRules | None = Non
             records.append(_record(tool, parameters, rules, tuple(warnings)))
     summaries = {**rules.group_summaries, **_source_summaries(loads_seen), **(group_summaries or {})}
     return Registry(_resolve_collisions(records, problems), problems, group_summaries=summaries)
+
+
+def merge_registries(base: Registry, extra: Registry) -> Registry:
+    """``base`` with ``extra``'s ops added (upstream servers' ops); an op ``base`` already has stays ``base``'s, reported."""
+    if not len(extra) and not extra.problems:
+        return base
+    records, problems = list(base), [*base.problems, *extra.problems]
+    for record in extra:
+        if record.op in base:
+            problems.append(LoadProblem(record.source, f"op {record.op!r} already exists in the catalogue; this tool is left out", tool=record.tool_name))
+        else:
+            records.append(record)
+    return Registry(records, problems, group_summaries={**extra.group_summaries, **base.group_summaries})

@@ -12,7 +12,7 @@ links have their own methods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, Protocol
@@ -117,6 +117,9 @@ class StoreTransaction(Protocol):
                      op: str | None = None) -> list[dict]:
         """Call-log entries, newest first."""
 
+    def upstream_pins(self, upstream: str) -> dict[str, dict]:
+        """The pinned tool definitions of one upstream MCP server, by tool name."""
+
     def state_digest(self) -> str:
         """Hex sha256 of the pre-existing rows and query results read so far."""
 
@@ -173,6 +176,12 @@ class StoreWriteTransaction(StoreTransaction, Protocol):
 
     def append_call_log(self, entry: Mapping[str, Any]) -> None:
         """Add one call-log entry (``ts`` defaults to now)."""
+
+    def pin_upstream_tools(self, upstream: str, pins: Mapping[str, tuple[str, Any]]) -> None:
+        """Pin tool definitions of an upstream: ``{tool: (digest, definition)}``."""
+
+    def unpin_upstream_tools(self, upstream: str, tools: Iterable[str]) -> int:
+        """Forget the pins of tools an upstream no longer offers; return how many."""
 
     def rollback(self) -> None:
         """End now, discarding every write; ``changes`` stays readable."""

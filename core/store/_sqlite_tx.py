@@ -10,15 +10,16 @@ from ._changes import ChangeSet
 from ._sqlite_bookkeeping import BookkeepingReads, BookkeepingWrites
 from ._sqlite_delete import DeleteRules
 from ._sqlite_graph import GraphReads
+from ._sqlite_pins import PinReads, PinWrites
 from ._sqlite_search import SearchReads
 from ._sqlite_tree import TreeReads
 
 
-class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads):
+class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads, PinReads):
     """Reads over one snapshot (a deferred ``BEGIN``)."""
 
 
-class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites):
+class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites, PinWrites):
     """Reads and writes under the write lock (``BEGIN IMMEDIATE``)."""
 
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], dry_run: bool) -> None:

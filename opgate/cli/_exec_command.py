@@ -16,6 +16,7 @@ from opgate.core.argtext import ArgTextError, parse_key_values
 from opgate.core.exec import ConfirmationRequest
 
 from opgate.views import render_envelope
+from ._asker import terminal_asker
 from ._gateway_factory import make_gateway
 
 
@@ -81,7 +82,7 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
 
 
 def run_exec(args: argparse.Namespace, console: Console) -> int:
-    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
+    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console), asker=terminal_asker())
     try:
         return _exec_one(gateway, args, console)
     finally:
@@ -132,7 +133,7 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
     except (OSError, safe_json.JsonInputError) as exc:
         console.print(Text.assemble(("cannot read the batch: ", "red"), str(exc)))
         return 2
-    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console))
+    gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console), asker=terminal_asker())
     try:
         envelopes = gateway.batch(steps, on_error=args.on_error or on_error or "stop")
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import sys
 from typing import Any
 
@@ -22,6 +23,19 @@ def cli_config(args: argparse.Namespace) -> OpgateConfig:
         raise GatewaySetupError(f"the configuration has {len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
 
 
+def make_upstreams(paths: list[str], config: OpgateConfig | None = None) -> Any:
+    """The upstream MCP servers of ``--mcp-servers`` files and of opgate.toml (nothing connects yet), closed when the command exits."""
+    from opgate.core.executors.mcp import UpstreamConfigError, Upstreams
+
+    try:
+        upstreams = Upstreams.from_files(paths, configured=config.mcp_servers if config else None, configured_source=str(config.source) if config and config.source else "opgate.toml")
+    except UpstreamConfigError as exc:
+        raise GatewaySetupError("the MCP upstream configuration has problems:\n  " + "\n  ".join(exc.problems)) from None
+    # Commands end by returning from main(); the servers this process started must end with it.
+    atexit.register(upstreams.close)
+    return upstreams
+
+
 def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     """The built-in catalogue unless ``--catalog`` names others; ``--context`` narrows what is visible; ``--db`` picks the workspace.
 
@@ -32,12 +46,16 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     config = cli_config(args)
     options.setdefault("context", args.context or config.context)
     options.setdefault("db_path", args.db or config.database)
+    if (getattr(args, "mcp_servers", None) or config.mcp_servers) and "upstreams" not in options:
+        options["upstreams"] = make_upstreams(getattr(args, "mcp_servers", None) or [], config)
     try:
         if args.catalog or config.http_upstreams:
             gateway = Gateway.from_catalogs(args.catalog, include_builtin=not args.catalog, config=config, **options)
         else:
             gateway = Gateway(**options)
     except ValueError as exc:  # an unknown context name
+        if options.get("upstreams") is not None:
+            options["upstreams"].close()
         raise GatewaySetupError(str(exc)) from None
     if args.catalog or config.http_upstreams:
         errors = [p for p in gateway.registry.problems if p.severity == "error"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 GLOBAL_DESTS = ("catalog", "context", "db", "config")
+LIST_DESTS = ("catalog", "mcp_servers")
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> None:
@@ -20,6 +21,13 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
         dest=f"{position}_catalog",
         metavar="PATH",
         help="a catalogue file or folder (NAME=PATH names its namespace); repeatable; default: the built-in catalogue",
+    )
+    group.add_argument(
+        "--mcp-servers",
+        action="append",
+        dest=f"{position}_mcp_servers",
+        metavar="FILE",
+        help="upstream MCP servers, in the mcpServers (Claude Desktop, Cursor) or servers (VS Code) JSON format; repeatable",
     )
     group.add_argument("--context", dest=f"{position}_context", metavar="NAME", help="a context scope: only its ops are visible")
     group.add_argument("--db", dest=f"{position}_db", metavar="PATH", type=workspace_path, help="the workspace database (default: the user data folder)")
@@ -38,9 +46,8 @@ def workspace_path(text: str) -> str:
 
 
 def merge_global_options(args: argparse.Namespace) -> argparse.Namespace:
-    main_catalogs = getattr(args, "main_catalog", None) or []
-    sub_catalogs = getattr(args, "sub_catalog", None) or []
-    args.catalog = [*main_catalogs, *sub_catalogs]
+    for dest in LIST_DESTS:
+        setattr(args, dest, [*(getattr(args, f"main_{dest}", None) or []), *(getattr(args, f"sub_{dest}", None) or [])])
     for dest in GLOBAL_DESTS[1:]:
         setattr(args, dest, getattr(args, f"sub_{dest}", None) or getattr(args, f"main_{dest}", None))
     return args

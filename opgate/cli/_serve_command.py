@@ -50,6 +50,8 @@ def server_arguments(args: argparse.Namespace) -> list[str]:
         argv += ["--db", _absolute(args.db)]
     for catalog in args.catalog:
         argv += ["--catalog", _absolute(catalog)]
+    for servers in getattr(args, "mcp_servers", None) or []:
+        argv += ["--mcp-servers", str(Path(servers).expanduser().resolve())]
     if args.context:
         argv += ["--context", args.context]
     argv.append("serve")

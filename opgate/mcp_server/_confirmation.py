@@ -21,7 +21,7 @@ import anyio
 import anyio.from_thread
 import mcp_types as types
 
-from opgate.core.exec import ConfirmationRequest
+from opgate.core.exec import ConfirmationRequest, Question
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,16 @@ class ApproverBridge:
     def __call__(self, request: ConfirmationRequest) -> bool:
         channel = getattr(self._local, "channel", None)
         return channel.ask(request) if channel is not None else False
+
+    def question(self, question: Question) -> dict[str, Any] | None:
+        """The Gateway's ``asker``: an upstream's question, put to this call's client; ``None`` (declined) when it cannot be.
+
+        Only a client reached by ``elicitation/create`` can be asked: the
+        2026-07-28 retry channel carries opgate's own confirmation only.
+        """
+        channel = getattr(self._local, "channel", None)
+        asking = getattr(channel, "question", None)
+        return asking(question) if asking is not None else None
 
 
 def _label(entry: dict[str, Any]) -> str:
@@ -124,6 +134,23 @@ class ElicitingChannel:
 
     def ask(self, request: ConfirmationRequest) -> bool:
         return anyio.from_thread.run(self._ask, request)
+
+    def question(self, question: Question) -> dict[str, Any] | None:
+        return anyio.from_thread.run(self._question, question)
+
+    async def _question(self, question: Question) -> dict[str, Any] | None:
+        message = f"{question.op} (upstream MCP server {question.upstream!r}) asks: {question.message}"
+        with anyio.move_on_after(self._timeout):
+            try:
+                result = await self._session.elicit_form(message, question.schema, related_request_id=self._request_id)
+            except Exception as exc:  # a client error or a dropped connection declines, never crashes
+                log.warning("passing %s's question to the client failed: %s", question.op, exc)
+                return None
+            if isinstance(result, types.ElicitResult) and result.action == "accept":
+                return dict(result.content or {})
+            return None
+        log.warning("no answer to %s's question within %.0f s; declined", question.op, self._timeout)
+        return None
 
     async def _ask(self, request: ConfirmationRequest) -> bool:
         form = confirmation_form(request)

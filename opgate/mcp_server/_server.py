@@ -46,10 +46,11 @@ GatewayFactory = Callable[..., Gateway]
 
 
 def _sibling_without_approver(gateway: Gateway) -> Gateway:
+    # The upstreams are shared, not copied: one set of connections, closed with the first gateway.
     return Gateway(
-        gateway.registry, context=gateway.context, contexts=gateway.contexts, settings=gateway.settings,
-        session=gateway.session, store=gateway.store, allow_write=gateway.allow_write,
-        executors=gateway.executors,  # the same upstream clients, opened once
+        gateway.base_registry, context=gateway.context, contexts=gateway.contexts, settings=gateway.settings,
+        session=gateway.session, store=gateway.store, allow_write=gateway.allow_write, upstreams=gateway.upstreams,
+        executors=gateway.executors,  # the same HTTP clients, handler workers and upstream sessions, opened once
     )
 
 
@@ -58,7 +59,7 @@ class GatewayMCPServer:
 
     def __init__(self, make_gateway: GatewayFactory, *, allow_write: bool = False, confirmation_timeout: float = CONFIRMATION_TIMEOUT):
         self._bridge = ApproverBridge()
-        self.gateway = make_gateway(allow_write=allow_write, approver=self._bridge)
+        self.gateway = make_gateway(allow_write=allow_write, approver=self._bridge, asker=self._bridge.question)
         self._asking = ToolRouter(self.gateway)
         self._refusing = ToolRouter(_sibling_without_approver(self.gateway))
         self._confirmation_timeout = confirmation_timeout

@@ -1,0 +1,301 @@
+"""One upstream's connection: a ``ClientSession`` held open by one task, reused for every call.
+
+The SDK's transports and sessions are async context managers that must be
+entered and exited by the same task, so :meth:`Connection._hold` enters
+them, publishes the session, and waits until it is told to close (or the
+server goes away). Callers on the loop share that session.
+
+A stdio server that exits closes its output; a watcher on the read stream
+sees that and ends the session at once, so the next call starts a fresh
+server instead of writing into a dead pipe. Failed starts back off
+(0.5 s, 1 s, 2 s ... up to a minute): during the wait calls fail fast,
+retryable, saying when the next try will be.
+
+This module imports the SDK; :mod:`.` imports it only when a connection is
+first needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED
+
+from ._config import HTTP, UpstreamConfig
+from ._questions import PendingCall, QuestionRouter
+
+log = logging.getLogger("opgate.upstreams")
+
+CLIENT_INFO = types.Implementation(name="opgate", version="0.1.0")
+FIRST_BACKOFF_S = 0.5
+MAX_BACKOFF_S = 60.0
+
+
+class UpstreamDown(Exception):
+    """The upstream could not be reached, or went away; the message names it and says what happened."""
+
+
+class CallTimedOut(Exception):
+    """The upstream did not answer within the call's time; the request was cancelled."""
+
+    def __init__(self, budget_s: float):
+        super().__init__(f"did not finish within {budget_s:.3g} s")
+        self.budget_s = budget_s
+
+
+class _FormOnlySession(ClientSession):
+    """A ClientSession that declares only form elicitation.
+
+    The SDK advertises form and URL elicitation whenever an elicitation
+    callback is given; opgate can put a form to a person but cannot open a
+    URL for them, and a client must not claim what it cannot do.
+    """
+
+    def _build_capabilities(self, version: str) -> types.ClientCapabilities:
+        capabilities = super()._build_capabilities(version)
+        if capabilities.elicitation is not None:
+            capabilities = capabilities.model_copy(update={"elicitation": types.ElicitationCapability(form=types.FormElicitationCapability())})
+        return capabilities
+
+
+class Connection:
+    """The session with one upstream, on the gateway's upstream loop.
+
+    ``on_tools_changed`` is awaited when the server says its tools changed;
+    ``questions`` routes the server's elicitation requests to the call that
+    caused them.
+    """
+
+    def __init__(self, config: UpstreamConfig, *, on_tools_changed: Callable[[], Awaitable[None]], questions: QuestionRouter):
+        self.config = config
+        self.questions = questions
+        self._on_tools_changed = on_tools_changed
+        self.session: ClientSession | None = None
+        self.protocol_version: str | None = None
+        self.server_name: str | None = None
+        self.state = "not connected"
+        self.last_error: str | None = None
+        self.starts = 0
+        self._failures = 0
+        self._retry_at = 0.0
+        self._ready: asyncio.Future[ClientSession] | None = None
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # -- opening -------------------------------------------------------------------
+
+    async def open(self, timeout: float) -> ClientSession:
+        """The live session, starting (or restarting) the server if there is none."""
+        if self.session is not None:
+            return self.session
+        if self._ready is None or self._ready.done():
+            wait = self._retry_at - time.monotonic()
+            if wait > 0:
+                raise UpstreamDown(f"upstream {self.config.name!r} failed to start ({self.last_error}); the next try is in {math.ceil(wait)} s")
+            self._ready = asyncio.get_running_loop().create_future()
+            self._stop = asyncio.Event()
+            # A retry after a failure stays "failed" (with its last error) until it succeeds.
+            if self.state != "failed":
+                self.state = "connecting"
+            self.starts += 1
+            self._task = asyncio.get_running_loop().create_task(self._hold(self._ready, self._stop), name=f"upstream {self.config.name}")
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
+        except asyncio.TimeoutError:
+            raise UpstreamDown(f"upstream {self.config.name!r} did not finish starting within {timeout:.0f} s") from None
+
+    async def _hold(self, ready: asyncio.Future[ClientSession], stop: asyncio.Event) -> None:
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                read, write = await stack.enter_async_context(self._transport())
+                watched = await stack.enter_async_context(_watch_end(read, stop))
+                session = await stack.enter_async_context(
+                    _FormOnlySession(
+                        watched, write, elicitation_callback=self.questions.elicit,
+                        message_handler=self._on_message, client_info=CLIENT_INFO,
+                    )
+                )
+                result = await session.initialize()
+                self.protocol_version = result.protocol_version
+                self.server_name = result.server_info.name if result.server_info else None
+                self.session, self.state, self.last_error, self._failures = session, "connected", None, 0
+                ready.set_result(session)
+                await stop.wait()
+        except BaseException as exc:  # whatever stopped it, the state says so and nobody waits forever
+            reason = _reason(exc)
+            if not ready.done():
+                ready.set_exception(UpstreamDown(f"upstream {self.config.name!r} could not start: {reason}"))
+                self._back_off(reason)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+        finally:
+            self.session = None
+            if self.state == "connected":  # lost() and failed starts have said why already
+                if self._closing:
+                    self.state = "not connected"
+                else:
+                    self.state, self.last_error = "failed", "the server closed the connection; it is restarted on the next call"
+
+    def _transport(self):
+        config = self.config
+        if config.transport == HTTP:
+            client = create_mcp_http_client(headers=dict(config.headers) or None)
+            return _owning(client, streamable_http_client(str(config.url), http_client=client))
+        params = StdioServerParameters(command=str(config.command), args=list(config.args), env=dict(config.env) or None, cwd=config.cwd)
+        return stdio_client(params, errlog=_stderr_sink())
+
+    def _back_off(self, reason: str) -> None:
+        self._failures += 1
+        self.state, self.last_error = "failed", reason
+        self._retry_at = time.monotonic() + min(MAX_BACKOFF_S, FIRST_BACKOFF_S * 2 ** (self._failures - 1))
+
+    def lost(self, reason: str) -> None:
+        """The session stopped answering (it closed mid-call): drop it; the next call starts a new one."""
+        if self._stop is not None:
+            self._stop.set()
+        self.session = None
+        self.state, self.last_error = "failed", reason
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            await self._on_tools_changed()
+        elif isinstance(message, Exception):
+            log.debug("upstream %s: transport error: %s", self.config.name, message)
+
+    # -- using -------------------------------------------------------------------
+
+    async def list_tools(self, timeout: float) -> list[dict[str, Any]]:
+        """Every tool, following ``nextCursor``; each as the JSON the server sent."""
+        session = await self.open(timeout)
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        with anyio.fail_after(timeout):
+            while True:
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await self._guarded(session.list_tools(params=params), "listing its tools")
+                tools += [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in page.tools]
+                cursor = page.next_cursor
+                # A server that hands back a cursor it already gave would loop forever.
+                if not cursor or cursor in seen:
+                    return tools
+                seen.add(cursor)
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any], budget_s: float, pending: PendingCall) -> types.CallToolResult:
+        """``tools/call`` within ``budget_s`` (paused while the person answers a question).
+
+        On timeout the request is abandoned by cancelling it: the SDK then
+        sends ``notifications/cancelled`` for it, so the server can stop.
+        """
+        started = anyio.current_time()
+        session = await self.open(budget_s)
+        left = budget_s - (anyio.current_time() - started)
+        with self.questions.tracking(pending):
+            with anyio.CancelScope(deadline=anyio.current_time() + max(0.0, left)) as scope:
+                pending.scope = scope
+                return await self._guarded(session.call_tool(tool, arguments), f"running {tool}")
+        raise CallTimedOut(budget_s)
+
+    async def _guarded(self, request: Awaitable[Any], doing: str) -> Any:
+        try:
+            return await request
+        except MCPError as exc:
+            if exc.code == CONNECTION_CLOSED:
+                self.lost(f"the connection closed while {doing}")
+                raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
+            raise
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self.lost(f"the connection closed while {doing}")
+            raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
+
+    # -- closing -----------------------------------------------------------------
+
+    async def close(self) -> None:
+        """End the session and, for stdio, the server process (the SDK's transport waits for it to exit)."""
+        task = self._task
+        self._closing = True
+        if self._stop is not None:
+            self._stop.set()
+        if task is not None and not task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), 10.0)
+            except (asyncio.TimeoutError, Exception):
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        self.session, self.state = None, "not connected"
+
+
+@contextlib.asynccontextmanager
+async def _watch_end(read: Any, stop: asyncio.Event):
+    """The transport's read stream, passed through; when it ends (the server exited), ``stop`` is set."""
+    send, receive = anyio.create_memory_object_stream[Any](0)
+
+    async def forward() -> None:
+        try:
+            async with send:
+                async for item in read:
+                    await send.send(item)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass
+        finally:
+            stop.set()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(forward)
+        try:
+            yield receive
+        finally:
+            group.cancel_scope.cancel()
+
+
+@contextlib.asynccontextmanager
+async def _owning(client: Any, transport: Any):
+    """The HTTP transport with the client that carries the configured headers, closed with it."""
+    async with client:
+        async with transport as streams:
+            yield streams
+
+
+_sinks: dict[str, Any] = {}
+
+
+def _stderr_sink():
+    """Where a stdio server's own log goes: discarded unless OPGATE_UPSTREAM_STDERR names a file.
+
+    A server's stderr is not ours to print (it may echo its environment), and
+    on ``opgate serve`` over stdio our own stdout and stderr belong to others.
+    One handle per path for the process: restarts must not leak descriptors.
+    """
+    path = os.environ.get("OPGATE_UPSTREAM_STDERR") or os.devnull
+    if path not in _sinks:
+        _sinks[path] = open(path, "a", encoding="utf-8")  # noqa: SIM115 (kept for the process's life)
+    return _sinks[path]
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup):
+        inner = [e for e in exc.exceptions if not isinstance(e, asyncio.CancelledError)]
+        if inner:
+            return _reason(inner[0])
+    if isinstance(exc, FileNotFoundError):
+        return f"the command was not found ({exc.filename or exc})"
+    if isinstance(exc, asyncio.CancelledError):
+        return "it was stopped while starting"
+    text = str(exc) or type(exc).__name__
+    return text.splitlines()[0][:300]

@@ -1,0 +1,128 @@
+"""An upstream's questions (MCP elicitation), put to the person who made the call.
+
+The server asks on the upstream loop, while the call that caused the
+question waits in the caller's thread (the CLI's main thread, an MCP
+server's worker thread). The question travels to that thread, which asks
+through the gateway's asker (a terminal prompt, the MCP client's own
+elicitation) and sends the answer back. Asking from the caller's thread
+matters: an asker may only work there (``opgate serve`` asks its client
+from the worker thread of the call).
+
+While the person thinks, the call's clock stops: the timeout is for the
+upstream's work, not for the person.
+
+A question goes to the one call in flight on that upstream. With several
+in flight it cannot be told which one asked, so it is declined; with
+nobody to ask, it is declined too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import queue
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future
+from typing import Any
+
+from ...exec._confirm import Asker, Question
+
+_DONE = object()
+
+
+class PendingCall:
+    """One ``tools/call`` in flight: who may be asked, and the clock that may be paused."""
+
+    def __init__(self, op: str, upstream: str, asker: Asker | None):
+        self.op = op
+        self.upstream = upstream
+        self.asker = asker
+        self.scope: Any = None  # the anyio.CancelScope that bounds the call, set on the loop
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._remaining: float | None = None
+        self.asked_s = 0.0
+
+    # -- on the loop ---------------------------------------------------------------
+
+    async def ask(self, question: Question) -> dict[str, Any] | None:
+        import anyio
+
+        reply: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        if self.scope is not None:
+            self._remaining = max(0.0, self.scope.deadline - anyio.current_time())
+            self.scope.deadline = math.inf
+        started = time.monotonic()
+        self._inbox.put((question, reply))
+        try:
+            return await reply
+        finally:
+            self.asked_s += time.monotonic() - started
+            if self.scope is not None and self._remaining is not None:
+                self.scope.deadline = anyio.current_time() + self._remaining
+
+    # -- in the caller's thread ------------------------------------------------------
+
+    def wait(self, future: Future[Any], loop: asyncio.AbstractEventLoop, guard_s: float) -> Any:
+        """The call's result, answering its questions meanwhile; ``TimeoutError`` after ``guard_s`` of upstream time."""
+        future.add_done_callback(lambda _: self._inbox.put(_DONE))
+        deadline = time.monotonic() + guard_s
+        while True:
+            try:
+                item = self._inbox.get(timeout=max(0.0, deadline + self.asked_s - time.monotonic()))
+            except queue.Empty:
+                future.cancel()
+                raise TimeoutError from None
+            if item is _DONE:
+                return future.result()
+            question, reply = item
+            answer = self._answer(question)
+            loop.call_soon_threadsafe(_settle, reply, answer)
+
+    def _answer(self, question: Question) -> dict[str, Any] | None:
+        if self.asker is None:
+            return None
+        try:
+            answer = self.asker(question)
+        except Exception:  # an asker that fails is a person who did not answer
+            return None
+        return answer if isinstance(answer, dict) else None
+
+
+def _settle(reply: asyncio.Future[Any], answer: Any) -> None:
+    if not reply.done():
+        reply.set_result(answer)
+
+
+class QuestionRouter:
+    """Routes one upstream's ``elicitation/create`` requests to the call that is waiting for them."""
+
+    def __init__(self, upstream: str):
+        self.upstream = upstream
+        self._calls: list[PendingCall] = []
+
+    @contextlib.contextmanager
+    def tracking(self, call: PendingCall) -> Iterator[None]:
+        self._calls.append(call)
+        try:
+            yield
+        finally:
+            self._calls.remove(call)
+
+    async def elicit(self, context: Any, params: Any) -> Any:
+        import mcp_types as types
+
+        declined = types.ElicitResult(action="decline")
+        if not isinstance(params, types.ElicitRequestFormParams) or len(self._calls) != 1:
+            return declined
+        call = self._calls[0]
+        if call.asker is None:
+            return declined
+        schema = params.requested_schema
+        if hasattr(schema, "model_dump"):
+            schema = schema.model_dump(by_alias=True, exclude_none=True)
+        answer = await call.ask(Question(call.op, self.upstream, params.message, dict(schema or {})))
+        if answer is None:
+            return declined
+        return types.ElicitResult(action="accept", content=answer)

@@ -1,0 +1,74 @@
+"""A ``tools/call`` answer as an op's result, or as the failure it reports.
+
+``structuredContent`` is the result when the server gives it. Otherwise the
+content blocks are: one text block is its text; several blocks are a list in
+which text stays text, images and audio are summarised by type and size (a
+model gains nothing from base64), and resources keep their uri and text.
+
+``isError: true`` is a failure with the server's own words. It is INTERNAL
+unless the words clearly say what else it is (not found, invalid, denied).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from typing import Any
+
+from ...exec._errors import InternalError, InvalidArguments, NotFoundError, OpError, PermissionDenied
+
+_KINDS: tuple[tuple[re.Pattern[str], type[OpError]], ...] = (
+    (re.compile(r"\b(not found|no such|does not exist|doesn't exist|unknown (file|entity|id|item))\b", re.I), NotFoundError),
+    (re.compile(r"\b(permission denied|access denied|forbidden|not allowed|outside (the )?allowed|unauthori[sz]ed)\b", re.I), PermissionDenied),
+    (re.compile(r"\b(invalid|validation|must be|is required|missing required|expected .* got)\b", re.I), InvalidArguments),
+)
+_TEXT_LIMIT = 2000
+
+
+def tool_result(answer: Any) -> Any:
+    """The op's result from a ``CallToolResult`` (as the SDK parsed it)."""
+    if answer.structured_content is not None:
+        return answer.structured_content
+    blocks = [_block(block) for block in answer.content]
+    if len(blocks) == 1 and blocks[0].get("type") == "text":
+        return blocks[0]["text"]
+    return blocks
+
+
+def tool_error(answer: Any, upstream: str, tool: str) -> OpError:
+    """The failure an ``isError`` answer reports, in the server's words."""
+    texts = [block.text for block in answer.content if getattr(block, "type", None) == "text"]
+    text = " ".join(t.strip() for t in texts if t.strip())[:_TEXT_LIMIT] or "the tool reported an error without saying why"
+    error = next((kind for pattern, kind in _KINDS if pattern.search(text)), InternalError)
+    return error(f"{tool} on upstream {upstream!r} failed: {text}", upstream=upstream, tool=tool)
+
+
+def _block(block: Any) -> dict[str, Any]:
+    kind = getattr(block, "type", None)
+    if kind == "text":
+        return {"type": "text", "text": block.text}
+    if kind in ("image", "audio"):
+        return {"type": kind, "mimeType": block.mime_type, "bytes": _decoded_size(block.data)}
+    if kind == "resource":
+        resource = block.resource
+        entry: dict[str, Any] = {"type": "resource", "uri": str(resource.uri)}
+        if getattr(resource, "mime_type", None):
+            entry["mimeType"] = resource.mime_type
+        if getattr(resource, "text", None) is not None:
+            entry["text"] = resource.text
+        elif getattr(resource, "blob", None) is not None:
+            entry["bytes"] = _decoded_size(resource.blob)
+        return entry
+    if kind == "resource_link":
+        entry = {"type": "resource_link", "uri": str(block.uri), "name": block.name}
+        if getattr(block, "mime_type", None):
+            entry["mimeType"] = block.mime_type
+        return entry
+    return {"type": str(kind)}
+
+
+def _decoded_size(data: str) -> int:
+    try:
+        return len(base64.b64decode(data, validate=False))
+    except (ValueError, TypeError):
+        return len(data)

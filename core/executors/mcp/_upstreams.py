@@ -1,0 +1,368 @@
+"""The configured upstream MCP servers of a gateway: connections, listings, pins and state.
+
+Nothing connects when an :class:`Upstreams` is made. The gateway calls
+:meth:`Upstreams.ensure_listed` the first time help, search, exec or batch
+needs the registry: every configured server is started and listed in
+parallel, for at most ``list_timeout_s``. A server that is slower keeps
+starting in the background and its ops appear when it answers; one that
+fails is tried again on a later call, after a backoff. Each listing is
+reviewed against the pins (see :mod:`._pins`), becomes ops under the
+server's name, and every listener (the gateway, which swaps in a new
+registry) is told. A ``notifications/tools/list_changed`` from a server, and
+every restart of it, lists it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ...catalog._mcp import metadata_from_annotations, parse_mcp_tools
+from ...catalog._sources import CatalogLoad
+from ...catalog._tool import Binding, LoadProblem, ToolDefinition
+from ...exec._confirm import Asker
+from ...exec._errors import InternalError, InvalidArguments, NotFoundError, OpError, PermissionDenied
+from .._redact import redact
+from ._config import UpstreamConfig, load_upstream_configs
+from ._loop import LoopThread
+from ._pins import PinReview, approvals, review
+from ._questions import PendingCall, QuestionRouter
+from ._shadowing import shadowing_problems
+
+DEFAULT_LIST_TIMEOUT_S = 15.0
+_LATENCIES_KEPT = 200
+
+
+@dataclass
+class Listing:
+    """One upstream's tools as last listed, and what the pins say about them."""
+
+    tools: list[dict[str, Any]]
+    review: PinReview
+    at_start: int  # the connection's start count when listed: a restart means listing again
+
+
+class _Upstream:
+    """What the hub knows about one configured server."""
+
+    def __init__(self, config: UpstreamConfig):
+        self.config = config
+        self.connection: Any = None  # a _connection.Connection, made on first use (it imports the SDK)
+        self.listing: Listing | None = None
+        self.list_error: str | None = None
+        self.latencies_ms: deque[float] = deque(maxlen=_LATENCIES_KEPT)
+        self.listing_task: asyncio.Future[Any] | None = None
+
+
+class Upstreams:
+    """Every configured upstream MCP server, on one event loop thread. Thread-safe."""
+
+    def __init__(self, configs: Iterable[UpstreamConfig], *, list_timeout_s: float = DEFAULT_LIST_TIMEOUT_S):
+        self._upstreams = {config.name: _Upstream(config) for config in configs}
+        self.list_timeout_s = list_timeout_s
+        self._loop = LoopThread()
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
+        self._store_provider: Callable[[], Any] | None = None
+        self._version = 0
+        self._built: tuple[int, Any] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    @classmethod
+    def from_files(cls, paths: Iterable[str | Path], *, configured: Any = None, configured_source: str = "opgate.toml", **options: Any) -> Upstreams:
+        """Upstreams from MCP client configuration files, and the MCP upstreams of opgate.toml
+        (``configured``); :class:`UpstreamConfigError` lists every problem."""
+        return cls(load_upstream_configs(paths, configured=configured, configured_source=configured_source), **options)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._upstreams)
+
+    def config(self, name: str) -> UpstreamConfig:
+        return self._upstreams[name].config
+
+    def __len__(self) -> int:
+        return len(self._upstreams)
+
+    # -- who listens -------------------------------------------------------------------
+
+    def attach(self, store_provider: Callable[[], Any], listener: Callable[[], None]) -> None:
+        """A gateway: the workspace that keeps the pins (the first one attached), and a callback for new listings."""
+        with self._lock:
+            if self._store_provider is None:
+                self._store_provider = store_provider
+            self._listeners.append(listener)
+
+    @property
+    def version(self) -> int:
+        """Changes whenever a listing (or its review) changes."""
+        return self._version
+
+    # -- listing ---------------------------------------------------------------------------
+
+    def ensure_listed(self, timeout: float | None = None) -> None:
+        """List every upstream that has no listing yet, in parallel, waiting at most ``timeout`` seconds."""
+        if self._closed:
+            return
+        waiting = [up for up in self._upstreams.values() if up.listing is None]
+        if not waiting:
+            return
+        futures = [self._start_listing(up) for up in waiting]
+        deadline = time.monotonic() + (self.list_timeout_s if timeout is None else timeout)
+        for future in futures:
+            try:
+                future.result(max(0.0, deadline - time.monotonic()))
+            except Exception:  # recorded on the upstream; the others still count
+                pass
+
+    def _start_listing(self, up: _Upstream):
+        with self._lock:
+            if up.listing_task is None or up.listing_task.done():
+                up.listing_task = self._loop.submit(self._list(up))
+            return up.listing_task
+
+    async def _list(self, up: _Upstream) -> None:
+        connection = self._connection(up)
+        try:
+            tools = await connection.list_tools(self.list_timeout_s)
+        except Exception as exc:
+            up.list_error = _text(exc)
+            raise
+        pins_review = await asyncio.to_thread(self._review, up.config.name, tools)
+        up.listing, up.list_error = Listing(tools, pins_review, connection.starts), None
+        self._changed()
+
+    def _review(self, name: str, tools: list[dict[str, Any]]) -> PinReview:
+        store = self._store()
+        if store is None:  # no workspace: nothing to compare with, so nothing is held back
+            return PinReview(first=True)
+        with store.read() as tx:
+            pins = tx.upstream_pins(name)
+        result = review(pins, tools)
+        if result.to_pin:
+            with store.write() as tx:
+                tx.pin_upstream_tools(name, result.to_pin)
+        return result
+
+    def _store(self) -> Any:
+        return self._store_provider() if self._store_provider is not None else None
+
+    def _changed(self) -> None:
+        with self._lock:
+            self._version += 1
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener()
+
+    def _connection(self, up: _Upstream):
+        if up.connection is None:
+            from ._connection import Connection
+
+            name = up.config.name
+            up.connection = Connection(up.config, on_tools_changed=lambda: self._relist_soon(up), questions=QuestionRouter(name))
+        return up.connection
+
+    async def _relist_soon(self, up: _Upstream) -> None:
+        # Not awaited in the notification handler: listing there would wait on the loop that reads the answer.
+        task = asyncio.get_running_loop().create_task(self._list(up))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # -- the registry part ---------------------------------------------------------------
+
+    def loads(self) -> tuple[list[CatalogLoad], list[LoadProblem], dict[str, str]]:
+        """The upstreams' tools as catalogue loads, the problems found, and a summary per namespace."""
+        loads, summaries = [], {}
+        problems: list[LoadProblem] = []
+        for name, up in self._upstreams.items():
+            source = f"upstream {name} ({up.config.source})"
+            summaries[name] = f"Tools of the upstream MCP server {name!r} ({up.config.where})."
+            if up.listing is None:
+                if up.list_error:
+                    problems.append(LoadProblem(source, f"could not be listed: {self._redacted(name, up.list_error)}; its ops appear once it answers (see `opgate upstreams`)", severity="warning"))
+                continue
+            tools, found = parse_mcp_tools(up.listing.tools, source=source, namespace=name, upstream=name)
+            problems += found
+            loads.append(CatalogLoad(source, name, [self._guarded(up, tool) for tool in tools]))
+            problems += _review_problems(source, name, up.listing.review)
+        problems += shadowing_problems({name: up.listing.tools for name, up in self._upstreams.items() if up.listing is not None})
+        return loads, problems, summaries
+
+    def _guarded(self, up: _Upstream, tool: ToolDefinition) -> ToolDefinition:
+        name = up.config.name
+        if not up.config.trust_annotations:
+            # Its hints are not believed: every tool may write, and exports say so too.
+            tool = replace(tool, metadata=metadata_from_annotations({}), annotations=None)
+        held = up.listing.review.quarantined.get(tool.name) if up.listing else None
+        if held is None:
+            return tool
+        how = f"`opgate upstreams approve {name} {tool.name}` after reviewing the diff"
+        reason = f"quarantined: its definition is {'new since' if held.why == 'new' else 'different from'} the one approved for upstream {name!r}; approve it with {how}"
+        return replace(tool, binding=Binding("none", upstream=name, target=tool.name, reason=reason), notes=(*tool.notes, f"Quarantined ({held.why}). Definition diff:\n{held.diff}"))
+
+    # -- calls ---------------------------------------------------------------------------
+
+    def is_trusted_read(self, name: str, tool: str) -> bool:
+        """Whether a dry-run may really send this call: the tool says it only reads, and its server is trusted."""
+        up = self._upstreams.get(name)
+        if up is None or not up.config.trust_annotations or up.listing is None:
+            return False
+        found = next((t for t in up.listing.tools if t.get("name") == tool), None)
+        return bool(found and (found.get("annotations") or {}).get("readOnlyHint") is True)
+
+    def secrets(self, name: str) -> tuple[str, ...]:
+        up = self._upstreams.get(name)
+        return up.config.secrets if up is not None else ()
+
+    def call(self, name: str, tool: str, arguments: dict[str, Any], *, op: str, timeout_s: float, asker: Asker | None) -> Any:
+        """``tools/call`` from the caller's thread; answers the upstream's questions through ``asker`` meanwhile."""
+        from mcp.shared.exceptions import MCPError
+
+        from ._connection import CallTimedOut, UpstreamDown
+
+        up = self._upstreams[name]
+        if self._loop.in_loop():
+            raise InternalError(f"{op} cannot be called from the upstream loop itself", retryable=False)
+        pending = PendingCall(op, name, asker)
+        started = time.perf_counter()
+        future = self._loop.submit(self._call(up, tool, arguments, timeout_s, pending))
+        try:
+            # The loop enforces the timeout; this guard only covers a loop that stopped answering.
+            answer = pending.wait(future, self._loop.loop, timeout_s + 5.0)
+        except (CallTimedOut, TimeoutError):
+            raise InternalError(f"{op} on upstream {name!r} did not finish within {timeout_s:.3g} s; the request was cancelled", retryable=True, upstream=name) from None
+        except UpstreamDown as exc:
+            raise InternalError(self._redacted(name, str(exc)), retryable=True, upstream=name) from None
+        except (PermissionDenied, InternalError):
+            raise
+        except MCPError as exc:
+            raise protocol_error(exc, op, name, self._redacted(name, exc.message)) from None
+        except Exception as exc:
+            raise InternalError(self._redacted(name, f"{op} on upstream {name!r} failed: {_text(exc)}"), retryable=True, upstream=name) from None
+        up.latencies_ms.append((time.perf_counter() - started) * 1000)
+        return answer
+
+    async def _call(self, up: _Upstream, tool: str, arguments: dict[str, Any], timeout_s: float, pending: PendingCall) -> Any:
+        connection = self._connection(up)
+        started = time.monotonic()
+        await connection.open(timeout_s)
+        if up.listing is None or up.listing.at_start != connection.starts:
+            # A new server process may offer other tools: review them before anything runs.
+            await self._list(up)
+        held = up.listing.review.quarantined.get(tool) if up.listing else None
+        if held is not None:
+            raise PermissionDenied(f"{tool} on upstream {up.config.name!r} is quarantined: its definition changed; approve it with `opgate upstreams approve {up.config.name} {tool}`", runnable=False)
+        return await connection.call_tool(tool, arguments, max(0.0, timeout_s - (time.monotonic() - started)), pending)
+
+    # -- approval --------------------------------------------------------------------------
+
+    def approve(self, name: str, tool: str | None = None) -> dict[str, Any]:
+        """Pin what upstream ``name`` offers now (``tool``, or every held-back tool) and forget removed ones."""
+        up = self._upstreams.get(name)
+        if up is None:
+            raise KeyError(f"no upstream named {name!r}; configured: {', '.join(self._upstreams) or 'none'}")
+        self.ensure_listed()
+        if up.listing is None:
+            raise RuntimeError(f"upstream {name!r} could not be listed ({self._redacted(name, up.list_error or 'no answer')}), so there is nothing to approve")
+        held = up.listing.review
+        if tool is not None and tool not in held.quarantined and tool not in held.removed:
+            raise KeyError(f"{tool!r} of upstream {name!r} is not held back; held back: {', '.join(held.quarantined) or 'nothing'}")
+        to_pin, to_drop = approvals(up.listing.tools, held, tool)
+        store = self._store()
+        if store is not None:
+            with store.write() as tx:
+                tx.pin_upstream_tools(name, to_pin)
+                tx.unpin_upstream_tools(name, to_drop)
+        for approved in to_pin:
+            held.quarantined.pop(approved, None)
+        held.removed = [r for r in held.removed if r not in to_drop]
+        self._changed()
+        return {"upstream": name, "approved": sorted(to_pin), "forgotten": sorted(to_drop)}
+
+    # -- state ---------------------------------------------------------------------------
+
+    def status(self) -> list[dict[str, Any]]:
+        """One line per upstream for `opgate upstreams`: state, protocol, tools, held-back tools, last error, latency."""
+        lines = []
+        for name, up in self._upstreams.items():
+            connection = up.connection
+            state = connection.state if connection is not None else "not connected"
+            error = (connection.last_error if connection is not None else None) or up.list_error
+            latencies = list(up.latencies_ms)
+            listing = up.listing
+            lines.append({
+                "name": name,
+                "transport": up.config.transport,
+                "where": self._redacted(name, up.config.where),
+                "state": state,
+                "protocol_version": connection.protocol_version if connection is not None else None,
+                "server": connection.server_name if connection is not None else None,
+                "tools": len(listing.tools) if listing else None,
+                "quarantined": [q.to_dict() for q in listing.review.quarantined.values()] if listing else [],
+                "removed": list(listing.review.removed) if listing else [],
+                "trust_annotations": up.config.trust_annotations,
+                "last_error": self._redacted(name, error) if error else None,
+                "median_latency_ms": round(statistics.median(latencies), 2) if latencies else None,
+                "calls": len(latencies),
+            })
+        return lines
+
+    def _redacted(self, name: str, text: str) -> str:
+        return redact(text, self.secrets(name))
+
+    # -- closing -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close every session and stop every server this hub started, then the loop."""
+        self._closed = True
+        if not self._loop.running:
+            return
+        connections = [up.connection for up in self._upstreams.values() if up.connection is not None]
+
+        async def close_all() -> None:
+            for task in list(self._background):
+                task.cancel()
+            await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
+
+        try:
+            self._loop.submit(close_all()).result(30.0)
+        except Exception:  # closing must finish; the loop stops either way
+            pass
+        self._loop.stop()
+
+
+def _review_problems(source: str, name: str, result: PinReview) -> list[LoadProblem]:
+    problems = [
+        LoadProblem(source, f"tool {held.tool!r} is quarantined ({'new' if held.why == 'new' else 'its definition changed'}); review it with `opgate upstreams`, approve it with `opgate upstreams approve {name} {held.tool}`", tool=held.tool, severity="warning")
+        for held in result.quarantined.values()
+    ]
+    problems += [
+        LoadProblem(source, f"tool {tool!r} was approved before and is no longer offered; `opgate upstreams approve {name}` forgets it", tool=tool, severity="warning")
+        for tool in result.removed
+    ]
+    return problems
+
+
+def protocol_error(exc: Any, op: str, name: str, message: str) -> OpError:
+    """A JSON-RPC error from the upstream: bad arguments and unknown tools are the caller's; the rest is the server's."""
+    from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_TIMEOUT
+
+    if exc.code == INVALID_PARAMS:
+        return InvalidArguments(f"upstream {name!r} refused the arguments of {op}: {message}", upstream=name)
+    if exc.code == METHOD_NOT_FOUND:
+        return NotFoundError(f"upstream {name!r} does not know {op}'s tool: {message}", upstream=name)
+    if exc.code == REQUEST_TIMEOUT:
+        return InternalError(f"{op} on upstream {name!r} timed out: {message}", retryable=True, upstream=name)
+    return InternalError(f"{op} on upstream {name!r} failed: {message} (error {exc.code})", retryable=True, upstream=name)
+
+
+def _text(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
