@@ -18,21 +18,27 @@ MAX_ENTITIES = 50
 def entities_touched(result: Any, diff: dict[str, Any] | None = None) -> list[str]:
     """Ids found in ``id`` and ``*_id`` fields of the result and in the diff, in first-seen order."""
     seen: dict[str, None] = {}
+    if not _collect_ids(result, "", seen) and diff:
+        _collect_ids(diff, "", seen)
+    return list(seen)
 
-    def walk(node: Any, key: str = "") -> None:
-        if isinstance(node, dict):
-            for k, v in node.items():
-                walk(v, k)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, key)
-        elif isinstance(node, str) and (key == "id" or key.endswith("_id")) and _UUID.match(node):
-            seen.setdefault(node, None)
 
-    walk(result)
-    if diff:
-        walk(diff)
-    return list(seen)[:MAX_ENTITIES]
+def _collect_ids(node: Any, key: str, seen: dict[str, None]) -> bool:
+    """Add the ids under ``node`` to ``seen``; True once it holds MAX_ENTITIES, when the walk stops.
+
+    Leaves are handled in the loop rather than by a call each, and an id
+    already seen skips the pattern: a list of 50 rows repeats its project_id 50 times.
+    """
+    items = node.items() if isinstance(node, dict) else ((key, item) for item in node) if isinstance(node, list) else ()
+    for name, value in items:
+        if isinstance(value, str):
+            if value not in seen and (name == "id" or name.endswith("_id")) and _UUID.match(value):
+                seen[value] = None
+                if len(seen) >= MAX_ENTITIES:
+                    return True
+        elif isinstance(value, (dict, list)) and _collect_ids(value, name, seen):
+            return True
+    return False
 
 
 def _size(value: Any) -> int:

@@ -9,10 +9,11 @@ from ._changes import ChangeSet
 from ._demo import default_path, demo_fixture_path, load_demo, load_workspace, open_store, reset_demo
 from ._errors import Conflict, InvalidValue, NotFound, SchemaTooNew, StoreBusy, StoreError
 from ._kinds import DOCUMENT_ROLES, ENTITY_KINDS, KINDS, REL_VALUES, KindSpec
-from ._protocol import OntologyStore, Page, Removal, StoreTransaction, StoreWriteTransaction
+from ._protocol import COUNT_CAP, OntologyStore, Page, Removal, StoreTransaction, StoreWriteTransaction
 from ._sqlite_store import SQLiteStore
 
 __all__ = [
+    "COUNT_CAP",
     "ChangeSet",
     "Conflict",
     "DOCUMENT_ROLES",

@@ -6,7 +6,7 @@ before it is written into SQL; values are always bound parameters.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._errors import InvalidValue
@@ -48,6 +48,13 @@ def order_clause(spec: KindSpec, order: Order, alias: str = "") -> str:
         parts.append(f"{prefix}{name}{' DESC' if descending else ''}")
     parts.append(f"{prefix}seq")
     return ", ".join(parts)
+
+
+def checked_fields(spec: KindSpec, fields: Sequence[str] | None) -> frozenset[str] | None:
+    """The fields a caller asked rows to carry (``None``: all of them), each checked."""
+    if fields is None:
+        return None
+    return frozenset(_checked(spec, name, "fields") for name in fields)
 
 
 def page_params(limit: int | None, offset: int) -> tuple[int, int]:
