@@ -59,7 +59,8 @@ class Gateway:
         self._store = store
         self._store_lock = threading.Lock()
         self._handlers = handlers
-        self._call_log_enabled = call_log
+        # One log for the gateway's life: every context switch builds a new dispatcher around it.
+        self._call_log = CallLog(lambda: self.store, enabled=call_log, settings=self.settings)
         self._batch_pool: ThreadPoolExecutor | None = None
         self._search_index = None
         self._context: str | None = None
@@ -95,9 +96,11 @@ class Gateway:
         return str(self._db_path or default_path())
 
     def close(self) -> None:
+        """Finish the batch workers, write the queued call-log entries, and close the store."""
         if self._batch_pool is not None:
             self._batch_pool.shutdown(wait=True)
             self._batch_pool = None
+        self._call_log.close()
         if self._store is not None:
             self._store.close()
 
@@ -122,7 +125,7 @@ class Gateway:
             handlers=handlers,
             visible=visible,
             settings=self.settings,
-            call_log=CallLog(lambda: self.store, enabled=self._call_log_enabled),
+            call_log=self._call_log,
             context=context,
         )
         self._visible = visible
@@ -219,5 +222,5 @@ class Gateway:
             return self._batch_pool
 
     def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest call-log entries, across sessions."""
-        return self._dispatcher.call_log.recent(limit)
+        """The newest call-log entries, across sessions (this gateway's queued ones written first)."""
+        return self._call_log.recent(limit)

@@ -198,6 +198,13 @@ class StoreWriteTransaction(StoreTransaction, Protocol):
     def append_call_log(self, entry: Mapping[str, Any]) -> None:
         """Add one call-log entry (``ts`` defaults to now)."""
 
+    def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        """Add several call-log entries, in order."""
+
+    def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
+        """Drop call-log entries stamped before ``older_than`` and all but the
+        newest ``keep_newest``; return how many went."""
+
     def rollback(self) -> None:
         """End now, discarding every write; ``changes`` stays readable."""
 
