@@ -13,7 +13,6 @@ from ._scopes import ALL_CONTEXTS, ContextTable
 from .catalog._sources import CatalogLoad, load_catalog
 from .exec._batch import BatchRunner
 from .exec._confirm import Approver
-from .exec._dispatcher import Dispatcher
 from .exec._handler import Handler
 from .exec._session import Session
 from .exec._telemetry import CallLog
@@ -58,6 +57,7 @@ class Gateway:
         self._db_path = db_path
         self._store = store
         self._store_lock = threading.Lock()
+        self._dispatcher_lock = threading.Lock()
         self._handlers = handlers
         # One log for the gateway's life: every context switch builds a new dispatcher around it.
         self._call_log = CallLog(lambda: self.store, enabled=call_log, settings=self.settings)
@@ -114,22 +114,37 @@ class Gateway:
         """Switch the context scope; which ops exist changes with it."""
         visible = self.contexts.visibility(context)
         self._help = HelpService(self.registry, visible)
-        handlers = self._handlers
-        if handlers is None:
-            from .handlers import builtin_handlers
-
-            handlers = builtin_handlers()
-        self._dispatcher = Dispatcher(
-            self.registry,
-            store_provider=lambda: self.store,
-            handlers=handlers,
-            visible=visible,
-            settings=self.settings,
-            call_log=self._call_log,
-            context=context,
-        )
+        self._dispatcher_for = context
+        self._built_dispatcher = None
         self._visible = visible
         self._context = None if context == ALL_CONTEXTS else context
+
+    @property
+    def _dispatcher(self):
+        """The exec path, built on the first exec: it loads the handlers and the validator
+        (jsonschema), which help and search never need."""
+        dispatcher = self._built_dispatcher
+        if dispatcher is None:
+            with self._dispatcher_lock:
+                if self._built_dispatcher is None:
+                    from .exec._dispatcher import Dispatcher
+
+                    handlers = self._handlers
+                    if handlers is None:
+                        from .handlers import builtin_handlers
+
+                        handlers = builtin_handlers()
+                    self._built_dispatcher = Dispatcher(
+                        self.registry,
+                        store_provider=lambda: self.store,
+                        handlers=handlers,
+                        visible=self._visible,
+                        settings=self.settings,
+                        call_log=self._call_log,
+                        context=self._dispatcher_for,
+                    )
+                dispatcher = self._built_dispatcher
+        return dispatcher
 
     def is_visible(self, op: str) -> bool:
         record = self.registry.get(op)

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .._schema_check import check_parameters
 from ._extension import metadata_from_mapping
 from ._tool import CATEGORIES, SIDE_EFFECTS, LoadProblem, ToolDefinition
 
@@ -96,6 +95,8 @@ def _check_schema_file(folder: Path, data: dict[str, Any], source: str) -> list[
     if isinstance(data.get("allowedModes"), list) and not data["allowedModes"]:
         problems.append(LoadProblem(file, "must name at least one mode", tool=tool, field="allowedModes"))
     if isinstance(data.get("parameters"), dict):
+        from .._schema_check import check_parameters  # loads jsonschema: only when a folder is checked
+
         _, findings = check_parameters(data["parameters"], require_closed=True)
         problems += [LoadProblem(file, f.message, tool=tool, field=f"parameters{f.pointer}", severity=f.severity) for f in findings]
     return problems

@@ -31,6 +31,10 @@ class CatalogLoad:
     namespace: str
     tools: list[ToolDefinition] = field(default_factory=list)
     problems: list[LoadProblem] = field(default_factory=list)
+    checked: bool = False
+    """True when every parameters schema is known to pass the registry's check
+    unchanged and without findings (the built-in catalogue: a test proves it),
+    so building a registry need not check them again (nor import jsonschema)."""
 
 
 def default_namespace(path: Path) -> str:

@@ -1,7 +1,8 @@
 """exec: the dispatcher, its handlers' interface, and the envelopes it answers with."""
 
+import typing as _typing
+
 from ._confirm import Approver, ConfirmationRequest
-from ._dispatcher import Dispatcher
 from ._envelope import failure, success
 from ._errors import (
     CONFLICT,
@@ -20,7 +21,24 @@ from ._errors import (
 from ._handler import Handler, HandlerContext
 from ._session import Session
 from ._telemetry import CallLog
-from ._validation import ArgumentValidator
+
+if _typing.TYPE_CHECKING:
+    from ._dispatcher import Dispatcher
+    from ._validation import ArgumentValidator
+
+# Validation loads jsonschema and its format checkers, which commands that never
+# run an op (help, search) should not pay for: these load on first use.
+_LAZY = {"Dispatcher": "._dispatcher", "ArgumentValidator": "._validation"}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CONFLICT",

@@ -7,10 +7,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from opgate.core.catalog import load_tool_folders
-from opgate.core.catalog._sources import CatalogLoad, default_namespace
-from opgate.core.registry import build_registry
-from opgate.core.registry._file import write_registry
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -27,6 +23,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    # Imported by the command that uses them, not by every command line.
+    from opgate.core.catalog import load_tool_folders
+    from opgate.core.catalog._sources import CatalogLoad, default_namespace
+    from opgate.core.registry import build_registry
+    from opgate.core.registry._file import write_registry
+
     folder: Path = args.folder
     if not folder.is_dir():
         console.print(f"[red]error:[/] {folder} is not a folder")
