@@ -14,7 +14,6 @@ from .catalog._sources import CatalogLoad, load_catalog
 from .config._model import OpgateConfig
 from .exec._batch import BatchRunner
 from .exec._confirm import Approver, Asker
-from .exec._dispatcher import Dispatcher
 from .exec._handler import Handler
 from .exec._session import Session
 from .exec._telemetry import CallLog
@@ -74,14 +73,11 @@ class Gateway:
         self._db_path = db_path
         self._store = store
         self._store_lock = threading.Lock()
-        self._call_log_enabled = call_log
-        if executors is None:
-            if handlers is None:
-                from .handlers import builtin_handlers
-
-                handlers = builtin_handlers()
-            executors = default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
-        self.executors = executors
+        self._dispatcher_lock = threading.Lock()
+        # One log for the gateway's life: every context switch builds a new dispatcher around it.
+        self._call_log = CallLog(lambda: self.store, enabled=call_log, settings=self.settings)
+        # Cheap to make: the store executor loads the built-in handler table on the first exec.
+        self.executors = executors if executors is not None else default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
         self._batch_pool: ThreadPoolExecutor | None = None
         self.http_apis: dict[str, Any] = {}  # the HTTP APIs behind OpenAPI catalogues, by upstream name
         self._search_index = None
@@ -185,12 +181,14 @@ class Gateway:
         return str(default_path() if self._db_path is None else self._db_path)
 
     def close(self) -> None:
+        """Finish the batch workers, write the queued call-log entries, and close the store."""
         if self._batch_pool is not None:
             self._batch_pool.shutdown(wait=True)
             self._batch_pool = None
         self.executors.close()
         if self.upstreams is not None:
             self.upstreams.close()
+        self._call_log.close()
         if self._store is not None:
             self._store.close()
 
@@ -204,18 +202,34 @@ class Gateway:
         """Switch the context scope; which ops exist changes with it."""
         visible = self.contexts.visibility(context)
         self._requested_context = context
+        # The private registry: set_context runs inside an upstream swap, which holds its lock.
         self._help = HelpService(self._registry, visible)
-        self._dispatcher = Dispatcher(
-            self._registry,
-            store_provider=lambda: self.store,
-            executors=self.executors,
-            visible=visible,
-            settings=self.settings,
-            call_log=CallLog(lambda: self.store, enabled=self._call_log_enabled),
-            context=context,
-        )
+        self._dispatcher_for = context
+        self._built_dispatcher = None
         self._visible = visible
         self._context = None if context == ALL_CONTEXTS else context
+
+    @property
+    def _dispatcher(self):
+        """The exec path, built on the first exec: it loads the handlers and the validator
+        (jsonschema), which help and search never need."""
+        dispatcher = self._built_dispatcher
+        if dispatcher is None:
+            with self._dispatcher_lock:
+                if self._built_dispatcher is None:
+                    from .exec._dispatcher import Dispatcher
+
+                    self._built_dispatcher = Dispatcher(
+                        self._registry,
+                        store_provider=lambda: self.store,
+                        executors=self.executors,
+                        visible=self._visible,
+                        settings=self.settings,
+                        call_log=self._call_log,
+                        context=self._dispatcher_for,
+                    )
+                dispatcher = self._built_dispatcher
+        return dispatcher
 
     def is_visible(self, op: str) -> bool:
         record = self.registry.get(op)
@@ -318,5 +332,5 @@ class Gateway:
             return self._batch_pool
 
     def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest call-log entries, across sessions."""
-        return self._dispatcher.call_log.recent(limit)
+        """The newest call-log entries, across sessions (this gateway's queued ones written first)."""
+        return self._call_log.recent(limit)

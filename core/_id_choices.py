@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .store import ENTITY_KINDS, KINDS
+from .store._kinds import ENTITY_KINDS, KINDS
 
 # Argument names whose kind is not their prefix.
 _KIND_OF_ARGUMENT = {

@@ -56,4 +56,12 @@ class GatewaySettings:
     batch_max_steps: int = 50
     # Worker processes for tool-folder handlers: started on first use, reused across calls.
     handler_workers: int = 2
+    call_log_args_chars: int = 4096
+    """Most characters of a call's arguments (as JSON) the call log keeps; longer ones are cut."""
+    call_log_keep_days: int = 30
+    call_log_keep_rows: int = 100_000
+    """The call log is swept of entries older than ``call_log_keep_days`` and beyond the newest ``call_log_keep_rows``."""
+    call_log_flush_s: float = 0.05
+    call_log_flush_entries: int = 256
+    """The call log's writer commits its queue this often, or sooner once this many entries wait."""
     web: WebSettings = field(default_factory=WebSettings)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import safe_json
-from .._schema_check import check_parameters
 from ._extension import metadata_from_mapping
 from ._handler_source import check_handler_source
 from ._tool import CATEGORIES, SIDE_EFFECTS, Binding, LoadProblem, ToolDefinition
@@ -120,6 +119,8 @@ def _check_schema_file(folder: Path, data: dict[str, Any], source: str) -> list[
         problems.append(LoadProblem(file, "must be true or false", tool=tool, field="supportsDryRun"))
     problems += _check_consistency(data, file, tool)
     if isinstance(data.get("parameters"), dict):
+        from .._schema_check import check_parameters  # loads jsonschema: only when a folder is checked
+
         _, findings = check_parameters(data["parameters"], require_closed=True)
         problems += [LoadProblem(file, f.message, tool=tool, field=f"parameters{f.pointer}", severity=f.severity) for f in findings]
     return problems

@@ -1,8 +1,9 @@
 """exec: the dispatcher, its handlers' interface, and the envelopes it answers with."""
 
+import typing as _typing
+
 from ._answers import AnswerField, answer_fields, answer_problems, parse_answer
 from ._confirm import Approver, Asker, ConfirmationRequest, Question
-from ._dispatcher import Dispatcher
 from ._envelope import failure, success
 from ._errors import (
     CONFLICT,
@@ -21,27 +22,38 @@ from ._errors import (
 from ._handler import Handler, HandlerContext
 from ._session import Session
 from ._telemetry import CallLog
-from ._validation import ArgumentValidator
+
+if _typing.TYPE_CHECKING:
+    from ._dispatcher import Dispatcher
+    from ._validation import ArgumentValidator
+
+# Validation loads jsonschema and its format checkers, which commands that never
+# run an op (help, search) should not pay for: these load on first use.
+_LAZY = {"Dispatcher": "._dispatcher", "ArgumentValidator": "._validation"}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "AnswerField",
-    "Asker",
-    "Question",
-    "answer_fields",
-    "answer_problems",
-    "parse_answer",
     "CONFLICT",
     "ERROR_CODES",
     "INTERNAL",
     "NOT_FOUND",
     "PERMISSION_DENIED",
     "VALIDATION_ERROR",
+    "AnswerField",
     "Approver",
     "ArgumentValidator",
-    "CallLog",
     "Asker",
+    "CallLog",
     "ConfirmationRequest",
-    "Question",
     "ConflictError",
     "Dispatcher",
     "Handler",
@@ -51,7 +63,11 @@ __all__ = [
     "NotFoundError",
     "OpError",
     "PermissionDenied",
+    "Question",
     "Session",
+    "answer_fields",
+    "answer_problems",
     "failure",
+    "parse_answer",
     "success",
 ]

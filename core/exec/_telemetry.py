@@ -1,41 +1,148 @@
 """The call log: one entry per exec, kept in the workspace database.
 
-The explorer's history reads it back. Logging runs after the call's own
-transaction has closed, in a transaction of its own, so a dry-run's rollback
-never loses its entry; and a logging failure is reported to the log, never
-to the caller.
+The explorer's history reads it back. Writing an entry must never cost the
+call itself a write transaction (a read would otherwise queue for the write
+lock behind every other process), so :meth:`CallLog.record` only queues the
+entry; a writer thread commits the queue in one transaction every
+``call_log_flush_s`` (50 ms) or once ``call_log_flush_entries`` wait. The
+queue is written out by :meth:`CallLog.flush`, which :meth:`CallLog.recent`
+calls first (a caller sees its own calls), by :meth:`CallLog.close` and, for
+logs nobody closed, when the process exits. A dry-run's entry is written
+after its rollback, so it is never lost with it; a logging failure is
+reported to the log, never to the caller.
+
+What an entry keeps is bounded, because any client that can call (even one
+without write access, whose calls are refused) can make it grow: the digest of
+the whole arguments, and a copy of at most ``call_log_args_chars`` (4 KB) of
+them, with ``args_truncated`` set when it was cut. Entries older than
+``call_log_keep_days`` (30) or beyond the newest ``call_log_keep_rows``
+(100,000) are swept by the first write of each process and then at most every
+:data:`SWEEP_EVERY_S` seconds.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import logging
+import os
+import threading
 import time
+import weakref
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..safe_json import scrub_text
+from ..settings import GatewaySettings
 
 log = logging.getLogger("opgate.telemetry")
 
+SWEEP_EVERY_S = 600.0
+"""Seconds between two sweeps of old entries by one process."""
+PENDING_LIMIT = 10_000
+"""Entries the queue holds while the database cannot take them; older ones are dropped past it."""
+_HEAD_CHARS = 200
+_STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
-def _args_digest(args: Any) -> str:
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime(_STAMP)
+
+
+def kept_args(args: Any, chars: int) -> tuple[dict | None, str, bool]:
+    """``(copy to keep, digest of the whole, whether the copy was cut)`` for a call's arguments.
+
+    The copy is a fresh object (the caller may change its own later) of at
+    most about ``chars`` characters of JSON: arguments that fit are kept
+    whole; past that, each top-level value that does not fit is replaced by a
+    note of its size (a string keeps its first 200 characters).
+    """
     text = json.dumps(args, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if not isinstance(args, dict):
+        return None, digest, False
+    if len(text) <= chars:
+        return json.loads(text), digest, False
+    return _shortened(args, chars), digest, True
+
+
+def _shortened(args: dict, chars: int) -> dict:
+    kept: dict[str, Any] = {}
+    room = chars - 64  # keeps space for the closing note
+    for key, value in args.items():
+        name = str(key)
+        piece = json.dumps(value, default=str)
+        if len(name) + len(piece) + 6 <= room:
+            kept[name] = json.loads(piece)
+        elif isinstance(value, str):
+            kept[name] = f"{value[:_HEAD_CHARS]}…[{len(value) - _HEAD_CHARS} more characters not kept]"
+        else:
+            kept[name] = f"…[{len(piece)} characters of JSON not kept]"
+        room -= len(name) + len(json.dumps(kept[name])) + 6
+        if room < 0:
+            del kept[name]
+            kept["…"] = f"{len(args) - len(kept)} more arguments not kept"
+            break
+    return kept
+
+
+_OPEN: weakref.WeakSet[CallLog] = weakref.WeakSet()
+_hooks_installed = False
+_hooks_lock = threading.Lock()
+
+
+def _install_process_hooks() -> None:
+    """Once per process: close every open log at exit, and forget a parent's queue after fork."""
+    global _hooks_installed
+    with _hooks_lock:
+        if _hooks_installed:
+            return
+        atexit.register(_close_all)
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=_reset_all_after_fork)
+        _hooks_installed = True
+
+
+def _close_all() -> None:
+    for call_log in list(_OPEN):
+        call_log.close()
+
+
+def _reset_all_after_fork() -> None:
+    for call_log in list(_OPEN):
+        call_log._reset_after_fork()
 
 
 class CallLog:
-    """Writes call-log entries through the store; ``enabled=False`` keeps nothing."""
+    """Queues call-log entries and writes them in batches; ``enabled=False`` keeps nothing."""
 
-    def __init__(self, store_provider: Callable[[], Any] | None, *, enabled: bool = True):
+    def __init__(self, store_provider: Callable[[], Any] | None, *, enabled: bool = True, settings: GatewaySettings | None = None):
         self._store = store_provider
         self.enabled = enabled and store_provider is not None
+        self._settings = settings or GatewaySettings()
+        self._reset_after_fork()
+        self._last_sweep: float | None = None
+        if self.enabled:
+            _install_process_hooks()
+            _OPEN.add(self)
+
+    def _reset_after_fork(self) -> None:
+        # In a forked child the parent's queue is the parent's to write, and its locks may be held.
+        self._pending: list[dict[str, Any]] = []
+        self._wake = threading.Condition()
+        self._writing = threading.Lock()
+        self._writer: threading.Thread | None = None
+        self._closed = False
+        self._failing = False
 
     def entry(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float) -> dict[str, Any]:
         args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
         meta = envelope.get("meta") or {}
+        kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
         return {
+            "ts": _now(),
             "trace_id": meta.get("trace_id", ""),
             "op": envelope.get("op") or (requested if isinstance(requested, str) else ""),
             "tool_name": record.tool_name if record else "",
@@ -44,22 +151,113 @@ class CallLog:
             "code": None if envelope.get("ok") else envelope["error"]["code"],
             "dry_run": bool(getattr(call, "dry_run", False)),
             "caller": getattr(session, "caller", ""),
-            "args_digest": _args_digest(args),
-            "args": args if isinstance(args, dict) else None,
+            "args_digest": digest,
+            "args": kept,
+            "args_truncated": truncated,
         }
 
     def record(self, envelope: dict[str, Any], **context: Any) -> None:
+        """Queue the call's entry; the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
             return
         try:
             entry = self.entry(envelope, **context)
-            with self._store().write() as tx:
-                tx.append_call_log(entry)
         except Exception:
-            log.warning("could not write the call log entry", exc_info=True)
+            log.warning("could not make the call log entry", exc_info=True)
+            return
+        with self._wake:
+            self._queue([entry])
+            at_once = self._closed or self._per_thread_database()
+            if not at_once:
+                self._start_writer()
+                if len(self._pending) >= self._settings.call_log_flush_entries:
+                    self._wake.notify()
+        if at_once:  # after close() nothing comes back for it; see _per_thread_database
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every queued entry now, in one transaction (entries stay in call order)."""
+        if not self.enabled:
+            return
+        with self._writing:
+            with self._wake:
+                batch, self._pending = self._pending, []
+            if batch:
+                self._write(batch)
+
+    def close(self) -> None:
+        """Stop the writer thread and write what is queued. Later records are written at once."""
+        if not self.enabled:
+            return
+        with self._wake:
+            self._closed = True
+            self._wake.notify_all()
+            writer, self._writer = self._writer, None
+        if writer is not None and writer is not threading.current_thread():
+            writer.join()
+        self.flush()
+        _OPEN.discard(self)
 
     def recent(self, limit: int = 50, **filters: Any) -> list[dict[str, Any]]:
         if not self.enabled:
             return []
+        self.flush()
         with self._store().read() as tx:
             return tx.recent_calls(limit, **filters)
+
+    # -- the writer ---------------------------------------------------------
+
+    def _queue(self, entries: list[dict[str, Any]]) -> None:
+        self._pending.extend(entries)
+        excess = len(self._pending) - PENDING_LIMIT
+        if excess > 0:
+            del self._pending[:excess]
+            log.warning("the call log could not keep up; dropped its %d oldest queued entries", excess)
+
+    def _per_thread_database(self) -> bool:
+        # Each thread's connection to ":memory:" is a database of its own: a
+        # writer thread would log into an empty one, so such a store logs in the caller's thread.
+        return getattr(self._store(), "location", None) == ":memory:"
+
+    def _start_writer(self) -> None:
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._run_writer, name="opgate-call-log", daemon=True)
+            self._writer.start()
+
+    def _run_writer(self) -> None:
+        settings = self._settings
+        while True:
+            with self._wake:
+                while not self._pending and not self._closed:
+                    self._wake.wait()
+                deadline = time.monotonic() + settings.call_log_flush_s
+                while not self._closed and len(self._pending) < settings.call_log_flush_entries:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._wake.wait(left)
+                if self._closed:
+                    return  # close() writes what is left
+            self.flush()
+
+    def _write(self, batch: list[dict[str, Any]]) -> None:
+        try:
+            with self._store().write() as tx:
+                tx.append_call_logs(batch)
+                if self._sweep_due():
+                    tx.delete_old_calls(older_than=self._oldest_kept(), keep_newest=self._settings.call_log_keep_rows)
+                    self._last_sweep = time.monotonic()
+            self._failing = False
+        except Exception:
+            if not self._failing:
+                log.warning("could not write %d call log entries; they wait for the next write", len(batch), exc_info=True)
+            self._failing = True
+            with self._wake:
+                self._pending[:0] = batch
+                self._queue([])
+
+    def _sweep_due(self) -> bool:
+        return self._last_sweep is None or time.monotonic() - self._last_sweep >= SWEEP_EVERY_S
+
+    def _oldest_kept(self) -> str:
+        return (datetime.now(timezone.utc) - timedelta(days=self._settings.call_log_keep_days)).strftime(_STAMP)

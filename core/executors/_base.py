@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..exec._prepare import Call
-from ..exec._session import Session
-from ..settings import GatewaySettings
+if TYPE_CHECKING:  # types only: importing the call's module would load the validator (jsonschema)
+    from ..exec._prepare import Call
+    from ..exec._session import Session
+    from ..settings import GatewaySettings
 
 # What dry-run means for an executor, as ``meta.dry_run_kind`` reports it.
 ROLLBACK = "rollback"  # the call really runs in a transaction that is rolled back (meta.diff)

@@ -14,13 +14,15 @@ can close that gap.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..exec._errors import ConflictError
 from ..exec._idempotency import fingerprint
-from ..exec._prepare import Call
-from ..exec._session import Session
 from ._base import Outcome
+
+if TYPE_CHECKING:
+    from ..exec._prepare import Call
+    from ..exec._session import Session
 
 PENDING = "pending"
 COMPLETED = "completed"

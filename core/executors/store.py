@@ -19,14 +19,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from ..exec._errors import ConflictError, InternalError, InvalidArguments, OpError
 from ..exec._handler import Handler, HandlerContext
 from ..exec._idempotency import fingerprint, stored_response
-from ..exec._prepare import Call
-from ..exec._session import Session
 from ..settings import GatewaySettings
 from ._base import READ, ROLLBACK, Invocation, Outcome
 from ._watchdog import WATCHDOG
+
+if TYPE_CHECKING:  # the call's type only: importing it would load the validator (jsonschema)
+    from ..exec._prepare import Call
+    from ..exec._session import Session
 
 # About one keyed write in this many also sweeps expired keys, so the table stays small.
 EXPIRY_SWEEP_EVERY = 64
@@ -36,10 +40,19 @@ class StoreExecutor:
     name = "store"
     keeps_idempotency = True
 
-    def __init__(self, store_provider: Callable[[], Any], handlers: dict[str, Handler], settings: GatewaySettings):
+    def __init__(self, store_provider: Callable[[], Any], handlers: dict[str, Handler] | None, settings: GatewaySettings):
+        """``handlers`` is the op table; ``None`` means the built-in one, loaded on first use."""
         self._store = store_provider
-        self.handlers = handlers
+        self._handlers = handlers
         self._settings = settings
+
+    @property
+    def handlers(self) -> dict[str, Handler]:
+        if self._handlers is None:
+            from ..handlers import builtin_handlers
+
+            self._handlers = builtin_handlers()
+        return self._handlers
 
     def has(self, op: str) -> bool:
         return op in self.handlers

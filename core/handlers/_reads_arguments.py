@@ -31,11 +31,20 @@ def existing_project(ctx: HandlerContext, project_id: str | None) -> None:
         ctx.tx.get("project", project_id)
 
 
+def total_of(page: Page) -> dict[str, int]:
+    """``{"total": n}`` when the store counted every match, else ``{"total_at_least": n}``.
+
+    The store stops counting past ``COUNT_CAP`` matches; naming the key for
+    what the number is keeps a lower bound from being read as a count.
+    """
+    return {"total" if page.total_exact else "total_at_least": page.total}
+
+
 def paged(key: str, items: list[Any], page: Page, limit: int, offset: int) -> dict[str, Any]:
-    """The list result shape: ``{<key>: items, total, limit, offset, has_more}``."""
+    """The list result shape: ``{<key>: items, total | total_at_least, limit, offset, has_more}``."""
     return {
         key: items,
-        "total": page.total,
+        **total_of(page),
         "limit": limit,
         "offset": offset,
         "has_more": offset + len(page.rows) < page.total,

@@ -14,7 +14,7 @@ from typing import Any
 from ..exec._handler import Handler, HandlerContext
 from ..store import ENTITY_KINDS, KINDS
 from ._reads_arguments import existing_project, option, paged
-from ._summaries import PLURALS, abbreviate
+from ._summaries import PLURALS, abbreviate, summary_fields
 
 NEWEST_FIRST = "-updated_at"
 NESTED_LIMIT = 100
@@ -37,17 +37,19 @@ def project_contents(ctx: HandlerContext, project: dict) -> dict[str, Any]:
     """Every kind in the project, abbreviated, most recently changed first, with counts."""
     contents: dict[str, Any] = {}
     counts: dict[str, int] = {}
+    counts_at_least: dict[str, int] = {}
     for kind in ENTITY_KINDS:
         if kind == "project":
             continue
         plural = PLURALS[kind]
-        page = ctx.tx.list(kind, {"project_id": project["id"]}, limit=NESTED_LIMIT, order=NEWEST_FIRST)
+        page = ctx.tx.list(kind, {"project_id": project["id"]}, limit=NESTED_LIMIT, order=NEWEST_FIRST, fields=summary_fields(kind))
         contents[plural] = [abbreviate(kind, row) for row in page.rows]
-        counts[plural] = page.total
+        (counts if page.total_exact else counts_at_least)[plural] = page.total
         if page.total > len(page.rows):
-            ctx.warn(f"{plural}: showing the {len(page.rows)} most recently changed of {page.total}; "
+            of = page.total if page.total_exact else f"at least {page.total}"
+            ctx.warn(f"{plural}: showing the {len(page.rows)} most recently changed of {of}; "
                      f"list_onto_{plural} with project_id pages through all of them")
-    return {**contents, "counts": counts}
+    return {**contents, "counts": counts, **({"counts_at_least": counts_at_least} if counts_at_least else {})}
 
 
 def task_workspace(ctx: HandlerContext, task: dict) -> dict[str, Any]:
@@ -78,14 +80,14 @@ class KindReads:
         filters = _filters(self.kind, args)
         existing_project(ctx, filters.get("project_id"))
         limit, offset = option(ctx, args, "limit"), option(ctx, args, "offset")
-        page = ctx.tx.list(self.kind, filters, limit=limit, offset=offset, order=NEWEST_FIRST)
+        page = ctx.tx.list(self.kind, filters, limit=limit, offset=offset, order=NEWEST_FIRST, fields=summary_fields(self.kind))
         return self._page(page, limit, offset)
 
     def search(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         filters = _filters(self.kind, args)
         existing_project(ctx, filters.get("project_id"))
         limit, offset = option(ctx, args, "limit"), option(ctx, args, "offset")
-        page = ctx.tx.search(self.kind, args["search"], filters, limit=limit, offset=offset)
+        page = ctx.tx.search(self.kind, args["search"], filters, limit=limit, offset=offset, fields=summary_fields(self.kind))
         return self._page(page, limit, offset)
 
     def get(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:

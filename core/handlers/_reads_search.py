@@ -6,7 +6,7 @@ from typing import Any
 
 from ..exec._handler import HandlerContext
 from ..store import ENTITY_KINDS
-from ._reads_arguments import existing_project, option
+from ._reads_arguments import existing_project, option, total_of
 
 TEMPLATE_ORDER = ("scope", "name")
 """Templates are a reference catalogue, not activity: grouped by scope, then by name."""
@@ -28,7 +28,7 @@ def search_ontology(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]
 
 
 def list_templates(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
-    """``onto.template.list``: full template rows, ``{templates, total, has_more}``.
+    """``onto.template.list``: full template rows, ``{templates, total | total_at_least, has_more}``.
 
     With ``search`` the best matches come first; otherwise by scope and name.
     """
@@ -38,4 +38,4 @@ def list_templates(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         page = ctx.tx.search("template", args["search"], filters, limit=limit)
     else:
         page = ctx.tx.list("template", filters, limit=limit, order=TEMPLATE_ORDER)
-    return {"templates": page.rows, "total": page.total, "has_more": len(page.rows) < page.total}
+    return {"templates": page.rows, **total_of(page), "has_more": len(page.rows) < page.total}

@@ -63,6 +63,11 @@ def abbreviate(kind: str, row: dict[str, Any]) -> dict[str, Any]:
     return {"id": row["id"], **{key: row.get(field) for key, field in fields}}
 
 
+def summary_fields(kind: str) -> tuple[str, ...]:
+    """The row fields :func:`abbreviate` reads for ``kind``: all a list needs to fetch."""
+    return tuple(field for _, field in SUMMARY_FIELDS[kind])
+
+
 def display_name(kind: str, row: dict[str, Any]) -> str | None:
     """The entity's name, title or text, whichever its kind has."""
     return row.get(KINDS[kind].display)

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from ..exec._envelope import failure
-from ..exec._validation import field_errors_of
 
 
 def _bad_arguments(tool: str, message: str) -> dict[str, Any]:
@@ -28,6 +25,11 @@ def check_arguments(tool: str, arguments: Any, schema: dict[str, Any]) -> dict[s
     unknown = sorted(str(name) for name in set(arguments) - allowed)
     if unknown:
         return _bad_arguments(tool, f"{tool} does not take {', '.join(map(repr, unknown))}; it takes {', '.join(sorted(allowed))}")
+    # Loaded here, not at import: jsonschema costs every command that never checks a tool call.
+    from jsonschema import Draft202012Validator
+
+    from ..exec._validation import field_errors_of
+
     errors = list(Draft202012Validator(schema).iter_errors(arguments))
     if errors:
         field_errors = field_errors_of(errors)

@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from .._schema_check import check_parameters
 from ..catalog._sources import CatalogLoad
 from ..catalog._tool import LoadProblem, ToolDefinition
 from ._naming import NamingRules, default_rules, is_destructive, kind_of, name_tool
@@ -103,6 +102,13 @@ def _source_summaries(loads: list[CatalogLoad]) -> dict[str, str]:
     return summaries
 
 
+def _checked(schema: Any) -> tuple[dict[str, Any] | None, list]:
+    # Imported here: the check loads jsonschema, which a registry of checked loads never needs.
+    from .._schema_check import check_parameters
+
+    return check_parameters(schema)
+
+
 def build_registry(loads: Iterable[CatalogLoad], rules: NamingRules | None = None, *, group_summaries: dict[str, str] | None = None) -> Registry:
     """A registry from catalogue loads. Broken tools are left out and reported; the rest load."""
     rules = rules or default_rules()
@@ -119,7 +125,7 @@ def build_registry(loads: Iterable[CatalogLoad], rules: NamingRules | None = Non
                 raw = _OPEN_SCHEMA
                 warnings.append("the source gives no parameters schema, so arguments are not checked")
                 problems.append(LoadProblem(tool.source, warnings[-1], tool=tool.name, field="parameters", severity="warning"))
-            parameters, findings = check_parameters(raw)
+            parameters, findings = (raw, []) if load.checked and tool.parameters is not None else _checked(raw)
             for finding in findings:
                 problems.append(LoadProblem(tool.source, finding.message, tool=tool.name, field=f"parameters{finding.pointer}", severity=finding.severity))
             if parameters is None:

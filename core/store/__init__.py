@@ -5,16 +5,40 @@ SQLite backend (:class:`SQLiteStore`, on apsw) is the only implementation so
 far. See docs/store.md.
 """
 
+import typing as _typing
+
 from ._changes import ChangeSet
-from ._demo import default_path, demo_fixture_path, load_demo, load_workspace, open_store, reset_demo
 from ._errors import Conflict, InvalidValue, NotAWorkspace, NotFound, SchemaTooNew, StoreBusy, StoreError
-from ._nesting import CUT_MARKER, MAX_VALUE_DEPTH
 from ._kinds import DOCUMENT_ROLES, ENTITY_KINDS, KINDS, REL_VALUES, KindSpec
-from ._protocol import OntologyStore, Page, Removal, StoreTransaction, StoreWriteTransaction
-from ._sqlite_store import SQLiteStore
-from ._workspace_check import WorkspaceContents, inspect_workspace
+from ._nesting import CUT_MARKER, MAX_VALUE_DEPTH
+from ._protocol import COUNT_CAP, OntologyStore, Page, Removal, StoreTransaction, StoreWriteTransaction
+
+if _typing.TYPE_CHECKING:
+    from ._demo import default_path, demo_fixture_path, load_demo, load_workspace, open_store, reset_demo
+    from ._sqlite_store import SQLiteStore
+    from ._workspace_check import WorkspaceContents, inspect_workspace
+
+# The SQLite backend (apsw, migrations) and the demo loader (platformdirs) load
+# on first use: the kinds, errors and protocol are all most importers need.
+_LAZY = {
+    "SQLiteStore": "._sqlite_store",
+    **{name: "._demo" for name in ("default_path", "demo_fixture_path", "load_demo", "load_workspace", "open_store", "reset_demo")},
+    **{name: "._workspace_check" for name in ("WorkspaceContents", "inspect_workspace")},
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
+    "COUNT_CAP",
     "CUT_MARKER",
     "ChangeSet",
     "Conflict",

@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any
 
 from ._errors import InvalidValue
@@ -54,6 +55,22 @@ def decode(columns: tuple[str, ...], values: tuple[Any, ...], json_columns: froz
         if row[name] is not None:
             row[name] = load_bounded(row[name])
     return row
+
+
+def decode_some(spec: KindSpec, values: tuple[Any, ...], fields: Collection[str]) -> dict:
+    """Only ``id`` and ``fields`` of a stored tuple as a dict, JSON columns among them decoded."""
+    picks = _picks(spec.kind, frozenset(fields))
+    row = {name: values[index] for name, index in picks}
+    for name in _JSON_COLUMNS[spec.kind] & row.keys():
+        if row[name] is not None:
+            row[name] = json.loads(row[name])
+    return row
+
+
+@lru_cache(maxsize=256)
+def _picks(kind: str, fields: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    columns = KINDS[kind].columns
+    return tuple((name, index) for index, name in enumerate(columns) if name == "id" or name in fields)
 
 
 def encode(row: Mapping[str, Any], json_columns: frozenset[str]) -> dict:

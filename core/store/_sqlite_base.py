@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 import apsw
@@ -10,7 +10,7 @@ import apsw
 from ._digest import ReadLog
 from ._errors import NotFound, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
-from ._rows import decode, json_columns_of
+from ._rows import decode, decode_some, json_columns_of
 from ._sqlite_conn import fetch, run
 
 EDGE_KIND = "edge"
@@ -61,17 +61,25 @@ class SQLiteTxCore:
 
     # -- rows --------------------------------------------------------------
 
-    def _entity_rows(self, spec: KindSpec, sql: str, params: Any = ()) -> list[dict]:
-        """Run a SELECT of ``spec.columns`` and return observed, decoded rows."""
-        json_cols = json_columns_of(spec)
-        rows = [decode(spec.columns, values, json_cols) for values in self._fetch(sql, params)]
-        for row in rows:
-            self._reads.saw(spec.kind, row["id"], row)
-        return rows
+    def _entity_rows(self, spec: KindSpec, sql: str, params: Any = (), fields: Collection[str] | None = None) -> list[dict]:
+        """Run a SELECT of ``spec.columns`` and return observed, decoded rows.
 
-    def _select(self, spec: KindSpec, where: str, params: Any = (), tail: str = "") -> list[dict]:
+        Every column is observed for the digest; with ``fields`` only those
+        (and ``id``) are decoded into the rows handed back, so a caller that
+        shows a summary does not pay for parsing ``props`` it would drop.
+        """
+        fetched = self._fetch(sql, params)
+        kind, observe = spec.kind, self._reads.saw
+        for values in fetched:
+            observe(kind, values[0], values)
+        if fields is None:
+            json_cols = json_columns_of(spec)
+            return [decode(spec.columns, values, json_cols) for values in fetched]
+        return [decode_some(spec, values, fields) for values in fetched]
+
+    def _select(self, spec: KindSpec, where: str, params: Any = (), tail: str = "", fields: Collection[str] | None = None) -> list[dict]:
         sql = f"SELECT {column_list(spec.columns)} FROM {spec.table} WHERE {where} {tail}"
-        return self._entity_rows(spec, sql, params)
+        return self._entity_rows(spec, sql, params, fields)
 
     def _find(self, kind: str, id: str) -> dict | None:
         rows = self._select(spec_for(kind), "id = ?", (id,))
@@ -85,16 +93,18 @@ class SQLiteTxCore:
 
     def _edge_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
         sql = f"SELECT {column_list(EDGE_COLUMNS)} FROM edges WHERE {where} {tail}"
-        rows = [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in self._fetch(sql, params)]
-        for row in rows:
-            self._reads.saw(EDGE_KIND, row["id"], row)
-        return rows
+        fetched = self._fetch(sql, params)
+        for values in fetched:
+            self._reads.saw(EDGE_KIND, values[0], values)
+        return [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in fetched]
 
     def _link_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
         sql = f"SELECT {column_list(LINK_COLUMNS)} FROM task_documents WHERE {where} {tail}"
-        rows = [dict(zip(LINK_COLUMNS, values)) for values in self._fetch(sql, params)]
-        for row in rows:
-            self._reads.saw(LINK_KIND, link_key(row), row)
+        rows = []
+        for values in self._fetch(sql, params):
+            row = dict(zip(LINK_COLUMNS, values))
+            self._reads.saw(LINK_KIND, link_key(row), values)
+            rows.append(row)
         return rows
 
     # -- digest ------------------------------------------------------------

@@ -9,7 +9,7 @@ in a transaction of their own.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -17,11 +17,12 @@ from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
 from ._rows import encode_json
 from ._sqlite_base import SQLiteTxCore
+from ._sqlite_conn import translated
 
 _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at")
 CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
-                    "caller", "args_digest", "args")
-_FLAGS = ("ok", "dry_run")
+                    "caller", "args_digest", "args", "args_truncated")
+_FLAGS = ("ok", "dry_run", "args_truncated")
 
 
 def _later(stamp: str, seconds: int) -> str:
@@ -85,17 +86,31 @@ class BookkeepingWrites(BookkeepingReads):
         return self._run("DELETE FROM idempotency_keys WHERE expires_at <= ?", (self._clock(),))
 
     def append_call_log(self, entry: Mapping[str, Any]) -> None:
-        unknown = set(entry) - set(CALL_LOG_COLUMNS)
-        if unknown:
-            raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
-        values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
-        values["ts"] = values["ts"] or self._clock()
-        for flag in _FLAGS:
-            values[flag] = 1 if values[flag] else 0
-        if values["args"] is not None:
-            values["args"] = encode_json(values["args"])
-        self._run(
-            f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
-            f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
-            [values[c] for c in CALL_LOG_COLUMNS],
+        self.append_call_logs([entry])
+
+    def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        rows = []
+        for entry in entries:
+            unknown = set(entry) - set(CALL_LOG_COLUMNS)
+            if unknown:
+                raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
+            values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
+            values["ts"] = values["ts"] or self._clock()
+            for flag in _FLAGS:
+                values[flag] = 1 if values[flag] else 0
+            if values["args"] is not None:
+                values["args"] = encode_json(values["args"])
+            rows.append([values[c] for c in CALL_LOG_COLUMNS])
+        self._check_open()
+        with translated():
+            self._conn.executemany(
+                f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
+                f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
+                rows,
+            )
+
+    def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
+        before = self._run("DELETE FROM call_log WHERE ts < ?", (older_than,))
+        return before + self._run(
+            "DELETE FROM call_log WHERE seq <= (SELECT max(seq) FROM call_log) - ?", (keep_newest,),
         )

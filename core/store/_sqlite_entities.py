@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._errors import Conflict, NotFound
 from ._kinds import KINDS, KindSpec, spec_for
-from ._protocol import Page
+from ._protocol import COUNT_CAP, Page
 from ._rows import checked_changes, copy_row, encode, json_columns_of, new_row
 from ._sqlite_base import SQLiteTxCore
-from ._sqlite_filters import Order, order_clause, page_params, where_clause
+from ._sqlite_filters import Order, checked_fields, order_clause, page_params, where_clause
 
 _KIND_OF_SQL = " UNION ALL ".join(
     f"SELECT '{spec.kind}' FROM {spec.table} WHERE id = ?1" for spec in KINDS.values()
@@ -44,17 +44,33 @@ class EntityReads(SQLiteTxCore):
         limit: int | None = None,
         offset: int = 0,
         order: Order = None,
+        fields: Sequence[str] | None = None,
     ) -> Page:
         spec = spec_for(kind)
         filters = dict(filters or {})
         where, params = where_clause(spec, filters)
         order_sql = order_clause(spec, order)
         lim, off = page_params(limit, offset)
-        total = self._fetch(f"SELECT count(*) FROM {spec.table} WHERE {where}", params)[0][0]
-        rows = self._select(spec, where, [*params, lim, off], f"ORDER BY {order_sql} LIMIT ? OFFSET ?")
+        picked = checked_fields(spec, fields)
+        total, exact = self._count(f"FROM {spec.table} WHERE {where}", params, limit, offset)
+        rows = self._select(spec, where, [*params, lim, off], f"ORDER BY {order_sql} LIMIT ? OFFSET ?", picked)
         signature = ["list", kind, filters, limit, offset, order]
-        self._reads.saw_query(signature, total, [(kind, r["id"]) for r in rows])
-        return Page(rows, total)
+        self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
+        return Page(rows, total, exact)
+
+    def _count(self, source: str, params: list, limit: int | None, offset: int) -> tuple[int, bool]:
+        """How many rows ``source`` (``FROM ... WHERE ...``) matches, counting no further than needed.
+
+        Counting stops past :data:`COUNT_CAP`, or past the end of the page
+        asked for if that is further, so ``has_more`` stays exact; past the
+        stop the total is a lower bound (``exact`` false). A list with no
+        limit fetches every row anyway and is counted in full.
+        """
+        if limit is None:
+            return self._fetch(f"SELECT count(*) {source}", params)[0][0], True
+        stop = max(COUNT_CAP, offset + limit)
+        counted = self._fetch(f"SELECT count(*) FROM (SELECT 1 {source} LIMIT ?)", [*params, stop + 1])[0][0]
+        return counted, counted <= stop
 
 
 class EntityWrites(EntityReads):

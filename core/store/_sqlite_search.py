@@ -15,7 +15,7 @@ from ._kinds import KINDS, spec_for
 from ._protocol import Page
 from ._sqlite_base import column_list
 from ._sqlite_entities import EntityReads
-from ._sqlite_filters import page_params, where_clause
+from ._sqlite_filters import checked_fields, page_params, where_clause
 
 CANDIDATES = 200  # hits re-scored in Python; bm25 picks them
 
@@ -41,9 +41,11 @@ class SearchReads(EntityReads):
         *,
         limit: int | None = None,
         offset: int = 0,
+        fields: Sequence[str] | None = None,
     ) -> Page:
         spec = spec_for(kind)
         filters = dict(filters or {})
+        picked = checked_fields(spec, fields)
         match = keyword_match(text)
         if match is None:
             return Page([], 0)
@@ -53,12 +55,12 @@ class SearchReads(EntityReads):
             f"FROM search_text s JOIN {spec.table} t ON t.seq = s.rowid >> 4 "
             f"WHERE search_text MATCH ? AND s.rowid & 15 = {spec.number} AND {where}"
         )
-        total = self._fetch(f"SELECT count(*) {joined}", [match, *params])[0][0]
+        total, exact = self._count(joined, [match, *params], limit, offset)
         sql = f"SELECT {column_list(spec.columns, 't')} {joined} ORDER BY s.rank, t.seq LIMIT ? OFFSET ?"
-        rows = self._entity_rows(spec, sql, [match, *params, lim, off])
+        rows = self._entity_rows(spec, sql, [match, *params, lim, off], picked)
         signature = ["search", kind, text, filters, limit, offset]
-        self._reads.saw_query(signature, total, [(kind, r["id"]) for r in rows])
-        return Page(rows, total)
+        self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
+        return Page(rows, total, exact)
 
     def search_all(
         self,

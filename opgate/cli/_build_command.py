@@ -8,13 +8,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from opgate.core._builtin import builtin_catalog_loads, fixtures_dir
-from opgate.core.catalog._folders import is_tool_folder, load_single_tool_folder, load_tool_folders
-from opgate.core.catalog._sources import CatalogLoad, default_namespace
-from opgate.core.registry import Registry, build_registry
-from opgate.core.registry._file import git_commit, write_registry
-
-from ._examples_run import run_examples
+# The catalogue and registry code is imported by this command when it runs, not by every command line.
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -35,7 +29,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def _folder_load(folder: Path, namespace: str | None) -> CatalogLoad:
+def _folder_load(folder: Path, namespace: str | None):
+    from opgate.core.catalog._folders import is_tool_folder, load_single_tool_folder, load_tool_folders
+    from opgate.core.catalog._sources import CatalogLoad, default_namespace
+
     if is_tool_folder(folder):
         ns = namespace if namespace is not None else default_namespace(folder.resolve().parent)
         tools, problems = load_single_tool_folder(folder, namespace=ns)
@@ -45,7 +42,7 @@ def _folder_load(folder: Path, namespace: str | None) -> CatalogLoad:
     return CatalogLoad(str(folder), ns, tools, problems)
 
 
-def _report(registry: Registry, console: Console) -> int:
+def _report(registry, console: Console) -> int:
     for problem in registry.problems:
         style = "red" if problem.severity == "error" else "yellow"
         # Problems quote the catalogue (field names, patterns, descriptions): plain text, never markup.
@@ -55,6 +52,8 @@ def _report(registry: Registry, console: Console) -> int:
 
 
 def _run_examples(out: Path, console: Console) -> int:
+    from ._examples_run import run_examples
+
     runs = run_examples(out)
     failed = [run for run in runs if not run.ok]
     for run in failed:
@@ -65,6 +64,10 @@ def _run_examples(out: Path, console: Console) -> int:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from opgate.core._builtin import builtin_catalog_loads, fixtures_dir
+    from opgate.core.registry import build_registry
+    from opgate.core.registry._file import git_commit, write_registry
+
     folder: Path | None = args.folder
     if args.builtin == (folder is not None):
         console.print("[red]error:[/] give a folder of tool folders, or --builtin (not both)")

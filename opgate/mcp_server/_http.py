@@ -68,9 +68,15 @@ def transport_security(address: HttpAddress, extra_origins: Iterable[str] = ()) 
 
 
 def bind(address: HttpAddress) -> socket.socket:
-    """A listening socket, bound before serving, so port 0 works and the real port is known."""
+    """A listening socket, bound before serving, so port 0 works and the real port is known.
+
+    The protocol is named (``IPPROTO_TCP``, not the default 0) because asyncio
+    only turns Nagle's algorithm off on accepted connections whose listening
+    socket says TCP; without it every small answer waits for the client's
+    delayed ACK (a tools/call took 50.6 ms instead of 6.9 ms).
+    """
     family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((address.host, address.port))
     sock.listen(128)

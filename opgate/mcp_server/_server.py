@@ -72,6 +72,8 @@ class GatewayMCPServer:
         )
 
     def close(self) -> None:
+        # The sibling shares the store but has its own call log to write out first.
+        self._refusing.gateway.close()
         self.gateway.close()
 
     @asynccontextmanager

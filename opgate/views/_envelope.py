@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.syntax import Syntax
 
 
 def _json(value: Any) -> Syntax:
+    from rich.syntax import Syntax  # loads pygments: only when JSON is shown
+
     return Syntax(json.dumps(value, indent=2, ensure_ascii=False, default=str), "json", theme="ansi_dark", background_color="default", word_wrap=True)
 
 

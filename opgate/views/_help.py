@@ -8,12 +8,14 @@ values) and is shown as plain text: a table cell given a ``str`` would read
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.syntax import Syntax
 
 KIND_STYLE = {"read": "green", "write": "yellow"}
 
@@ -32,6 +34,8 @@ def _plain(value: Any, style: str = "") -> Text:
 
 
 def _json(value: Any) -> Syntax:
+    from rich.syntax import Syntax  # loads pygments: only when JSON is shown
+
     return Syntax(json.dumps(value, indent=2, ensure_ascii=False), "json", theme="ansi_dark", background_color="default", word_wrap=True)
 
 

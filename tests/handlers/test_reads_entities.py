@@ -152,3 +152,20 @@ def test_demo_has_the_states_these_tests_rely_on():
     # Guards the fixtures: the filter tests above mean nothing on a uniform workspace.
     states = Counter(r["state_key"] for r in demo_rows("task", project_id=RELAY))
     assert len(states) > 1
+
+
+def test_past_the_count_cap_lists_say_at_least(tmp_path, read_runner):
+    from opgate.core.store import COUNT_CAP, open_store
+
+    store = open_store(tmp_path / "crowded.db")
+    with store.write() as tx:
+        for n in range(COUNT_CAP + 1):
+            tx.insert("task", {"project_id": RELAY, "title": f"bulk {n}"})
+    read = read_runner(store)
+    listed = read("onto.task.list", project_id=RELAY, limit=5)
+    assert "total" not in listed and listed["total_at_least"] == COUNT_CAP + 1 and listed["has_more"] is True
+    assert "total" not in read("onto.task.search", search="bulk", limit=5)
+    project = read("onto.project.get", project_id=RELAY)
+    assert project["counts_at_least"] == {"tasks": COUNT_CAP + 1} and "tasks" not in project["counts"]
+    assert any("at least" in warning for warning in read.warnings)
+    store.close()

@@ -149,3 +149,28 @@ def test_serve_mcp_config_prints_only_the_json(tmp_path):
     server = json.loads(done.stdout)["mcpServers"]["opgate"]
     assert server["args"][-1] == "serve" and str(tmp_path / "w.db") in server["args"]
     assert not (tmp_path / "w.db").exists(), "printing the configuration opens no workspace"
+
+
+def test_accepted_http_connections_turn_nagle_off():
+    """asyncio (under uvicorn) sets TCP_NODELAY only when the listening socket says IPPROTO_TCP."""
+    import asyncio
+    import socket
+
+    from opgate.mcp_server._http import bind
+
+    async def accept_one() -> int:
+        listener = bind(HttpAddress("127.0.0.1", 0))
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        async def on_connect(reader, writer):
+            seen.set_result(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(on_connect, sock=listener)
+        async with server:
+            _, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+            value = await asyncio.wait_for(seen, 5)
+            writer.close()
+        return value
+
+    assert asyncio.run(accept_one()) != 0

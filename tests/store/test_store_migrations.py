@@ -54,4 +54,24 @@ def test_connection_settings(store):
     with store.read() as tx:
         assert tx._fetch("PRAGMA journal_mode")[0][0] == "wal"
         assert tx._fetch("PRAGMA foreign_keys")[0][0] == 1
-        assert tx._fetch("PRAGMA busy_timeout")[0][0] == 5000
+
+
+
+def test_a_waiting_writer_retries_until_its_timeout(tmp_path):
+    """The busy handler (short random sleeps instead of SQLite's growing ones) waits, then gives up."""
+    import threading
+
+    from opgate.core.store._sqlite_conn import connect, patient
+
+    path = str(tmp_path / "busy.db")
+    holder, waiter = connect(path), connect(path)
+    waiter.set_busy_handler(patient(timeout_ms=100))
+    holder.execute("BEGIN IMMEDIATE")
+    with pytest.raises(apsw.BusyError):
+        waiter.execute("BEGIN IMMEDIATE")
+    releaser = threading.Timer(0.05, holder.execute, args=("COMMIT",))
+    waiter.set_busy_handler(patient(timeout_ms=5000))
+    releaser.start()
+    waiter.execute("BEGIN IMMEDIATE")  # waits for the holder's commit instead of failing
+    waiter.execute("COMMIT")
+    releaser.join()

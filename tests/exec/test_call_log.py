@@ -1,0 +1,108 @@
+"""The call log: queued off the request path, written in batches, bounded, swept, never lost on exit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import apsw
+
+from opgate.core import Gateway
+from opgate.core.exec._telemetry import kept_args
+from opgate.core.settings import GatewaySettings
+from opgate.core.store import open_store
+
+PROJECT = "10000000-0000-4000-8000-000000000001"
+BIG = 3 * 1024 * 1024
+
+
+def _logged(db: Path) -> list[dict]:
+    with open_store(db) as store, store.read() as tx:
+        return tx.recent_calls(10_000)
+
+
+def _workspace_bytes(db: Path) -> int:
+    return sum(path.stat().st_size for path in db.parent.glob(db.name + "*"))
+
+
+def test_a_refused_call_keeps_a_digest_and_a_few_kb_of_its_arguments(tmp_path):
+    db = tmp_path / "ws.db"
+    gateway = Gateway(db_path=db)  # no write access: every create is refused
+    gateway.exec("onto.task.list", {})
+    gateway.close()
+    before = _workspace_bytes(db)
+    gateway = Gateway(db_path=db)
+    args = {"project_id": PROJECT, "title": "t", "description": "x" * BIG}
+    for _ in range(20):
+        assert not gateway.exec("onto.task.create", args)["ok"]
+    entry = gateway.recent_calls(1)[0]
+    gateway.close()
+    assert entry["args_truncated"] is True and len(json.dumps(entry["args"])) <= 4096
+    assert entry["args"]["title"] == "t" and entry["args"]["description"].startswith("xxx")
+    assert entry["args_digest"] == hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()[:16]
+    assert _workspace_bytes(db) - before < 1024 * 1024  # 20 x 3 MiB once grew it by 66 MB
+
+
+def test_arguments_that_fit_are_kept_whole_and_copied():
+    args = {"limit": 3, "nested": {"a": [1, 2]}}
+    kept, _, truncated = kept_args(args, 4096)
+    assert kept == args and kept is not args and kept["nested"] is not args["nested"] and not truncated
+    many, _, truncated = kept_args({f"k{n}": n for n in range(5000)}, 4096)
+    assert truncated and len(json.dumps(many)) <= 4096 and "more arguments not kept" in many["…"]
+
+
+def test_a_read_never_waits_for_the_write_lock_to_log(tmp_path):
+    db = tmp_path / "ws.db"
+    gateway = Gateway(db_path=db)
+    gateway.exec("onto.project.list", {})
+    holder = apsw.Connection(str(db))
+    holder.execute("BEGIN IMMEDIATE")  # another process writing for a long time
+    try:
+        assert gateway.exec("onto.task.list", {"limit": 1})["ok"]
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # Queued, not dropped: once the lock is free the entry is written.
+    assert [c["op"] for c in gateway.recent_calls(2)] == ["onto.task.list", "onto.project.list"]
+    gateway.close()
+
+
+def test_close_writes_what_is_queued(tmp_path):
+    db = tmp_path / "ws.db"
+    slow = GatewaySettings(call_log_flush_s=3600, call_log_flush_entries=10_000)
+    gateway = Gateway(db_path=db, settings=slow)
+    for n in range(5):
+        gateway.exec("onto.task.list", {"limit": n + 1})
+    gateway.close()
+    assert [c["args"]["limit"] for c in _logged(db)] == [5, 4, 3, 2, 1]
+
+
+def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path):
+    db = tmp_path / "ws.db"
+    script = textwrap.dedent(f"""
+        import sys
+        from opgate.core import Gateway
+        from opgate.core.settings import GatewaySettings
+        gateway = Gateway(db_path={str(db)!r}, settings=GatewaySettings(call_log_flush_s=3600, call_log_flush_entries=10_000))
+        for n in range(50):
+            gateway.exec("onto.task.list", {{"limit": n + 1}})
+        sys.exit(0)
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    assert len(_logged(db)) == 50
+
+
+def test_old_entries_are_swept(tmp_path):
+    db = tmp_path / "ws.db"
+    with open_store(db) as store, store.write() as tx:
+        tx.append_call_logs([{"ts": "2000-01-01T00:00:00Z", "op": "old", "ok": True}] * 3)
+        tx.append_call_logs([{"op": "recent", "ok": True}] * 10)
+    gateway = Gateway(db_path=db, settings=GatewaySettings(call_log_keep_rows=6))
+    gateway.exec("onto.task.list", {})
+    ops = [c["op"] for c in gateway.recent_calls(100)]
+    gateway.close()
+    assert ops == ["onto.task.list"] + ["recent"] * 5
