@@ -24,6 +24,9 @@ from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
 
+# "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
+SEARCH_RANKERS = ("default", "semantic")
+
 
 class Gateway:
     """help, exec and batch over a registry of ops, seen through one context scope.
@@ -52,6 +55,7 @@ class Gateway:
         call_log: bool = True,
         asker: Asker | None = None,
         executors: Executors | None = None,
+        search: str = "default",
     ):
         self.registry = registry if registry is not None else build_registry(builtin_catalog_loads())
         self.contexts = contexts if contexts is not None else builtin_contexts()
@@ -72,6 +76,9 @@ class Gateway:
             executors = default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
         self.executors = executors
         self._batch_pool: ThreadPoolExecutor | None = None
+        if search not in SEARCH_RANKERS:
+            raise ValueError(f"search is one of {', '.join(SEARCH_RANKERS)}, not {search!r}")
+        self.search_ranker = search
         self._search_index = None
         self._context: str | None = None
         self.set_context(context)
@@ -200,7 +207,8 @@ class Gateway:
                 if self._search_index is None:
                     from .search import SearchIndex
 
-                    self._search_index = SearchIndex.build(self.registry, group_summaries=self.registry.group_summaries)
+                    semantic = self.search_ranker == "semantic"
+                    self._search_index = SearchIndex.build(self.registry, semantic=semantic, group_summaries=self.registry.group_summaries)
         return self._search_index
 
     @property
