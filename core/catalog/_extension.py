@@ -33,6 +33,7 @@ def metadata_from_mapping(data: dict[str, Any]) -> ToolMetadata:
         contexts=_tuple_of_str(data.get("contexts")),
         tags=_tuple_of_str(data.get("tags")),
         auth_required=bool(data.get("authRequired", False)),
+        search_phrases=_tuple_of_str(data.get("search_phrases", data.get("searchPhrases"))),
     )
 
 

@@ -20,6 +20,7 @@ def _metadata(data: dict[str, Any]) -> ToolMetadata:
         contexts=tuple(data.get("contexts") or ()),
         tags=tuple(data.get("tags") or ()),
         auth_required=bool(data.get("auth_required", False)),
+        search_phrases=tuple(data.get("search_phrases") or ()),
     )
 
 

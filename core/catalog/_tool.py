@@ -27,8 +27,11 @@ class ToolMetadata:
     contexts: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     auth_required: bool = False
+    # Words people use for what the tool does ("mark done", "to-do"): indexed by search only.
+    search_phrases: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"search_phrases": list(self.search_phrases)} if self.search_phrases else {}
         return {
             "category": self.category,
             "side_effects": self.side_effects,
@@ -40,6 +43,7 @@ class ToolMetadata:
             "contexts": list(self.contexts),
             "tags": list(self.tags),
             "auth_required": self.auth_required,
+            **extra,
         }
 
 

@@ -33,13 +33,18 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..registry._record import OpRecord
 from ._fields import op_text
 from ._hits import NodeHit, SearchHit
+from ._calibration import default_calibration
+from ._intent import Intent, default_intent_reader
 from ._lexical import LexicalRanker
 from ._nodes import groups_of, rank_groups
+from ._rules import Rules
+from ._tokens import terms
 
 if TYPE_CHECKING:
     from ._semantic import SemanticRanker
@@ -54,11 +59,25 @@ RANK_SHARPNESS = 4
 # trigram), not a pointer worth a look. Of the right answers in the MetaTool dev
 # top five, 99% have more than seven times this.
 MIN_EVIDENCE = 0.01
+# The best op must answer at least this much of a request (square root of its
+# evidence) for the answer to say anything; below it, nothing is plausibly
+# related and the answer is empty (NO_MATCH_IN_CATEGORY inside a group).
+PLAUSIBLE = 0.15
 # search_nodes weighs groups by this many best ops: further down, relevance is
 # small and computing it for every matching op would cost most of the time.
 NODE_EVIDENCE_OPS = 100
 # With embeddings, how much the semantic ranker counts against the lexical one.
 SEMANTIC_SHARE = 0.7
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments."""
+
+    record: OpRecord
+    confidence: float
+    relevance: float
+    suggested_args: dict[str, Any] | None = None
 
 
 class SearchIndex:
@@ -70,6 +89,16 @@ class SearchIndex:
         self.semantic = semantic
         self.group_summaries = dict(group_summaries or {})
         self._group_sizes = _group_sizes(records, None)
+        self.intents = default_intent_reader()
+        self.rules = Rules(records, self.intents.state_fields, self._action_terms)
+        self.calibration = default_calibration()
+
+    def _action_terms(self, action: str) -> set[str]:
+        """An action's term and its related terms ("reorganize" -> restructure, rearrange...)."""
+        found = set(terms(action))
+        for term in list(found):
+            found.update(self.lexical.related.of(term))
+        return found
 
     @classmethod
     def build(cls, records: Iterable[OpRecord], *, semantic: bool = False, group_summaries: dict[str, str] | None = None) -> SearchIndex:
@@ -102,34 +131,66 @@ class SearchIndex:
             scores[doc_id] += (1.0 - SEMANTIC_SHARE) * score
         return scores, lambda doc_id: max(match.coverage(doc_id), meaning.evidence(doc_id))
 
-    def _ranked(self, query: str, keep: Callable[[OpRecord], bool]) -> Iterator[tuple[OpRecord, float, float]]:
-        """Ops that pass ``keep``, best first, with their confidence and relevance; filtering comes before any cut.
-
-        Relevance is confidence before the fourth power and the cap: what
-        :func:`rank_groups` adds up, so that the second-best op of a group
-        still counts for that group.
-        """
+    def _ranked(self, query: str, keep: Callable[[OpRecord], bool]) -> Iterator[Ranked]:
+        """Ops that pass ``keep``, best first; a request for several ops gets each op near the top."""
         if not query or not query.strip():
             return
+        intent = self.intents.read_request(query)
+        whole = self._ranked_one(query, intent, keep)
+        if len(intent.clauses) < 2:
+            yield from whole
+            return
+        # Several ops asked for: the best op for the whole request, then the
+        # best for each part, then the rest of the whole request's ranking.
+        ranked = list(whole)
+        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep), None) for c in intent.clauses]
+        order = ranked[:1] + [p for p in parts if p is not None] + ranked[1:]
+        seen: set[str] = set()
+        ceiling = 1.0
+        for item in order:
+            if item.record.op in seen:
+                continue
+            seen.add(item.record.op)
+            confidence = min(ceiling, item.confidence)
+            ceiling = confidence
+            yield Ranked(item.record, confidence, item.relevance, item.suggested_args)
+
+    def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool]) -> Iterator[Ranked]:
+        """One request's ranking: scored, the rules applied, filtered, with calibrated confidences.
+
+        Relevance is confidence before the rank power, the cap and
+        calibration: what :func:`rank_groups` adds up, so that the
+        second-best op of a group still counts for that group.
+        """
         scores, evidence = self._scored(query)
         if not scores:
             return
+        passes = lambda doc_id: keep(self.records[doc_id])  # noqa: E731
+        scores, suggested, first = self.rules.apply(intent, set(self.lexical.query_terms(query)), scores, passes)
+        order = sorted([(-score, doc_id) for doc_id, score in scores.items()])
+        if first is not None:
+            order = [(-scores[first], first)] + [pair for pair in order if pair[1] != first]
         best: float | None = None
         ceiling = 1.0
-        # Records are in op order, so ties fall to the op name.
-        for _, doc_id in sorted([(-score, doc_id) for doc_id, score in scores.items()]):
+        for _, doc_id in order:
             record = self.records[doc_id]
             if not keep(record):
                 continue
             strength = evidence(doc_id)
+            if doc_id == first:
+                # Put first by a rule: as sure as the best op the words found.
+                strength = max(strength, max((evidence(d) for d in scores if scores[d] >= scores[doc_id] * 0.5), default=0.0))
             if strength < MIN_EVIDENCE:
                 continue
             if best is None:
+                if math.sqrt(strength) < PLAUSIBLE:
+                    return
                 best = scores[doc_id] or 1.0
-            ratio = scores[doc_id] / best
-            confidence = min(ceiling, math.sqrt(strength) * ratio**RANK_SHARPNESS)
+            ratio = min(1.0, scores[doc_id] / best)
+            raw = math.sqrt(strength) * ratio**RANK_SHARPNESS
+            confidence = min(ceiling, self.calibration(raw))
             ceiling = confidence
-            yield record, round(confidence, 3), math.sqrt(strength) * ratio
+            yield Ranked(record, round(confidence, 3), math.sqrt(strength) * ratio, suggested.get(doc_id))
 
     # -- the API -------------------------------------------------------------------
 
@@ -162,18 +223,19 @@ class SearchIndex:
             return visible is None or bool(visible(record))
 
         hits: list[SearchHit] = []
-        for position, (record, confidence, _) in enumerate(self._ranked(query, keep)):
+        for position, item in enumerate(self._ranked(query, keep)):
             if position >= offset + limit:
                 break
             if position >= offset:
-                hits.append(SearchHit(record.op, record.tool_name, record.summary, confidence))
+                record = item.record
+                hits.append(SearchHit(record.op, record.tool_name, record.summary, item.confidence, item.suggested_args))
         return hits
 
     def search_nodes(self, query: str, limit: int = DEFAULT_LIMIT, visible: Visible | None = None) -> list[NodeHit]:
         """Groups of the namespace (``onto.document``) whose ops best match ``query``."""
         limit = max(1, min(MAX_LIMIT, limit))
         keep = visible if visible is not None else (lambda record: True)
-        matched = list(itertools.islice(self._ranked(query, keep), NODE_EVIDENCE_OPS))
+        matched = [(r.record, r.confidence, r.relevance) for r in itertools.islice(self._ranked(query, keep), NODE_EVIDENCE_OPS)]
         if not matched:
             return []
         sizes = self._group_sizes if visible is None else _group_sizes(self.records, visible)
