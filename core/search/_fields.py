@@ -26,10 +26,13 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(`])")
 # A sentence that tells the reader how or when (not) to use the op.
 _GUIDANCE = re.compile(
     r"\b(?:confirm|don'?t|do not|never|instead|usually|rather than|avoid|should|must not|warning|caution|"
-    r"policy|prefer|only when|only if|first(?:,|:| so)|make sure|be careful|use this (?:only|when)|not for)\b",
+    r"policy|prefer|only when|only if|first(?:,|:| so)|make sure|be careful|use (?:it|this|them)\b|for instance|not for)\b",
     re.IGNORECASE,
 )
 _PATH_PARAMETER = re.compile(r"\{[^}]*\}")
+# A quoted example in a summary or description ('e.g. "Engineering / API Spec"')
+# shows a value, not what the op does: it is left out like the examples are.
+_QUOTED_EXAMPLE = re.compile(r"[,;]?\s*\(?(?:e\.g\.|for example|such as)?\s*[\"\u201c][^\"\u201d]{1,120}[\"\u201d]\)?")
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,8 @@ def op_text(record: OpRecord) -> OpText:
         # The summary is the description's first sentence: counting it twice
         # would only favour ops whose description is that one sentence.
         summary = ""
-    does, details, guidance = split_description(description)
+    does, details, guidance = split_description(_QUOTED_EXAMPLE.sub("", description))
+    summary = _QUOTED_EXAMPLE.sub("", summary)
     name = " ".join(filter(None, (record.op, record.tool_name)))
     return OpText(
         name=name,

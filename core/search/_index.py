@@ -131,19 +131,23 @@ class SearchIndex:
             scores[doc_id] += (1.0 - SEMANTIC_SHARE) * score
         return scores, lambda doc_id: max(match.coverage(doc_id), meaning.evidence(doc_id))
 
-    def _ranked(self, query: str, keep: Callable[[OpRecord], bool]) -> Iterator[Ranked]:
-        """Ops that pass ``keep``, best first; a request for several ops gets each op near the top."""
+    def _ranked(self, query: str, keep: Callable[[OpRecord], bool], plausible: float = 0.0) -> Iterator[Ranked]:
+        """Ops that pass ``keep``, best first; a request for several ops gets each op near the top.
+
+        Nothing when the best op's evidence is under ``plausible`` (search
+        asks for :data:`PLAUSIBLE`; groups, which only hint, ask for none).
+        """
         if not query or not query.strip():
             return
         intent = self.intents.read_request(query)
-        whole = self._ranked_one(query, intent, keep)
+        whole = self._ranked_one(query, intent, keep, plausible)
         if len(intent.clauses) < 2:
             yield from whole
             return
         # Several ops asked for: the best op for the whole request, then the
         # best for each part, then the rest of the whole request's ranking.
         ranked = list(whole)
-        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep), None) for c in intent.clauses]
+        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep, plausible), None) for c in intent.clauses]
         order = ranked[:1] + [p for p in parts if p is not None] + ranked[1:]
         seen: set[str] = set()
         ceiling = 1.0
@@ -155,7 +159,7 @@ class SearchIndex:
             ceiling = confidence
             yield Ranked(item.record, confidence, item.relevance, item.suggested_args)
 
-    def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool]) -> Iterator[Ranked]:
+    def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool], plausible: float) -> Iterator[Ranked]:
         """One request's ranking: scored, the rules applied, filtered, with calibrated confidences.
 
         Relevance is confidence before the rank power, the cap and
@@ -183,7 +187,7 @@ class SearchIndex:
             if strength < MIN_EVIDENCE:
                 continue
             if best is None:
-                if math.sqrt(strength) < PLAUSIBLE:
+                if math.sqrt(strength) < plausible:
                     return
                 best = scores[doc_id] or 1.0
             ratio = min(1.0, scores[doc_id] / best)
@@ -223,7 +227,7 @@ class SearchIndex:
             return visible is None or bool(visible(record))
 
         hits: list[SearchHit] = []
-        for position, item in enumerate(self._ranked(query, keep)):
+        for position, item in enumerate(self._ranked(query, keep, PLAUSIBLE)):
             if position >= offset + limit:
                 break
             if position >= offset:

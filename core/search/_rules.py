@@ -1,4 +1,7 @@
-"""Two rules applied to a ranking after scoring: safety first, then state changes.
+"""Rules applied to a ranking after scoring: the verb's action, safety, state changes.
+
+The verb: an op whose action is what the request's verb asks for ("link it
+to the goal": the op whose action is link, not the goal's ops) gets a lift.
 
 Safety: a destructive op (``destructive`` in its metadata, or an action that
 removes or rearranges: delete, unlink, reorganize...) is never first for a
@@ -24,6 +27,9 @@ DESTRUCTIVE_ACTIONS = frozenset({"delete", "remove", "unlink", "reorganize", "de
 UPDATE_ACTIONS = frozenset({"update", "patch", "edit", "set", "modify"})
 # Below the op it demotes, but still a pointer: "delete" may be the op after all.
 DESTRUCTIVE_SHARE = 0.5
+# How much an op whose action the request's verb names is lifted.
+ACTION_LIFT = 1.5
+STRUCTURED_SHARE = 0.5
 
 
 def is_destructive(record: OpRecord) -> bool:
@@ -45,21 +51,29 @@ def state_field(record: OpRecord, names: tuple[str, ...]) -> tuple[str, tuple[st
 
 
 class Rules:
-    """The two rules over one list of records (see the module docstring)."""
+    """The rules over one list of records (see the module docstring)."""
 
     def __init__(self, records: list[OpRecord], state_fields: tuple[str, ...], action_terms: Callable[[str], set[str]]):
         self.records = records
         self.destructive = {i for i, r in enumerate(records) if is_destructive(r)}
         self.states = {i: found for i, r in enumerate(records) if (found := state_field(r, state_fields))}
-        self._action_terms = {i: action_terms(records[i].action or "") for i in self.destructive}
+        action_terms_of = {i: found for i, r in enumerate(records) if r.action and (found := action_terms(r.action))}
+        # A catalogue whose op names say their action (entity.action) gets the
+        # verb lift; in one where a few names happen to end in a verb
+        # ("agency.find" among plugin names), a lift would only pick those few.
+        self._structured = len(action_terms_of) >= STRUCTURED_SHARE * len(records)
+        self._action_terms = action_terms_of
 
     def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[dict[int, float], dict[int, dict[str, Any]], int | None]:
         """Adjusted scores, suggested arguments by op, and the op that must come first (if any)."""
-        scores = dict(scores)
+        if self._structured:
+            scores = {d: s * ACTION_LIFT if self._action_terms.get(d, set()) & query_terms else s for d, s in scores.items()}
+        else:
+            scores = dict(scores)
         allowed = set()
         if not intent.asks_removal:
             for doc_id in self.destructive:
-                if doc_id in scores and not (self._action_terms[doc_id] & query_terms):
+                if doc_id in scores and not (self._action_terms.get(doc_id, set()) & query_terms):
                     scores[doc_id] *= DESTRUCTIVE_SHARE
                 else:
                     allowed.add(doc_id)
