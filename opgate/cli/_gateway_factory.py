@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -21,9 +22,17 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     """
     options.setdefault("context", args.context)
     options.setdefault("db_path", args.db)
+    ranker = getattr(args, "search", None) or os.environ.get("OPGATE_SEARCH") or "default"
+    if ranker == "semantic":
+        from opgate.core.search import semantic_available
+        from opgate.core.search._semantic import INSTALL_HINT
+
+        if not semantic_available():
+            raise GatewaySetupError(f"--search semantic needs the 'semantic' extra: {INSTALL_HINT}")
+    options.setdefault("search", ranker)
     try:
         gateway = Gateway.from_catalogs(args.catalog, **options) if args.catalog else Gateway(**options)
-    except ValueError as exc:  # an unknown context name
+    except ValueError as exc:  # an unknown context name or ranker
         raise GatewaySetupError(str(exc)) from None
     if args.catalog:
         errors = [p for p in gateway.registry.problems if p.severity == "error"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-GLOBAL_DESTS = ("catalog", "context", "db")
+GLOBAL_DESTS = ("catalog", "context", "db", "search")
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> None:
@@ -23,6 +23,12 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
     )
     group.add_argument("--context", dest=f"{position}_context", metavar="NAME", help="a context scope: only its ops are visible")
     group.add_argument("--db", dest=f"{position}_db", metavar="PATH", help="the workspace database (default: the user data folder)")
+    group.add_argument(
+        "--search",
+        dest=f"{position}_search",
+        choices=("default", "semantic"),
+        help="the search ranker: default (pure Python) or semantic (fused with sentence embeddings; needs opgate[semantic]); default: $OPGATE_SEARCH or default",
+    )
 
 
 def merge_global_options(args: argparse.Namespace) -> argparse.Namespace:
