@@ -32,7 +32,8 @@ _GUIDANCE = re.compile(
 _PATH_PARAMETER = re.compile(r"\{[^}]*\}")
 # A quoted example in a summary or description ('e.g. "Engineering / API Spec"')
 # shows a value, not what the op does: it is left out like the examples are.
-_QUOTED_EXAMPLE = re.compile(r"[,;]?\s*\(?(?:e\.g\.|for example|such as)?\s*[\"\u201c][^\"\u201d]{1,120}[\"\u201d]\)?")
+# Only quotes introduced as examples: other quotes may be names or JSON.
+_QUOTED_EXAMPLE = re.compile(r"[,;]?\s*\(?\b(?:e\.g\.|for example|such as)\s*[\"\u201c][^\"\u201d]{1,120}[\"\u201d]\)?")
 
 
 @dataclass(frozen=True)

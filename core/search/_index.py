@@ -30,6 +30,7 @@ shares a single common word with the catalogue, ~0.2.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
@@ -170,22 +171,19 @@ class SearchIndex:
         if not scores:
             return
         passes = lambda doc_id: keep(self.records[doc_id])  # noqa: E731
-        scores, suggested, first = self.rules.apply(intent, set(self.lexical.query_terms(query)), scores, passes)
-        order = sorted([(-score, doc_id) for doc_id, score in scores.items()])
-        if first is not None:
-            order = [(-scores[first], first)] + [pair for pair in order if pair[1] != first]
+        adjusted = self.rules.apply(intent, set(self.lexical.query_terms(query)), scores, passes)
+        scores, suggested, first = adjusted.scores, adjusted.suggested, adjusted.first
+        if first is not None and not passes(first):
+            first = None
+        order = _best_first(scores, keep=lambda d: passes(d) and evidence(d) >= MIN_EVIDENCE, lead=first, barred=adjusted.barred)
         best: float | None = None
         ceiling = 1.0
-        for _, doc_id in order:
+        for doc_id in order:
             record = self.records[doc_id]
-            if not keep(record):
-                continue
             strength = evidence(doc_id)
             if doc_id == first:
                 # Put first by a rule: as sure as the best op the words found.
                 strength = max(strength, max((evidence(d) for d in scores if scores[d] >= scores[doc_id] * 0.5), default=0.0))
-            if strength < MIN_EVIDENCE:
-                continue
             if best is None:
                 if math.sqrt(strength) < plausible:
                     return
@@ -244,6 +242,41 @@ class SearchIndex:
             return []
         sizes = self._group_sizes if visible is None else _group_sizes(self.records, visible)
         return rank_groups(matched, sizes, self.group_summaries, limit)
+
+
+def _best_first(scores: dict[int, float], *, keep: Callable[[int], bool], lead: int | None, barred: frozenset[int], head: int = 32) -> Iterator[int]:
+    """Ops that pass ``keep``, best score first (ties by op name), ``lead`` (already checked) first, a ``barred`` op never first.
+
+    Most searches read a page of ten: the best ``head`` are picked without
+    sorting every matching op, and the rest are sorted only if read.
+    """
+    top = heapq.nsmallest(head, scores, key=lambda d: (-scores[d], d))
+    if len(top) == len(scores):
+        rest: list[int] = []
+    else:
+        chosen = set(top)
+        rest = [d for d in scores if d not in chosen]
+    ordered = itertools.chain(top, _sorted_later(rest, scores))
+    if lead is not None:
+        yield lead
+    held: list[int] = []
+    led = lead is not None
+    for doc_id in ordered:
+        if doc_id == lead or not keep(doc_id):
+            continue
+        if not led and doc_id in barred:
+            held.append(doc_id)
+            continue
+        led = True
+        yield doc_id
+        if held:
+            yield from held
+            held = []
+    yield from held
+
+
+def _sorted_later(rest: list[int], scores: dict[int, float]) -> Iterator[int]:
+    yield from sorted(rest, key=lambda d: (-scores[d], d))
 
 
 def _group_sizes(records: list[OpRecord], visible: Visible | None) -> dict[str, int]:

@@ -18,6 +18,7 @@ the vocabulary is the catalogue's and never invented.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..registry._record import OpRecord
@@ -50,6 +51,16 @@ def state_field(record: OpRecord, names: tuple[str, ...]) -> tuple[str, tuple[st
     return None
 
 
+@dataclass(frozen=True)
+class Adjusted:
+    """A ranking after the rules. ``first`` must lead (a state change); ``barred`` may not lead."""
+
+    scores: dict[int, float]
+    suggested: dict[int, dict[str, Any]]
+    first: int | None
+    barred: frozenset[int]
+
+
 class Rules:
     """The rules over one list of records (see the module docstring)."""
 
@@ -63,20 +74,25 @@ class Rules:
         # ("agency.find" among plugin names), a lift would only pick those few.
         self._structured = len(action_terms_of) >= STRUCTURED_SHARE * len(records)
         self._action_terms = action_terms_of
+        self._by_action_term: dict[str, list[int]] = {}
+        for doc_id, found in action_terms_of.items():
+            for term in found:
+                self._by_action_term.setdefault(term, []).append(doc_id)
 
-    def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[dict[int, float], dict[int, dict[str, Any]], int | None]:
-        """Adjusted scores, suggested arguments by op, and the op that must come first (if any)."""
+    def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> Adjusted:
+        """Scores after the rules, suggested arguments by op, and which ops may lead."""
+        scores = dict(scores)
+        named = {d for term in query_terms for d in self._by_action_term.get(term, ())}
         if self._structured:
-            scores = {d: s * ACTION_LIFT if self._action_terms.get(d, set()) & query_terms else s for d, s in scores.items()}
-        else:
-            scores = dict(scores)
-        allowed = set()
+            for doc_id in named:
+                if doc_id in scores:
+                    scores[doc_id] *= ACTION_LIFT
+        barred: frozenset[int] = frozenset()
         if not intent.asks_removal:
-            for doc_id in self.destructive:
-                if doc_id in scores and not (self._action_terms.get(doc_id, set()) & query_terms):
+            barred = frozenset(d for d in self.destructive if d not in named)
+            for doc_id in barred:
+                if doc_id in scores:
                     scores[doc_id] *= DESTRUCTIVE_SHARE
-                else:
-                    allowed.add(doc_id)
         suggested: dict[int, dict[str, Any]] = {}
         first = None
         if intent.state:
@@ -86,9 +102,7 @@ class Rules:
                 suggested[doc_id] = {field: value}
                 scores[doc_id] = max(scores.values(), default=1.0) or 1.0
                 first = doc_id
-        if first is None and not intent.asks_removal:
-            first = self._best_safe(scores, keep, allowed)
-        return scores, suggested, first
+        return Adjusted(scores, suggested, first, barred)
 
     def _state_target(self, intent: Intent, scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[int, str, str] | None:
         best: tuple[tuple[float, ...], int, str, str] | None = None
@@ -104,11 +118,3 @@ class Rules:
             if best is None or key > best[0]:
                 best = (key, doc_id, field, value)
         return None if best is None else best[1:]
-
-    def _best_safe(self, scores: dict[int, float], keep: Callable[[int], bool], allowed: set[int]) -> int | None:
-        """The best op that may come first, when the best of all is a destructive one that may not."""
-        ranked = sorted(scores, key=lambda d: (-scores[d], d))
-        top = next((d for d in ranked if keep(d)), None)
-        if top is None or top not in self.destructive or top in allowed:
-            return None
-        return next((d for d in ranked if keep(d) and (d not in self.destructive or d in allowed)), None)
