@@ -35,7 +35,8 @@ STOPWORDS = frozenset(
 
 
 # Phrases whose words are stopwords or mean little apart ("to-do" is "to" and
-# "do"): joined into one word before splitting, on both sides of the search.
+# "do"), or mean something else apart ("get rid of"): one word before
+# splitting, on both sides of the search.
 COMPOUNDS = {
     "to-do": "todo", "to-dos": "todos", "to do list": "todo list", "to-do's": "todos",
     "set up": "setup", "set-up": "setup", "log in": "login", "log-in": "login", "log out": "logout",
@@ -44,6 +45,8 @@ COMPOUNDS = {
     "e-mail": "email", "e-mails": "emails", "follow up": "followup", "follow-up": "followup",
     "back up": "backup", "opt out": "optout", "opt-out": "optout", "opt in": "optin", "opt-in": "optin",
     "web page": "webpage", "web pages": "webpages", "web site": "website",
+    # Phrasal verbs whose first word would read as another action ("get").
+    "get rid of": "remove", "throw away": "discard", "throw out": "discard",
 }
 _COMPOUND = re.compile(r"(?<![\w-])(" + "|".join(re.escape(c) for c in sorted(COMPOUNDS, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
 
