@@ -60,10 +60,12 @@ RANK_SHARPNESS = 4
 # trigram), not a pointer worth a look. Of the right answers in the MetaTool dev
 # top five, 99% have more than seven times this.
 MIN_EVIDENCE = 0.01
-# The best op must answer at least this much of a request (square root of its
+# An op must answer at least this much of a request (square root of its
 # evidence) for the answer to say anything; below it, nothing is plausibly
 # related and the answer is empty (NO_MATCH_IN_CATEGORY inside a group).
 PLAUSIBLE = 0.15
+# ...among this many best ops (with embeddings, the best by meaning may share few words).
+PLAUSIBLE_WINDOW = 5
 # search_nodes weighs groups by this many best ops: further down, relevance is
 # small and computing it for every matching op would cost most of the time.
 NODE_EVIDENCE_OPS = 100
@@ -176,17 +178,18 @@ class SearchIndex:
         if first is not None and not passes(first):
             first = None
         order = _best_first(scores, keep=lambda d: passes(d) and evidence(d) >= MIN_EVIDENCE, lead=first, barred=adjusted.barred)
+        head = list(itertools.islice(order, PLAUSIBLE_WINDOW))
+        if not head or max(math.sqrt(evidence(d)) for d in head) < plausible:
+            return
         best: float | None = None
         ceiling = 1.0
-        for doc_id in order:
+        for doc_id in itertools.chain(head, order):
             record = self.records[doc_id]
             strength = evidence(doc_id)
             if doc_id == first:
                 # Put first by a rule: as sure as the best op the words found.
                 strength = max(strength, max((evidence(d) for d in scores if scores[d] >= scores[doc_id] * 0.5), default=0.0))
             if best is None:
-                if math.sqrt(strength) < plausible:
-                    return
                 best = scores[doc_id] or 1.0
             ratio = min(1.0, scores[doc_id] / best)
             raw = math.sqrt(strength) * ratio**RANK_SHARPNESS

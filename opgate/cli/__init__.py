@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.text import Text
 
 from . import _build_command, _discover_command, _exec_command, _help_command, _serve_command, _tools_command, _ui_commands
 from ._gateway_factory import GatewaySetupError
@@ -61,7 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _ui_commands.run_explore(args, console)
         return args.run(args, console)
     except GatewaySetupError as exc:
-        Console(file=sys.stderr, highlight=False).print(f"[red]opgate:[/] {exc}")
+        # The message is plain text: "opgate[semantic]" is not markup.
+        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(Text.assemble(("opgate:", "red"), f" {exc}"))
         return 2
     except KeyboardInterrupt:
         return 130
