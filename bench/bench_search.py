@@ -146,10 +146,10 @@ def speed_rows(rankers: list[str]) -> list[list[object]]:
         build = (time.perf_counter() - start) * 1000
         latencies: list[float] = []
         for query in TWILIO_QUERIES:
-            latencies += measure(lambda: gateway.search(query, limit=10), repeat=20)
+            latencies += measure(lambda g=gateway, q=query: g.search(q, limit=10), repeat=20)
         fresh: list[float] = []
         for i, query in enumerate(TWILIO_QUERIES):
-            fresh += measure(lambda: gateway.search(f"{query} {i}", limit=10), repeat=1, warmup=0)
+            fresh += measure(lambda g=gateway, q=f"{query} {i}": g.search(q, limit=10), repeat=1, warmup=0)
         rows.append([ranker, "catalogue load + index build (ms)", f"{build:.0f}", "-"])
         rows.append([ranker, f"search, {len(TWILIO_QUERIES)} queries x 20 (ms)", f"{median(latencies):.2f}", f"{p95(latencies):.2f}"])
         rows.append([ranker, "search, first time for a query (ms)", f"{median(fresh):.2f}", f"{p95(fresh):.2f}"])

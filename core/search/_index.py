@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..registry._record import OpRecord
+from ._calibration import default_calibration
 from ._fields import op_text
 from ._hits import NodeHit, SearchHit
-from ._calibration import default_calibration
 from ._intent import Intent, default_intent_reader
 from ._lexical import LexicalRanker
 from ._nodes import groups_of, rank_groups
@@ -179,7 +179,9 @@ class SearchIndex:
         scores, evidence = self._scored(query)
         if not scores:
             return
-        passes = lambda doc_id: keep(self.records[doc_id])  # noqa: E731
+        def passes(doc_id: int) -> bool:
+            return keep(self.records[doc_id])
+
         adjusted = self.rules.apply(intent, set(self.lexical.query_terms(query)), scores, passes)
         scores, suggested, first = adjusted.scores, adjusted.suggested, adjusted.first
         if first is not None and not passes(first):

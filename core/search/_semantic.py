@@ -55,7 +55,7 @@ def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
             import platformdirs
 
             cache_dir = Path(platformdirs.user_cache_dir("opgate")) / "embeddings"
-        except Exception:  # no cache folder: embed every time
+        except (ImportError, OSError):  # no cache folder: embed every time
             return None
     digest = hashlib.sha256("\n".join([MODEL_ID, *texts]).encode("utf-8")).hexdigest()[:24]
     return cache_dir / f"{digest}.npy"
