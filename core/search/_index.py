@@ -5,27 +5,28 @@ The default ranker is pure Python (:mod:`._lexical`); with the ``semantic``
 extra installed, ``semantic=True`` mixes in sentence embeddings
 (:mod:`._semantic`).
 
-Confidence, in [0, 1], is computed per hit as::
+A query is read (:mod:`._intent`), scored, and then the rules apply
+(:mod:`._rules`: the verb's action, safety, state changes). A request for
+several ops gets the best op of each part near the top. There is no
+confidence cut-off: the answer is the ranking up to the limit, and it is
+empty only when none of the best five ops is plausibly related
+(:data:`PLAUSIBLE`).
 
-    confidence = sqrt(evidence) * (score / best_score) ** 4
+Confidence, in [0, 1], starts from a raw value per hit::
+
+    raw = sqrt(evidence) * (score / best_score) ** 4
 
 ``evidence`` is absolute: the share of the query the op answers (its BM25F
 score over the best score any op could reach for those words; see
 ``LexicalMatch.coverage``), or the squared trigram cosine, or with
 embeddings a rescaled cosine (``_semantic.cosine_evidence``), whichever is
 highest. ``score / best_score`` (against the best op that passes the
-filters) brings it down the list, and each hit is capped by the one above it,
-so confidence never rises down the list.
-
-Both exponents were chosen on the MetaTool dev split by Brier score (the
-mean squared gap between confidence and being right): the square root makes a
-top hit's confidence track how often it is right, the fourth power makes lower
-hits fall off as fast as their chance does (top-five Brier score 0.103 with
-the first power, 0.093 the second, 0.087 the fourth and the eighth). There,
-top-five hits with confidence 0.2-0.4 were right 24% of the time, 0.4-0.6
-54%, 0.6-0.8 71%, 0.8 or more 86% (``bench/bench_search.py`` prints this
-table). A clear query ("delete a goal") gets ~1.0 for its top hit; one that
-shares a single common word with the catalogue, ~0.2.
+filters) brings it down the list. Both exponents were chosen on the MetaTool
+dev split by Brier score. The raw value then goes through a monotone map
+fitted on the tuning sets (:mod:`._calibration`), so that a pointer at 0.8
+is right about 80% of the time, and each hit is capped by the one above it,
+so confidence never rises down the list. ``bench/bench_search.py`` prints
+the share right by confidence band.
 """
 
 from __future__ import annotations
