@@ -24,6 +24,9 @@ from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
 
+# "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
+SEARCH_RANKERS = ("default", "semantic")
+
 
 class Gateway:
     """help, exec and batch over a registry of ops, seen through one context scope.
@@ -59,6 +62,7 @@ class Gateway:
         asker: Asker | None = None,
         executors: Executors | None = None,
         upstreams: Any = None,
+        search: str = "default",
     ):
         self._base_registry = registry if registry is not None else build_registry(builtin_catalog_loads())
         self._registry = self._base_registry
@@ -80,6 +84,9 @@ class Gateway:
         self.executors = executors if executors is not None else default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
         self._batch_pool: ThreadPoolExecutor | None = None
         self.http_apis: dict[str, Any] = {}  # the HTTP APIs behind OpenAPI catalogues, by upstream name
+        if search not in SEARCH_RANKERS:
+            raise ValueError(f"search is one of {', '.join(SEARCH_RANKERS)}, not {search!r}")
+        self.search_ranker = search
         self._search_index = None
         self._context: str | None = None
         self._requested_context = context
@@ -305,7 +312,7 @@ class Gateway:
                     from .search import SearchIndex
 
                     registry = self.registry
-                    index = SearchIndex.build(registry, group_summaries=registry.group_summaries)
+                    index = SearchIndex.build(registry, semantic=self.search_ranker == "semantic", group_summaries=registry.group_summaries)
                     self._search_index = index
         return index
 

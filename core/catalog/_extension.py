@@ -35,6 +35,7 @@ def metadata_from_mapping(data: dict[str, Any]) -> ToolMetadata:
         auth_required=bool(data.get("authRequired", False)),
         version=data.get("version") if isinstance(data.get("version"), str) else None,
         supports_dry_run=data.get("supportsDryRun") is True,
+        search_phrases=_tuple_of_str(data.get("search_phrases", data.get("searchPhrases"))),
     )
 
 

@@ -22,6 +22,7 @@ def _metadata(data: dict[str, Any]) -> ToolMetadata:
         auth_required=bool(data.get("auth_required", False)),
         version=data.get("version") if isinstance(data.get("version"), str) else None,
         supports_dry_run=data.get("supports_dry_run") is True,
+        search_phrases=tuple(data.get("search_phrases") or ()),
     )
 
 

@@ -29,6 +29,8 @@ class ToolMetadata:
     auth_required: bool = False
     version: str | None = None
     supports_dry_run: bool = False
+    # Words people use for what the tool does ("mark done", "to-do"): indexed by search only.
+    search_phrases: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -48,6 +50,8 @@ class ToolMetadata:
             data["version"] = self.version
         if self.supports_dry_run:
             data["supports_dry_run"] = True
+        if self.search_phrases:
+            data["search_phrases"] = list(self.search_phrases)
         return data
 
 

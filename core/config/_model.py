@@ -70,6 +70,7 @@ class OpgateConfig:
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     database: Path | None = None
     context: str | None = None
+    search: str | None = None  # the search ranker: "default" or "semantic"
     theme: str | None = None
     keymap: Mapping[str, str] = field(default_factory=dict)
 

@@ -18,8 +18,8 @@ from ._cursor import BadCursor, make_cursor, read_cursor
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
-# Below this confidence a hit is noise rather than a match (on the development
-# split, top-five hits under 0.2 were right about one time in five).
+# list(query=...) filters a group's ops: below this confidence an op is left out
+# of the listing. Search itself returns ranked pointers with no cut-off.
 MATCH_FLOOR = 0.15
 
 
@@ -139,7 +139,7 @@ class Discovery:
             offset = read_cursor(cursor, self.gateway.registry.version, request)
         except BadCursor as exc:
             return _error("VALIDATION_ERROR", str(exc), [], "search_tool_by_category without a cursor")
-        hits = self.gateway.search_hits(query or "", path=".".join(segments) or None, limit=limit + 1, offset=offset, min_confidence=MATCH_FLOOR)
+        hits = self.gateway.search_hits(query or "", path=".".join(segments) or None, limit=limit + 1, offset=offset)
         if not hits and offset == 0:
             elsewhere = self.gateway.search_node_hits(query or "", limit=3)
             hints = [h.path.split(".") for h in elsewhere]

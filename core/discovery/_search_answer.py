@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._cursor import BadCursor, make_cursor, read_cursor
-from ._protocol import MATCH_FLOOR, MAX_LIMIT, _error
+from ._protocol import MAX_LIMIT, _error
 
 
 def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | None, limit: Any, cursor: str | None) -> dict[str, Any]:
@@ -28,7 +28,7 @@ def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | Non
         offset = read_cursor(cursor, gateway.registry.version, request)
     except BadCursor as exc:
         return _error("VALIDATION_ERROR", str(exc), [], f"search(query={query!r})")
-    hits = gateway.search_hits(query, path=path, kind=kind, limit=limit + 1, offset=offset, min_confidence=MATCH_FLOOR)
+    hits = gateway.search_hits(query, path=path, kind=kind, limit=limit + 1, offset=offset)
     if not hits and path and offset == 0:
         elsewhere = gateway.search_node_hits(query, limit=3)
         hints = [h.path for h in elsewhere]

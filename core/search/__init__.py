@@ -1,10 +1,12 @@
 """Natural-language search over ops: ranked pointers with a confidence.
 
-``SearchIndex.build(registry)`` indexes each op's name, op path, summary,
-description, argument names and descriptions, and tags. The default ranker is
-pure Python (BM25F with related-word expansion, fused with character
-trigrams); ``semantic=True`` adds sentence embeddings when the
-``opgate[semantic]`` extra is installed.
+``SearchIndex.build(registry)`` indexes what each op does (name, op path,
+summary, description, search phrases, tags) above what it takes (arguments,
+HTTP path) and leaves out how to use it (guidance, policy, examples). The
+default ranker is pure Python (BM25F with related-word expansion, fused with
+character trigrams); ``semantic=True`` (``Gateway(search="semantic")``) adds
+sentence embeddings when the ``opgate[semantic]`` extra is installed. See
+``docs/search.md``.
 """
 
 from ._hits import NodeHit, SearchHit

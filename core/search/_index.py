@@ -5,41 +5,48 @@ The default ranker is pure Python (:mod:`._lexical`); with the ``semantic``
 extra installed, ``semantic=True`` mixes in sentence embeddings
 (:mod:`._semantic`).
 
-Confidence, in [0, 1], is computed per hit as::
+A query is read (:mod:`._intent`), scored, and then the rules apply
+(:mod:`._rules`: the verb's action, safety, state changes). A request for
+several ops gets the best op of each part near the top. There is no
+confidence cut-off: the answer is the ranking up to the limit, and it is
+empty only when none of the best five ops is plausibly related
+(:data:`PLAUSIBLE`).
 
-    confidence = sqrt(evidence) * (score / best_score) ** 4
+Confidence, in [0, 1], starts from a raw value per hit::
+
+    raw = sqrt(evidence) * (score / best_score) ** 4
 
 ``evidence`` is absolute: the share of the query the op answers (its BM25F
 score over the best score any op could reach for those words; see
 ``LexicalMatch.coverage``), or the squared trigram cosine, or with
 embeddings a rescaled cosine (``_semantic.cosine_evidence``), whichever is
 highest. ``score / best_score`` (against the best op that passes the
-filters) brings it down the list, and each hit is capped by the one above it,
-so confidence never rises down the list.
-
-Both exponents were chosen on the MetaTool dev split by Brier score (the
-mean squared gap between confidence and being right): the square root makes a
-top hit's confidence track how often it is right, the fourth power makes lower
-hits fall off as fast as their chance does (top-five Brier score 0.103 with
-the first power, 0.093 the second, 0.087 the fourth and the eighth). There,
-top-five hits with confidence 0.2-0.4 were right 24% of the time, 0.4-0.6
-54%, 0.6-0.8 71%, 0.8 or more 86% (``bench/bench_search.py`` prints this
-table). A clear query ("delete a goal") gets ~1.0 for its top hit; one that
-shares a single common word with the catalogue, ~0.2.
+filters) brings it down the list. Both exponents were chosen on the MetaTool
+dev split by Brier score. The raw value then goes through a monotone map
+fitted on the tuning sets (:mod:`._calibration`), so that a pointer at 0.8
+is right about 80% of the time, and each hit is capped by the one above it,
+so confidence never rises down the list. ``bench/bench_search.py`` prints
+the share right by confidence band.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..registry._record import OpRecord
+from ._calibration import default_calibration
 from ._fields import op_text
 from ._hits import NodeHit, SearchHit
+from ._intent import Intent, default_intent_reader
 from ._lexical import LexicalRanker
 from ._nodes import groups_of, rank_groups
+from ._rules import Rules
+from ._tokens import terms
 
 if TYPE_CHECKING:
     from ._semantic import SemanticRanker
@@ -54,11 +61,31 @@ RANK_SHARPNESS = 4
 # trigram), not a pointer worth a look. Of the right answers in the MetaTool dev
 # top five, 99% have more than seven times this.
 MIN_EVIDENCE = 0.01
+# An op must answer at least this much of a request (square root of its
+# evidence) for the answer to say anything; below it, nothing is plausibly
+# related and the answer is empty (NO_MATCH_IN_CATEGORY inside a group).
+PLAUSIBLE = 0.15
+# ...among this many best ops (with embeddings, the best by meaning may share few words).
+PLAUSIBLE_WINDOW = 5
 # search_nodes weighs groups by this many best ops: further down, relevance is
 # small and computing it for every matching op would cost most of the time.
 NODE_EVIDENCE_OPS = 100
-# With embeddings, how much the semantic ranker counts against the lexical one.
+# With embeddings, how much the semantic ranker counts against the lexical one:
+# less where the catalogue gives search phrases, which make the lexical ranker
+# know the words people use (built-in requests, tuning part, R@5: 95.4 at 0.7,
+# 97.4 at 0.5; MetaTool dev, no phrases: 79.3 at 0.7, 78.2 at 0.5).
 SEMANTIC_SHARE = 0.7
+SEMANTIC_SHARE_WITH_PHRASES = 0.5
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments."""
+
+    record: OpRecord
+    confidence: float
+    relevance: float
+    suggested_args: dict[str, Any] | None = None
 
 
 class SearchIndex:
@@ -70,6 +97,18 @@ class SearchIndex:
         self.semantic = semantic
         self.group_summaries = dict(group_summaries or {})
         self._group_sizes = _group_sizes(records, None)
+        self.intents = default_intent_reader()
+        self.rules = Rules(records, self.intents.state_fields, self._action_terms)
+        self.calibration = default_calibration()
+        phrased = sum(1 for r in records if r.metadata.search_phrases)
+        self.semantic_share = SEMANTIC_SHARE_WITH_PHRASES if records and phrased >= len(records) / 2 else SEMANTIC_SHARE
+
+    def _action_terms(self, action: str) -> set[str]:
+        """An action's term and its related terms ("reorganize" -> restructure, rearrange...)."""
+        found = set(terms(action))
+        for term in list(found):
+            found.update(self.lexical.related.of(term))
+        return found
 
     @classmethod
     def build(cls, records: Iterable[OpRecord], *, semantic: bool = False, group_summaries: dict[str, str] | None = None) -> SearchIndex:
@@ -97,39 +136,76 @@ class SearchIndex:
         if self.semantic is None:
             return match.fused, match.coverage
         meaning = self.semantic.match(query)
-        scores = {d: SEMANTIC_SHARE * s for d, s in meaning.scores.items()}
+        share = self.semantic_share
+        scores = {d: share * s for d, s in meaning.scores.items()}
         for doc_id, score in match.fused.items():
-            scores[doc_id] += (1.0 - SEMANTIC_SHARE) * score
+            scores[doc_id] += (1.0 - share) * score
         return scores, lambda doc_id: max(match.coverage(doc_id), meaning.evidence(doc_id))
 
-    def _ranked(self, query: str, keep: Callable[[OpRecord], bool]) -> Iterator[tuple[OpRecord, float, float]]:
-        """Ops that pass ``keep``, best first, with their confidence and relevance; filtering comes before any cut.
+    def _ranked(self, query: str, keep: Callable[[OpRecord], bool], plausible: float = 0.0) -> Iterator[Ranked]:
+        """Ops that pass ``keep``, best first; a request for several ops gets each op near the top.
 
-        Relevance is confidence before the fourth power and the cap: what
-        :func:`rank_groups` adds up, so that the second-best op of a group
-        still counts for that group.
+        Nothing when the best op's evidence is under ``plausible`` (search
+        asks for :data:`PLAUSIBLE`; groups, which only hint, ask for none).
         """
         if not query or not query.strip():
             return
+        intent = self.intents.read_request(query)
+        whole = self._ranked_one(query, intent, keep, plausible)
+        if len(intent.clauses) < 2:
+            yield from whole
+            return
+        # Several ops asked for: the best op for the whole request, then the
+        # best for each part, then the rest of the whole request's ranking.
+        ranked = list(whole)
+        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep, plausible), None) for c in intent.clauses]
+        order = ranked[:1] + [p for p in parts if p is not None] + ranked[1:]
+        seen: set[str] = set()
+        ceiling = 1.0
+        for item in order:
+            if item.record.op in seen:
+                continue
+            seen.add(item.record.op)
+            confidence = min(ceiling, item.confidence)
+            ceiling = confidence
+            yield Ranked(item.record, confidence, item.relevance, item.suggested_args)
+
+    def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool], plausible: float) -> Iterator[Ranked]:
+        """One request's ranking: scored, the rules applied, filtered, with calibrated confidences.
+
+        Relevance is confidence before the rank power, the cap and
+        calibration: what :func:`rank_groups` adds up, so that the
+        second-best op of a group still counts for that group.
+        """
         scores, evidence = self._scored(query)
         if not scores:
             return
+        def passes(doc_id: int) -> bool:
+            return keep(self.records[doc_id])
+
+        adjusted = self.rules.apply(intent, set(self.lexical.query_terms(query)), scores, passes)
+        scores, suggested, first = adjusted.scores, adjusted.suggested, adjusted.first
+        if first is not None and not passes(first):
+            first = None
+        order = _best_first(scores, keep=lambda d: passes(d) and evidence(d) >= MIN_EVIDENCE, lead=first, barred=adjusted.barred)
+        head = list(itertools.islice(order, PLAUSIBLE_WINDOW))
+        if not head or max(math.sqrt(evidence(d)) for d in head) < plausible:
+            return
         best: float | None = None
         ceiling = 1.0
-        # Records are in op order, so ties fall to the op name.
-        for _, doc_id in sorted([(-score, doc_id) for doc_id, score in scores.items()]):
+        for doc_id in itertools.chain(head, order):
             record = self.records[doc_id]
-            if not keep(record):
-                continue
             strength = evidence(doc_id)
-            if strength < MIN_EVIDENCE:
-                continue
+            if doc_id == first:
+                # Put first by a rule: as sure as the best op the words found.
+                strength = max(strength, max((evidence(d) for d in scores if scores[d] >= scores[doc_id] * 0.5), default=0.0))
             if best is None:
                 best = scores[doc_id] or 1.0
-            ratio = scores[doc_id] / best
-            confidence = min(ceiling, math.sqrt(strength) * ratio**RANK_SHARPNESS)
+            ratio = min(1.0, scores[doc_id] / best)
+            raw = math.sqrt(strength) * ratio**RANK_SHARPNESS
+            confidence = min(ceiling, self.calibration(raw))
             ceiling = confidence
-            yield record, round(confidence, 3), math.sqrt(strength) * ratio
+            yield Ranked(record, round(confidence, 3), math.sqrt(strength) * ratio, suggested.get(doc_id))
 
     # -- the API -------------------------------------------------------------------
 
@@ -162,22 +238,58 @@ class SearchIndex:
             return visible is None or bool(visible(record))
 
         hits: list[SearchHit] = []
-        for position, (record, confidence, _) in enumerate(self._ranked(query, keep)):
+        for position, item in enumerate(self._ranked(query, keep, PLAUSIBLE)):
             if position >= offset + limit:
                 break
             if position >= offset:
-                hits.append(SearchHit(record.op, record.tool_name, record.summary, confidence))
+                record = item.record
+                hits.append(SearchHit(record.op, record.tool_name, record.summary, item.confidence, item.suggested_args))
         return hits
 
     def search_nodes(self, query: str, limit: int = DEFAULT_LIMIT, visible: Visible | None = None) -> list[NodeHit]:
         """Groups of the namespace (``onto.document``) whose ops best match ``query``."""
         limit = max(1, min(MAX_LIMIT, limit))
         keep = visible if visible is not None else (lambda record: True)
-        matched = list(itertools.islice(self._ranked(query, keep), NODE_EVIDENCE_OPS))
+        matched = [(r.record, r.confidence, r.relevance) for r in itertools.islice(self._ranked(query, keep), NODE_EVIDENCE_OPS)]
         if not matched:
             return []
         sizes = self._group_sizes if visible is None else _group_sizes(self.records, visible)
         return rank_groups(matched, sizes, self.group_summaries, limit)
+
+
+def _best_first(scores: dict[int, float], *, keep: Callable[[int], bool], lead: int | None, barred: frozenset[int], head: int = 32) -> Iterator[int]:
+    """Ops that pass ``keep``, best score first (ties by op name), ``lead`` (already checked) first, a ``barred`` op never first.
+
+    Most searches read a page of ten: the best ``head`` are picked without
+    sorting every matching op, and the rest are sorted only if read.
+    """
+    top = heapq.nsmallest(head, scores, key=lambda d: (-scores[d], d))
+    if len(top) == len(scores):
+        rest: list[int] = []
+    else:
+        chosen = set(top)
+        rest = [d for d in scores if d not in chosen]
+    ordered = itertools.chain(top, _sorted_later(rest, scores))
+    if lead is not None:
+        yield lead
+    held: list[int] = []
+    led = lead is not None
+    for doc_id in ordered:
+        if doc_id == lead or not keep(doc_id):
+            continue
+        if not led and doc_id in barred:
+            held.append(doc_id)
+            continue
+        led = True
+        yield doc_id
+        if held:
+            yield from held
+            held = []
+    yield from held
+
+
+def _sorted_later(rest: list[int], scores: dict[int, float]) -> Iterator[int]:
+    yield from sorted(rest, key=lambda d: (-scores[d], d))
 
 
 def _group_sizes(records: list[OpRecord], visible: Visible | None) -> dict[str, int]:

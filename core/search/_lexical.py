@@ -24,15 +24,20 @@ from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
 from ._related import RelatedTerms, default_related_terms
-from ._tokens import STOPWORDS, terms, words
+from ._spelling import Speller
+from ._tokens import STOPWORDS, term_of, terms, words
 
-# The name says most per word. An argument tells what an op takes more than
-# what it does, so it counts for half a description word.
+# Weighed by role (see _fields): what an op does counts most, what it takes
+# half, how to use it not at all. The name says most per word; search phrases
+# are what people call the op, so they count as much as its summary. The
+# description's plain sentences are one field; its guidance is left out.
 FIELDS = {
     "name": Field(weight=2.0),
     "summary": Field(weight=1.0),
     "description": Field(weight=1.0),
+    "phrases": Field(weight=1.0),
     "arguments": Field(weight=0.5),
+    "upstream": Field(weight=0.5),
     "tags": Field(weight=1.0),
 }
 NGRAM_SHARE = 0.3
@@ -78,8 +83,10 @@ class LexicalRanker:
             {
                 "name": terms(t.name),
                 "summary": terms(t.summary),
-                "description": terms(t.description),
+                "description": terms(t.description) + terms(t.details),
+                "phrases": terms(t.phrases),
                 "arguments": [term for piece in t.arguments for term in terms(piece)],
+                "upstream": terms(t.upstream),
                 "tags": terms(t.tags),
             }
             for t in texts
@@ -88,11 +95,26 @@ class LexicalRanker:
         for term in list(self.words.postings):
             if self.related.of(term):
                 self.words.prepare(self.related.expand({term: 1.0})[0])
-        self.ngrams = NgramIndex([_content_words(t.name, t.summary, t.description) for t in texts])
+        content = [_content_words(t.name, t.summary, t.description, t.phrases) for t in texts]
+        self.ngrams = NgramIndex(content)
+        self.speller = Speller.of(content)
+
+    def query_terms(self, query: str) -> dict[str, int]:
+        """The query's terms, a word no op has replaced by the op word it is one typo away from."""
+        found: Counter[str] = Counter()
+        for word in words(query):
+            term = term_of(word)
+            if term is None:
+                continue
+            if term not in self.words.postings and not self.related.of(term):
+                fixed = self.speller.correct(word)
+                term = (term_of(fixed) or term) if fixed else term
+            found[term] += 1
+        return dict(found)
 
     def match(self, query: str) -> LexicalMatch:
         """Every document that shares a term or a gram with ``query``, scored."""
-        query_terms = dict(Counter(terms(query)))
+        query_terms = self.query_terms(query)
         expanded = self.related.expand(query_terms)
         word_scores = self.words.scores(expanded)
         gram_scores = self.ngrams.scores(_content_words(query))

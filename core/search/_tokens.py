@@ -34,6 +34,30 @@ STOPWORDS = frozenset(
 )
 
 
+# Phrases whose words are stopwords or mean little apart ("to-do" is "to" and
+# "do"), or mean something else apart ("get rid of"): one word before
+# splitting, on both sides of the search.
+COMPOUNDS = {
+    "to-do": "todo", "to-dos": "todos", "to do list": "todo list", "to-do's": "todos",
+    "set up": "setup", "set-up": "setup", "log in": "login", "log-in": "login", "log out": "logout",
+    "sign in": "signin", "sign up": "signup", "sign-up": "signup", "sign out": "signout",
+    "check in": "checkin", "check-in": "checkin", "check out": "checkout", "check-out": "checkout",
+    "e-mail": "email", "e-mails": "emails", "follow up": "followup", "follow-up": "followup",
+    "back up": "backup", "opt out": "optout", "opt-out": "optout", "opt in": "optin", "opt-in": "optin",
+    "web page": "webpage", "web pages": "webpages", "web site": "website",
+    # Phrasal verbs whose first word would read as another action ("get").
+    "get rid of": "remove", "throw away": "discard", "throw out": "discard",
+}
+_COMPOUND = re.compile(r"(?<![\w-])(" + "|".join(re.escape(c) for c in sorted(COMPOUNDS, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
+
+
+def join_compounds(text: str) -> str:
+    """ "Add a to-do" -> "Add a todo"; see ``COMPOUNDS``."""
+    if "-" not in text and " " not in text:
+        return text
+    return _COMPOUND.sub(lambda m: COMPOUNDS[m.group(1).lower()], text)
+
+
 def _fold_accents(text: str) -> str:
     """"Ünïcode" -> "Unicode", so that accented and plain spellings meet; other scripts stay as they are."""
     if text.isascii():
@@ -45,7 +69,7 @@ def _fold_accents(text: str) -> str:
 @lru_cache(maxsize=16384)
 def words(text: str) -> tuple[str, ...]:
     """Lower-case words of ``text``, camelCase split (the joined form kept as well). Cached, like :func:`terms`."""
-    text = _fold_accents(text)
+    text = join_compounds(_fold_accents(text))
     if not _CAMEL_BOUNDARY.search(text):
         return tuple(_RAW_WORD.findall(text.lower()))
     found: list[str] = []

@@ -65,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _ui_commands.run_explore(args, console)
         return args.run(args, console)
     except GatewaySetupError as exc:
-        Console(file=sys.stderr, highlight=False).print(Text.assemble(("opgate:", "red"), f" {exc}"))
+        # The message is plain text: "opgate[semantic]" is not markup.
+        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(Text.assemble(("opgate:", "red"), f" {exc}"))
         return 2
     except KeyboardInterrupt:
         return 130

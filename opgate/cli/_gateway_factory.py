@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import os
 import sys
 from typing import Any
 
@@ -46,6 +47,14 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     config = cli_config(args)
     options.setdefault("context", args.context or config.context)
     options.setdefault("db_path", args.db or config.database)
+    ranker = getattr(args, "search", None) or os.environ.get("OPGATE_SEARCH") or config.search or "default"
+    if ranker == "semantic":
+        from opgate.core.search import semantic_available
+        from opgate.core.search._semantic import INSTALL_HINT
+
+        if not semantic_available():
+            raise GatewaySetupError(f"--search semantic needs the 'semantic' extra: {INSTALL_HINT}")
+    options.setdefault("search", ranker)
     if (getattr(args, "mcp_servers", None) or config.mcp_servers) and "upstreams" not in options:
         options["upstreams"] = make_upstreams(getattr(args, "mcp_servers", None) or [], config)
     try:
@@ -53,7 +62,7 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
             gateway = Gateway.from_catalogs(args.catalog, include_builtin=not args.catalog, config=config, **options)
         else:
             gateway = Gateway(**options)
-    except ValueError as exc:  # an unknown context name
+    except ValueError as exc:  # an unknown context name or ranker
         if options.get("upstreams") is not None:
             options["upstreams"].close()
         raise GatewaySetupError(str(exc)) from None

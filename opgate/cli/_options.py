@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-GLOBAL_DESTS = ("catalog", "context", "db", "config")
+GLOBAL_DESTS = ("catalog", "context", "db", "config", "search")
 LIST_DESTS = ("catalog", "mcp_servers")
 
 
@@ -32,6 +32,12 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
     group.add_argument("--context", dest=f"{position}_context", metavar="NAME", help="a context scope: only its ops are visible")
     group.add_argument("--db", dest=f"{position}_db", metavar="PATH", type=workspace_path, help="the workspace database (default: the user data folder)")
     group.add_argument("--config", dest=f"{position}_config", metavar="FILE", help="the configuration file (default: ./opgate.toml, else opgate.toml in the user config folder)")
+    group.add_argument(
+        "--search",
+        dest=f"{position}_search",
+        choices=("default", "semantic"),
+        help="the search ranker: default (pure Python) or semantic (fused with sentence embeddings; needs opgate[semantic]); default: $OPGATE_SEARCH, else the configuration's search, else default",
+    )
 
 
 def workspace_path(text: str) -> str:

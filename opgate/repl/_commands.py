@@ -79,7 +79,19 @@ def search_command(state: ReplState, rest: str) -> bool:
         return False
     payload = state.gateway.search(rest, limit=10)
     state.show(search_results(payload))
+    state.next_line = suggested_call(payload)
+    if state.next_line:
+        state.show(Text(f"next line filled in: {state.next_line}", style="dim"))
     return bool(payload.get("ok"))
+
+
+def suggested_call(payload: dict) -> str:
+    """``exec OP key=value `` for the top pointer when it carries suggested arguments, else ""."""
+    results = (payload.get("results") or []) if payload.get("ok") else []
+    if not results or not results[0].get("suggested_args"):
+        return ""
+    args = " ".join(f"{key}={value}" for key, value in results[0]["suggested_args"].items())
+    return f"exec {results[0]['op']} {args} "
 
 
 def _settings_view(state: ReplState) -> Text:

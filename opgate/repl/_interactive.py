@@ -121,7 +121,8 @@ def run_interactive(gateway: Gateway, console: Console, history_path: Path) -> i
     try:
         while state.running:
             try:
-                line = session.prompt(lambda: _prompt_message(namespace))
+                line = session.prompt(lambda: _prompt_message(namespace), default=state.next_line)
+                state.next_line = ""
             except KeyboardInterrupt:
                 continue
             except EOFError:

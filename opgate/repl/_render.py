@@ -89,7 +89,9 @@ def search_results(payload: dict[str, Any]) -> RenderableType:
     for column in ("op", "kind", "confidence", "summary"):
         table.add_column(column, no_wrap=column == "op")
     for hit in results:
-        table.add_row(Text(hit["op"], style="cyan"), Text(hit["kind"], style=KIND_STYLE.get(hit["kind"], "")), f"{hit.get('confidence', 0):.2f}", Text(hit.get("summary", "")))
+        suggested = " ".join(f"{k}={v}" for k, v in (hit.get("suggested_args") or {}).items())
+        op = Text.assemble((hit["op"], "cyan"), (f" {suggested}", "green") if suggested else "")
+        table.add_row(op, Text(hit["kind"], style=KIND_STYLE.get(hit["kind"], "")), f"{hit.get('confidence', 0):.2f}", Text(hit.get("summary", "")))
     return table
 
 

@@ -35,6 +35,9 @@ class ReplState:
     lines: list[str] = field(default_factory=list)
     format: str = "table"
     running: bool = True
+    # The line the next prompt starts with: search fills in the top pointer's
+    # call with its suggested arguments ("exec onto.task.update state_key=done ").
+    next_line: str = ""
 
     @property
     def interactive(self) -> bool:

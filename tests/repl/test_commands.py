@@ -92,6 +92,16 @@ def test_help_is_relative_too_and_knows_the_commands(shared_gateway):
     assert "commands: help, ls, cd" in out
 
 
+def test_search_fills_in_the_next_line_with_a_suggested_call(shared_gateway):
+    from opgate.repl._commands import suggested_call
+
+    payload = shared_gateway.search("mark the task done", limit=3)
+    assert suggested_call(payload) == "exec onto.task.update state_key=done "
+    assert suggested_call(shared_gateway.search("list tasks", limit=3)) == ""
+    status, out = run_script_text(shared_gateway, "search mark the task done\n")
+    assert status == 0 and "state_key=done" in out
+
+
 def test_search_prints_the_ranked_ops(shared_gateway):
     status, out = run_script_text(shared_gateway, "search create a task\nsearch\n")
     assert status == 1  # the bare `search` failed

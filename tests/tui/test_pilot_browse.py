@@ -73,6 +73,24 @@ async def test_find_in_plain_words_uses_gateway_search(app):
         assert any((o.id or "").startswith("search:onto.goal.delete") for o in jump.query_one("#jump-results")._options)
 
 
+async def test_a_state_change_found_in_words_opens_with_its_suggested_args(app):
+    messages = []
+    async with app.run_test(size=(100, 30), message_hook=messages.append) as pilot:
+        await pilot.press("slash")
+        await type_text(pilot, "mark the task done")
+        for _ in range(20):
+            await settle(pilot)
+            if any(isinstance(m, JumpScreen.Searched) and m.query == "mark the task done" for m in messages):
+                break
+        jump = app.screen
+        jump.query_one("#jump-results").highlighted = next(i for i, o in enumerate(jump.query_one("#jump-results")._options) if o.id == "search:onto.task.update")
+        await pilot.press("enter")
+        await settle(pilot)
+        builder = app.screen.query_one(CallBuilder)
+        assert builder.record.op == "onto.task.update"
+        assert builder.args.get("state_key") == "done"
+
+
 async def test_context_switch_rebuilds_the_tree(app, gateway):
     async with app.run_test(size=(100, 30)) as pilot:
         before = gateway.help_tree.root.total

@@ -20,7 +20,7 @@ from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
 from .id_picker import IdPickerScreen
-from .jump import JumpScreen
+from .jump import Jump, JumpScreen
 
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
@@ -135,9 +135,9 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
     def action_find(self) -> None:
         paths = [r.op for r in self.gateway.help_tree.root.ops()]
 
-        async def chosen(op: str | None) -> None:
-            if op:
-                await self.open_op(op)
+        async def chosen(jump: Jump | None) -> None:
+            if jump:
+                await self.open_op(jump.op, jump.args or None)
 
         self.app.push_screen(JumpScreen(paths), chosen)
 

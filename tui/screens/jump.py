@@ -1,8 +1,12 @@
-"""Find an op: a fuzzy filter over op paths, and natural-language search (``gw.search``) below it."""
+"""Find an op: a fuzzy filter over op paths, and natural-language search (``gw.search``) below it.
+
+A search pointer may carry suggested arguments ("mark the task done" ->
+``{"state_key": "done"}``); choosing it opens the op with them filled in.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -33,8 +37,16 @@ def fuzzy_paths(query: str, paths: list[str], limit: int = PATH_LIMIT) -> list[t
     return scored[:limit]
 
 
-class JumpScreen(ReportsWorkerFailures, ModalScreen[str | None]):
-    """Dismisses with the chosen op, or ``None``."""
+@dataclass(frozen=True)
+class Jump:
+    """The chosen op, and the arguments its search pointer suggested (empty for a path match)."""
+
+    op: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+class JumpScreen(ReportsWorkerFailures, ModalScreen[Jump | None]):
+    """Dismisses with the chosen :class:`Jump`, or ``None``."""
 
     BINDINGS: ClassVar = [
         Binding("escape", "cancel", "Close", tooltip="Close without choosing", id="opgate.jump.close"),
@@ -95,7 +107,8 @@ class JumpScreen(ReportsWorkerFailures, ModalScreen[str | None]):
         if self.search_results:
             options.append(Option(Text("in words (gw.search)", style="bold dim"), disabled=True, id="search-heading"))
             for hit in self.search_results:
-                label = Text.assemble((hit["op"], "bold"), f"  {hit.get('summary', '')}", (f"  {hit.get('confidence', 0):.2f}", "dim"))
+                suggested = "".join(f"  {k}={v}" for k, v in (hit.get("suggested_args") or {}).items())
+                label = Text.assemble((hit["op"], "bold"), (suggested, "green"), f"  {hit.get('summary', '')}", (f"  {hit.get('confidence', 0):.2f}", "dim"))
                 options.append(Option(label, id=f"search:{hit['op']}"))
         if not options:
             hint = "type part of an op path, or what you want to do" if not query.strip() else "nothing yet…"
@@ -107,7 +120,11 @@ class JumpScreen(ReportsWorkerFailures, ModalScreen[str | None]):
 
     def _chosen(self, option_id: str | None) -> None:
         if option_id and ":" in option_id:
-            self.dismiss(option_id.split(":", 1)[1])
+            source, op = option_id.split(":", 1)
+            args = {}
+            if source == "search":
+                args = next((dict(h.get("suggested_args") or {}) for h in self.search_results if h["op"] == op), {})
+            self.dismiss(Jump(op, args))
 
     @on(Input.Submitted, "#jump-input")
     def _submitted(self) -> None:

@@ -1,0 +1,92 @@
+"""The labelled query sets the search bench measures, each as a gateway and its queries.
+
+Every set answers the same shape: a :class:`QuerySet` with a gateway over its
+tools and queries whose ``relevant`` is a list of slots, each slot a set of
+acceptable ops or tool names (``"a|b"``: either answers that part of the request). MetaTool
+and ToolLens have one op per slot. The MetaTool held-out split and ToolLens
+are for evaluation only: nothing here prints or returns their query text to
+anything but the metric loop.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from opgate.core import Gateway, build_registry
+from opgate.core.catalog import CatalogLoad, ToolDefinition
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parents[1] / "shared" / "data"
+OWN = HERE / "data" / "builtin_requests.json"
+METATOOL_DEV = SHARED / "search" / "metatool_dev.json"
+METATOOL_HELDOUT = SHARED / "search" / "metatool_heldout.json"
+TOOLLENS = SHARED / "search" / "toollens_test.json"
+TWILIO = SHARED / "catalogs" / "twilio_openapi_tools.json"
+_EMPTY = {"type": "object", "properties": {}}
+
+
+@dataclass
+class Query:
+    text: str
+    slots: list[frozenset[str]]
+    style: str = ""
+
+
+@dataclass
+class QuerySet:
+    name: str
+    queries: list[Query]
+    tools: list[ToolDefinition] | None  # None: the built-in catalogue
+    namespace: str = "bench"
+
+    def gateway(self, search: str = "default") -> Gateway:
+        if self.tools is None:
+            return Gateway(search=search, call_log=False)
+        registry = build_registry([CatalogLoad(self.name, self.namespace, self.tools)])
+        return Gateway(registry, search=search, call_log=False)
+
+
+
+def own_sets() -> list[QuerySet]:
+    data = json.loads(OWN.read_text(encoding="utf-8"))
+    sets = []
+    for part in ("tune", "heldback"):
+        queries = [Query(e["query"], [frozenset(slot.split("|")) for slot in e["relevant"]], e["style"]) for e in data[part]]
+        sets.append(QuerySet(f"built-in requests, {part}", queries, None))
+    return sets
+
+
+def _metatool(path: Path, name: str) -> QuerySet:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    tools = [ToolDefinition(name=t["name"], description=t["description"], parameters=_EMPTY, namespace="metatool", source=str(path)) for t in data["tools"]]
+    queries = [Query(q["query"], [frozenset({r}) for r in q["relevant"]]) for q in data["queries"]]
+    return QuerySet(name, queries, tools, "metatool")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "tool"
+
+
+def toollens() -> QuerySet:
+    data = json.loads(TOOLLENS.read_text(encoding="utf-8"))
+    names: dict[str, str] = {}
+    tools = []
+    for tool in data["tools"]:
+        name = _slug(tool["name"])
+        if name in names.values():
+            name = f"{name}_{tool['id']}"
+        names[tool["id"]] = name
+        tools.append(ToolDefinition(name=name, description=tool["description"], parameters=_EMPTY, namespace="toollens", source=str(TOOLLENS)))
+    queries = [Query(q["query"], [frozenset({names[r]}) for r in q["relevant"]]) for q in data["queries"]]
+    return QuerySet("ToolLens test", queries, tools, "toollens")
+
+
+def metatool_dev() -> QuerySet:
+    return _metatool(METATOOL_DEV, "MetaTool dev")
+
+
+def metatool_heldout() -> QuerySet:
+    return _metatool(METATOOL_HELDOUT, "MetaTool held-out")

@@ -1,0 +1,120 @@
+"""Rules applied to a ranking after scoring: the verb's action, safety, state changes.
+
+The verb: an op whose action is what the request's verb asks for ("link it
+to the goal": the op whose action is link, not the goal's ops) gets a lift.
+
+Safety: a destructive op (``destructive`` in its metadata, or an action that
+removes or rearranges: delete, unlink, reorganize...) is never first for a
+request that does not ask to remove something, and counts for half its score
+further down. Naming the op's own action ("reorganize the project") counts
+as asking for it.
+
+State changes: "mark the task done", "reopen it", "I'm stuck on X" put the
+entity's update op first, with the state it asked for as a suggested argument
+(``{"state_key": "done"}``), read from the op's own state field (its enum), so
+the vocabulary is the catalogue's and never invented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..registry._record import OpRecord
+from ._intent import Intent
+
+DESTRUCTIVE_ACTIONS = frozenset({"delete", "remove", "unlink", "reorganize", "destroy", "purge", "erase", "drop", "revoke"})
+UPDATE_ACTIONS = frozenset({"update", "patch", "edit", "set", "modify"})
+# Below the op it demotes, but still a pointer: "delete" may be the op after all.
+DESTRUCTIVE_SHARE = 0.5
+# How much an op whose action the request's verb names is lifted.
+ACTION_LIFT = 1.5
+STRUCTURED_SHARE = 0.5
+
+
+def is_destructive(record: OpRecord) -> bool:
+    return bool(record.metadata.destructive) or (record.action or "") in DESTRUCTIVE_ACTIONS
+
+
+def state_field(record: OpRecord, names: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
+    """The state field of an update op and the values it allows, or None."""
+    if (record.action or "") not in UPDATE_ACTIONS or record.kind != "write" or is_destructive(record):
+        return None
+    properties = record.parameters.get("properties") if isinstance(record.parameters, dict) else None
+    if not isinstance(properties, dict):
+        return None
+    for name in names:
+        schema = properties.get(name)
+        if isinstance(schema, dict) and isinstance(schema.get("enum"), list):
+            return name, tuple(str(v) for v in schema["enum"])
+    return None
+
+
+@dataclass(frozen=True)
+class Adjusted:
+    """A ranking after the rules. ``first`` must lead (a state change); ``barred`` may not lead."""
+
+    scores: dict[int, float]
+    suggested: dict[int, dict[str, Any]]
+    first: int | None
+    barred: frozenset[int]
+
+
+class Rules:
+    """The rules over one list of records (see the module docstring)."""
+
+    def __init__(self, records: list[OpRecord], state_fields: tuple[str, ...], action_terms: Callable[[str], set[str]]):
+        self.records = records
+        self.destructive = {i for i, r in enumerate(records) if is_destructive(r)}
+        self.states = {i: found for i, r in enumerate(records) if (found := state_field(r, state_fields))}
+        action_terms_of = {i: found for i, r in enumerate(records) if r.action and (found := action_terms(r.action))}
+        # A catalogue whose op names say their action (entity.action) gets the
+        # verb lift; in one where a few names happen to end in a verb
+        # ("agency.find" among plugin names), a lift would only pick those few.
+        self._structured = len(action_terms_of) >= STRUCTURED_SHARE * len(records)
+        self._action_terms = action_terms_of
+        self._by_action_term: dict[str, list[int]] = {}
+        for doc_id, found in action_terms_of.items():
+            for term in found:
+                self._by_action_term.setdefault(term, []).append(doc_id)
+
+    def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> Adjusted:
+        """Scores after the rules, suggested arguments by op, and which ops may lead."""
+        scores = dict(scores)
+        named = {d for term in query_terms for d in self._by_action_term.get(term, ())}
+        if self._structured:
+            for doc_id in named:
+                if doc_id in scores:
+                    scores[doc_id] *= ACTION_LIFT
+        barred: frozenset[int] = frozenset()
+        if not intent.asks_removal:
+            barred = frozenset(d for d in self.destructive if d not in named)
+            for doc_id in barred:
+                if doc_id in scores:
+                    scores[doc_id] *= DESTRUCTIVE_SHARE
+        suggested: dict[int, dict[str, Any]] = {}
+        first = None
+        if intent.state:
+            target = self._state_target(intent, scores, keep)
+            if target is not None:
+                doc_id, field, value = target
+                suggested[doc_id] = {field: value}
+                scores[doc_id] = max(scores.values(), default=1.0) or 1.0
+                first = doc_id
+        return Adjusted(scores, suggested, first, barred)
+
+    def _state_target(self, intent: Intent, scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[int, str, str] | None:
+        best: tuple[tuple[float, ...], int, str, str] | None = None
+        for doc_id, (field, allowed) in self.states.items():
+            value = next((v for v in intent.state if v in allowed), None)
+            if value is None or not keep(doc_id):
+                continue
+            named = self.records[doc_id].entity in intent.entities
+            score = scores.get(doc_id, 0.0)
+            if not named and score <= 0.0:
+                continue
+            key = (float(named), -float(intent.state.index(value)), score)
+            if best is None or key > best[0]:
+                best = (key, doc_id, field, value)
+        return None if best is None else best[1:]

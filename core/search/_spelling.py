@@ -1,0 +1,63 @@
+"""Typo correction against the words an index holds.
+
+A query word that no op has ("taks", "documnet") is looked up among the
+index's own words one edit away (a letter dropped, added, changed, or two
+neighbours swapped), found through their one-letter deletions (the SymSpell
+idea: a word and its typo share a deletion). The most common candidate wins.
+Short words are left alone: at three letters, one edit reaches too many words.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+MIN_LENGTH = 4
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Optimal string alignment distance of at most one (a swap of neighbours counts as one)."""
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+class Speller:
+    """Corrects words against a vocabulary of known words, each with how many ops use it."""
+
+    def __init__(self, counts: Counter[str]):
+        self.counts = counts
+        self._by_deletion: dict[str, list[str]] = {}
+        for word in counts:
+            if len(word) >= MIN_LENGTH and word.isalpha():
+                for key in _deletions(word) | {word}:
+                    self._by_deletion.setdefault(key, []).append(word)
+
+    @classmethod
+    def of(cls, documents: Iterable[Iterable[str]]) -> Speller:
+        counts: Counter[str] = Counter()
+        for words in documents:
+            counts.update(set(words))
+        return cls(counts)
+
+    def correct(self, word: str) -> str | None:
+        """The known word ``word`` was probably meant as, or None (known already, too short, or no candidate)."""
+        if word in self.counts or len(word) < MIN_LENGTH or not word.isalpha():
+            return None
+        candidates: set[str] = set()
+        for key in _deletions(word) | {word}:
+            candidates.update(self._by_deletion.get(key, ()))
+        found = [c for c in candidates if _one_edit_apart(word, c)]
+        if not found:
+            return None
+        return max(found, key=lambda c: (self.counts[c], c))
