@@ -68,6 +68,15 @@ def confirming_approver(console: Console, ask: Ask) -> Approver:
     return approve
 
 
+def _choice_hint(field) -> str:
+    if field.type == "boolean":
+        return " [y/n]"
+    if not field.enum:
+        return ""
+    options = "/".join(label if label == str(value) else f"{value} {label}" for value, label in zip(field.enum, field.labels or map(str, field.enum)))
+    return f" ({options}{'; several, with commas' if field.type == 'array' else ''})"
+
+
 def answering_asker(console: Console, ask: Ask) -> Asker:
     """An upstream's question, field by field on the prompt; Ctrl-C or an empty required field declines."""
 
@@ -75,7 +84,7 @@ def answering_asker(console: Console, ask: Ask) -> Asker:
         console.print(Text.assemble((question.upstream, "bold"), " asks, while running ", (question.op, "bold"), ": ", question.message))
         reply: dict = {}
         for field in answer_fields(question.schema):
-            hint = f" ({'/'.join(map(str, field.enum))})" if field.enum else (" [y/n]" if field.type == "boolean" else "")
+            hint = _choice_hint(field)
             while True:
                 text = ask(f"{field.title}{' *' if field.required else ''}{hint}: ", None)
                 if text is None:

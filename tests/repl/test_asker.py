@@ -37,3 +37,21 @@ def test_ctrl_c_declines_and_an_answer_out_of_range_declines():
     assert run(None)[0] is None
     answer, shown = run("0", "", "")
     assert answer is None and "minimum" in shown
+
+
+def test_a_multiple_choice_takes_values_or_titles_separated_by_commas():
+    question = Question(op="x.y.z", upstream="x", message="Fish?", schema={"type": "object", "properties": {
+        "fish": {"type": "array", "minItems": 1, "items": {"anyOf": [{"const": "fish-1", "title": "Tuna"}, {"const": "fish-2", "title": "Salmon"}]}},
+    }, "required": ["fish"]})
+    prompts = []
+    answers = ["Cod", "tuna, fish-2"]
+
+    def ask(message, completer=None):
+        prompts.append(message)
+        return answers.pop(0)
+
+    out = io.StringIO()
+    answer = answering_asker(Console(file=out, width=100, color_system=None), ask)(question)
+    assert answer == {"fish": ["fish-1", "fish-2"]}
+    assert "fish-1 Tuna" in prompts[0] and "several" in prompts[0]
+    assert "one of fish-1 (Tuna), fish-2 (Salmon)" in out.getvalue()

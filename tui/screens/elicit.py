@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
 from opgate.core.exec import answer_fields, answer_problems, parse_answer
 
@@ -46,15 +46,23 @@ class ElicitScreen(ModalScreen[dict[str, Any] | None]):
 
     def _input(self, field: Any):
         widget_id = f"elicit-{field.name}"
+        labels = field.labels or tuple(str(v) for v in field.enum or ())
         if field.type == "boolean":
             return Checkbox(field.title, value=bool(field.default), id=widget_id)
+        if field.type == "array" and field.enum:
+            chosen = set(map(str, field.default or ()))
+            # Option labels are the upstream's text: plain, never markup.
+            return SelectionList(*[(Text(label), str(v), str(v) in chosen) for v, label in zip(field.enum, labels)], id=widget_id)
         if field.enum:
-            options = [(str(v), str(v)) for v in field.enum]
-            return Select(options, value=str(field.default) if field.default is not None else Select.NULL, id=widget_id)
+            options = [(Text(label), str(v)) for v, label in zip(field.enum, labels)]
+            default = str(field.default) if field.default is not None and str(field.default) in map(str, field.enum) else Select.NULL
+            return Select(options, value=default, id=widget_id)
+        if field.type == "array":
+            return Input(value=", ".join(map(str, field.default or ())), placeholder="values, separated by commas", id=widget_id)
         return Input(value="" if field.default is None else str(field.default), id=widget_id)
 
     def on_mount(self) -> None:
-        inputs = self.query("#elicit-fields Input, #elicit-fields Checkbox, #elicit-fields Select")
+        inputs = self.query("#elicit-fields Input, #elicit-fields Checkbox, #elicit-fields Select, #elicit-fields SelectionList")
         (inputs.first() if inputs else self.query_one("#elicit-send", Button)).focus()
 
     def _answer(self) -> tuple[dict[str, Any], list[str]]:
@@ -64,6 +72,9 @@ class ElicitScreen(ModalScreen[dict[str, Any] | None]):
             widget = self.query_one(f"#elicit-{field.name}")
             if isinstance(widget, Checkbox):
                 answer[field.name] = widget.value
+                continue
+            if isinstance(widget, SelectionList):
+                answer[field.name] = list(widget.selected)
                 continue
             raw = widget.value if not isinstance(widget, Select) else ("" if widget.value in (Select.NULL, Select.BLANK) else str(widget.value))
             if raw == "":
