@@ -26,7 +26,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from ._ref_cycles import pointer, ref_cycles
+from ._ref_cycles import pointer as json_pointer, ref_cycles
 from .jsonpointer import MISSING, resolve_local_ref
 from .linear_regex import PatternNotSupported, compile_pattern
 from .schema_validator import DRAFT_NAMES, UnsupportedDialect, draft_of
@@ -151,8 +151,8 @@ def _pattern_findings(pointer: str, node: dict[str, Any]) -> list[SchemaFinding]
 def _cycle_findings(schema: dict[str, Any]) -> list[SchemaFinding]:
     findings = []
     for cycle in ref_cycles(schema):
-        route = " -> ".join(pointer(path) for path in cycle)
-        findings.append(SchemaFinding(pointer(cycle[0])[1:], f"$ref cycle {route} never reaches a value, so no call could be checked; break the loop"))
+        route = " -> ".join(json_pointer(path) for path in cycle)
+        findings.append(SchemaFinding(json_pointer(cycle[0])[1:], f"$ref cycle {route} never reaches a value, so no call could be checked; break the loop"))
     return findings
 
 

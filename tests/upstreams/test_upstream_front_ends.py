@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import upstream_servers as us
 from opgate.core import Gateway
 from opgate.core.executors.mcp import Upstreams
 from opgate.tui import make_app
