@@ -2,6 +2,7 @@
 
 import typing as _typing
 
+from .._lazy import lazy_attributes
 from ._answers import AnswerField, answer_fields, answer_problems, parse_answer
 from ._confirm import Approver, Asker, ConfirmationRequest, Question
 from ._envelope import failure, success
@@ -32,14 +33,8 @@ if _typing.TYPE_CHECKING:
 _LAZY = {"Dispatcher": "._dispatcher", "ArgumentValidator": "._validation"}
 
 
-def __getattr__(name: str) -> _typing.Any:
-    if name in _LAZY:
-        from importlib import import_module
+__getattr__ = lazy_attributes(__name__, globals(), _LAZY)
 
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CONFLICT",

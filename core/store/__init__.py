@@ -7,6 +7,7 @@ far. See docs/store.md.
 
 import typing as _typing
 
+from .._lazy import lazy_attributes
 from ._changes import ChangeSet
 from ._errors import Conflict, InvalidValue, NotAWorkspace, NotFound, SchemaTooNew, StoreBusy, StoreError
 from ._kinds import DOCUMENT_ROLES, ENTITY_KINDS, KINDS, REL_VALUES, KindSpec
@@ -27,14 +28,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    if name in _LAZY:
-        from importlib import import_module
-
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, globals(), _LAZY)
 
 
 __all__ = [
