@@ -27,12 +27,6 @@ class Watch:
     def cancel(self) -> None:
         self.cancelled = True
 
-    def __enter__(self) -> Watch:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.cancel()
-
 
 class Watchdog:
     def __init__(self) -> None:
@@ -59,9 +53,7 @@ class Watchdog:
                 while self._heap and self._heap[0][2].cancelled:
                     heapq.heappop(self._heap)
                 if not self._heap:
-                    self._wake.wait(timeout=30)
-                    if not self._heap:
-                        continue
+                    self._wake.wait()
                     continue
                 deadline, _, entry = self._heap[0]
                 wait = deadline - time.monotonic()
