@@ -23,7 +23,6 @@ import pytest
 from conftest import ACCOUNT_SID, AUTH_TOKEN
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-
 from opgate.core import Gateway
 from opgate.core.config import read_config
 from opgate.tui import make_app
@@ -32,8 +31,8 @@ from opgate.tui.widgets import ResultView
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "repl"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
-from pilot_helpers import settle, wait_until  # noqa: E402
-from repl_driver import ENTER, ReplDriver, wait_for  # noqa: E402
+from pilot_helpers import settle, wait_until
+from repl_driver import ReplDriver
 
 MESSAGE = {"AccountSid": ACCOUNT_SID, "To": "+15551234567", "Body": "hello from opgate"}
 LIST = {"AccountSid": ACCOUNT_SID, "To": "+15551234567", "PageSize": 2}
