@@ -27,7 +27,8 @@ from opgate.core import Gateway
 from opgate.core.config import read_config
 from opgate.tui import make_app
 from opgate.tui.screens import ConfirmRunScreen, ExplorerScreen
-from opgate.tui.widgets import ResultView
+from opgate.tui.widgets import FormSection, ResultView
+from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "repl"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tui"))
@@ -116,6 +117,14 @@ def shown(screen) -> dict[str, Any]:
     return screen.query_one(ResultView).envelope or {}
 
 
+def http_text(screen) -> str:
+    """What the result's HTTP part shows (its heading and its text), as a person reads it."""
+    console = Console(width=200, color_system=None, record=True)
+    console.print(screen.query_one("#http-heading").content)
+    console.print(screen.query_one("#result-http").content)
+    return console.export_text()
+
+
 @pytest.mark.anyio
 async def test_the_flows_from_the_explorer(prism_servers, make_gateway):
     gateway = make_gateway(allow_write=True)
@@ -128,11 +137,17 @@ async def test_the_flows_from_the_explorer(prism_servers, make_gateway):
         before = counts(prism_servers)
         await screen.open_op("twilio.message.create", MESSAGE)
         await settle(pilot)
+        sections = list(screen.query(FormSection))
+        assert [(s.section.name, s.border_title) for s in sections] == [("path", "path parameters"), ("body", "body")]
+        assert sections[1].section.args[0] == "To"  # required first
         await pilot.press("f5")
         await wait_until(pilot, lambda: shown(screen).get("meta", {}).get("dry_run_kind") == "preview")
         preview = shown(screen)["meta"]["preview"]
         assert preview["method"] == "POST" and preview["body"] == "To=%2B15551234567&Body=hello+from+opgate"
         assert preview["headers"]["authorization"] == "***"
+        request = http_text(screen)
+        assert "Request (not sent)" in request and f"POST {prism_servers['twilio'].url}/2010-04-01/Accounts/{ACCOUNT_SID}/Messages.json" in request
+        assert "authorization: ***" in request and "To=%2B15551234567&Body=hello+from+opgate" in request
         assert counts(prism_servers) == before
         # F6 (writes on) shows what will be sent, then sends it: the result has the status and the body.
         await pilot.press("f6")
@@ -143,6 +158,8 @@ async def test_the_flows_from_the_explorer(prism_servers, make_gateway):
         envelope = shown(screen)
         assert envelope["meta"]["http"]["status"] == 201 and envelope["result"]["status"] == "queued"
         assert counts(prism_servers)["twilio"] == before["twilio"] + 1
+        response = http_text(screen)
+        assert "Response" in response and "HTTP 201 Created" in response and "content-type: application/json" in response and '"status": "queued"' in response
         # A read with query parameters.
         await screen.open_op("twilio.message.list", LIST)
         await settle(pilot)
@@ -157,6 +174,8 @@ async def test_the_flows_from_the_explorer(prism_servers, make_gateway):
         await pilot.press("f6")
         await wait_until(pilot, lambda: len([m for m in messages if isinstance(m, ExplorerScreen.CallDone)]) > calls, timeout=15)
         assert shown(screen)["error"]["code"] == "NOT_FOUND"
+        assert "HTTP 404" in http_text(screen)
+        assert [s.section.name for s in screen.query(FormSection)] == ["path"]
 
 
 # -- opgate serve -----------------------------------------------------------------
