@@ -48,6 +48,13 @@ def _binding(record: dict[str, Any], source: str) -> tuple[Binding, str | None]:
     return NOT_RUNNABLE_FROM_FILE, None
 
 
+def _arguments_in(value: Any) -> dict[str, str] | None:
+    """Where each argument of an HTTP op goes, when the file says so."""
+    if not isinstance(value, dict):
+        return None
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+
+
 def parse_registry_file(data: dict[str, Any], *, source: str) -> tuple[list[ToolDefinition], list[LoadProblem]]:
     tools: list[ToolDefinition] = []
     problems: list[LoadProblem] = []
@@ -71,6 +78,7 @@ def parse_registry_file(data: dict[str, Any], *, source: str) -> tuple[list[Tool
                 policy=record.get("policy"),
                 result_schema=record.get("result_schema"),
                 http=record.get("http"),
+                arguments_in=_arguments_in(record.get("arguments_in")),
                 handler_path=handler_path,
                 binding=binding,
                 annotations=record.get("annotations") if isinstance(record.get("annotations"), dict) else None,

@@ -122,6 +122,8 @@ class ToolDefinition:
     policy: dict[str, list[str]] | None = None
     result_schema: dict[str, Any] | None = None
     http: str | None = None
+    # For an HTTP op: where each argument goes (path, query, header, body, form, file), by argument name.
+    arguments_in: dict[str, str] | None = None
     handler_path: str | None = None
     binding: Binding = NOT_RUNNABLE_FROM_FILE
     annotations: dict[str, Any] | None = None

@@ -60,6 +60,7 @@ def _record(tool: ToolDefinition, parameters: dict[str, Any], rules: NamingRules
         policy=tool.policy,
         result_schema=tool.result_schema,
         http=tool.http,
+        arguments_in=tool.arguments_in,
         handler_path=tool.handler_path,
         warnings=warnings,
         binding=tool.binding,

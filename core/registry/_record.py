@@ -36,6 +36,8 @@ class OpRecord:
     policy: dict[str, list[str]] | None = None
     result_schema: dict[str, Any] | None = None
     http: str | None = None
+    # For an HTTP op: where each argument goes (path, query, header, body, form, file); validation never reads it.
+    arguments_in: dict[str, str] | None = None
     handler_path: str | None = None
     warnings: tuple[str, ...] = field(default=())
     binding: Binding = NOT_RUNNABLE_FROM_FILE
@@ -98,4 +100,4 @@ class OpRecord:
             "handler_path": self.handler_path,
             "annotations": self.annotations,
             "title": self.title,
-        }
+        } | ({"arguments_in": self.arguments_in} if self.arguments_in is not None else {})  # other ops keep their version hash

@@ -54,6 +54,8 @@ def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate hel
             status.append("  (dry-run: nothing was written)", style="bold yellow")
         if meta.get("idempotent_replay"):
             status.append("  (replayed)", style="cyan")
+        if isinstance(meta.get("http"), dict) and meta["http"].get("status") is not None:
+            status.append(f"  HTTP {meta['http']['status']}", style="cyan")
         if "latency_ms" in meta:
             status.append(f"  {meta['latency_ms']} ms  {meta.get('trace_id', '')}", style="dim")
         parts += [status, _json(envelope.get("result"))]

@@ -7,6 +7,7 @@ lets it be tested without a terminal and keeps it off the core's objects.
 from ._errors import PlacedErrors, place_errors, pointer_to_path, short_message
 from ._layout import LEAF_KINDS, Slot, field_paths, layout, layout_key
 from ._refs import lookup, resolve
+from ._sections import SECTION_ORDER, Section, sections_for
 from ._spec import KINDS, MISSING, FieldSpec, Variant, build_spec
 from ._values import Path, edit, get_at, initial_args, initial_value, match_variant, new_item, parse_text, set_at, spec_at, to_text
 
@@ -14,9 +15,11 @@ __all__ = [
     "KINDS",
     "LEAF_KINDS",
     "MISSING",
+    "SECTION_ORDER",
     "FieldSpec",
     "Path",
     "PlacedErrors",
+    "Section",
     "Slot",
     "Variant",
     "build_spec",
@@ -34,6 +37,7 @@ __all__ = [
     "place_errors",
     "pointer_to_path",
     "resolve",
+    "sections_for",
     "set_at",
     "short_message",
     "spec_at",

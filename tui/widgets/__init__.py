@@ -7,6 +7,7 @@ from .diff_view import DiffView
 from .entity_links import EntityLinks
 from .form_field import FormField
 from .form_group import FormGroup
+from .form_section import FormSection
 from .gateway_bar import GatewayBar
 from .json_editor import JsonEditor
 from .op_docs import OpDocs
@@ -22,6 +23,7 @@ __all__ = [
     "EntityLinks",
     "FormField",
     "FormGroup",
+    "FormSection",
     "GatewayBar",
     "JsonEditor",
     "OpDocs",

@@ -18,6 +18,7 @@ from .._palette import Palette
 from .._render_help import badges_text
 from ..forms import Path, edit, field_paths, initial_args, place_errors
 from ..forms import build_spec as build_form_spec
+from ..forms import sections_for
 from .call_form import CallForm
 from .json_editor import JsonEditor
 from .payload_view import PayloadView
@@ -73,7 +74,7 @@ class CallBuilder(Vertical):
             title.append(f"\nBrowse only (F5 and F6 are off): {record.binding.reason}.", style=Palette.of(self.app).warning)
         self.query_one("#builder-title", Static).update(title)
         form = self.query_one(CallForm)
-        await form.load(spec, self.args)
+        await form.load(spec, self.args, sections_for(spec, record.arguments_in))
         form.scroll_home(animate=False)
         self._sync(from_json=False)
 

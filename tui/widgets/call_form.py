@@ -16,6 +16,7 @@ from ..forms import (
     FieldSpec,
     Path,
     PlacedErrors,
+    Section,
     Slot,
     edit,
     get_at,
@@ -26,6 +27,7 @@ from ..forms import (
 )
 from .form_field import FormField
 from .form_group import FormGroup
+from .form_section import FormSection
 
 
 def build_widget(slot: Slot, args: Any) -> Widget:
@@ -56,6 +58,7 @@ class CallForm(VerticalScroll):
         self.choices: dict[Path, int] = {}
         self.problems: dict[Path, str] = {}
         self.slot: Slot | None = None
+        self.sections: tuple[Section, ...] | None = None
         self._key: tuple[Any, ...] | None = None
         self._errors = PlacedErrors()
         self._fields: list[FormField] = []
@@ -63,9 +66,10 @@ class CallForm(VerticalScroll):
 
     # -- parent API -----------------------------------------------------------------------
 
-    async def load(self, spec: FieldSpec, args: dict[str, Any]) -> None:
-        """A new op: new spec, new arguments, fresh widgets."""
+    async def load(self, spec: FieldSpec, args: dict[str, Any], sections: tuple[Section, ...] | None = None) -> None:
+        """A new op: new spec, new arguments, fresh widgets; ``sections`` groups the top-level arguments (HTTP ops)."""
         self.spec, self.args, self.choices, self.problems = spec, args, {}, {}
+        self.sections = sections
         await self._rebuild()
 
     async def set_args(self, args: dict[str, Any]) -> None:
@@ -107,14 +111,25 @@ class CallForm(VerticalScroll):
         if not self.slot.children and self.slot.role == "object":
             await self.mount(Static("This op takes no arguments.", classes="form-empty"))
             return
-        widgets = [build_widget(child, self.args) for child in self.slot.children] if self.slot.role == "object" else [build_widget(self.slot, self.args)]
-        await self.mount_all(widgets)
+        await self.mount_all(self._top_widgets(self.slot))
         # Kept, not queried: a query walks every widget of the form on each keystroke.
         self._fields = list(self.query(FormField))
         self._groups = list(self.query(FormGroup))
         self.show_errors(self._errors)
         if focus_path is not None:
             self.focus_path(focus_path)
+
+    def _top_widgets(self, slot: Slot) -> list[Widget]:
+        """The top-level widgets: one per argument, or one box per section holding them."""
+        if slot.role != "object":
+            return [build_widget(slot, self.args)]
+        if not self.sections:
+            return [build_widget(child, self.args) for child in slot.children]
+        by_name = {child.path[-1]: child for child in slot.children}
+        return [
+            FormSection(section, *(build_widget(by_name[name], self.args) for name in section.args if name in by_name))
+            for section in self.sections
+        ]
 
     async def _rebuild_group(self, path: Path, role: str) -> None:
         """Rebuild only the array or variant at ``path`` (a whole form of Selects is slow to mount)."""

@@ -1,4 +1,4 @@
-"""A call's outcome: status, meta (latency, trace id, warnings), error, diff, entities, envelope."""
+"""A call's outcome: status, meta (latency, trace id, warnings), error, HTTP request or response, diff, entities, envelope."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
 from .._palette import Palette, json_syntax
+from .._render_http import http_response, render_request, render_response
 from .._render_result import diff_is_empty, meta_line, render_error, status_line, touched_entities
 from .diff_view import DiffView
 from .entity_links import EntityLinks
@@ -34,6 +35,8 @@ class ResultView(VerticalScroll):
         yield Static("", id="result-meta")
         yield Static("", id="result-warnings")
         yield Static("", id="result-error")
+        yield Label("", classes="result-heading", id="http-heading")
+        yield Static("", id="result-http")
         yield Label("Changes", classes="result-heading", id="diff-heading")
         yield DiffView(id="result-diff")
         yield Label("Entities touched (Enter opens one)", classes="result-heading", id="entities-heading")
@@ -43,13 +46,27 @@ class ResultView(VerticalScroll):
 
     def on_mount(self) -> None:
         self._toggle(False, False, False)
-        for selector in ("#result-meta", "#result-warnings", "#result-error"):
+        for selector in ("#result-meta", "#result-warnings", "#result-error", "#http-heading", "#result-http"):
             self.query_one(selector).display = False
 
     def _toggle(self, diff: bool, entities: bool, envelope: bool) -> None:
         for selector, shown in (("#diff-heading", diff), ("#result-diff", diff), ("#entities-heading", entities),
                                 ("#result-entities", entities), ("#envelope-heading", envelope), ("#result-json", envelope)):
             self.query_one(selector).display = shown
+
+    def _show_http(self, envelope: dict[str, Any], palette: Palette) -> None:
+        """The request a preview would send, or the status, headers and body an HTTP op got back."""
+        preview = (envelope.get("meta") or {}).get("preview")
+        response = http_response(envelope)
+        heading, shown = "", ""
+        if isinstance(preview, dict) and "method" in preview:
+            heading, shown = "Request (not sent)", render_request(preview, palette)
+        elif response is not None:
+            heading, shown = "Response", render_response(*response, palette)
+        self.query_one("#http-heading", Label).update(heading)
+        self.query_one("#result-http", Static).update(shown)
+        for selector in ("#http-heading", "#result-http"):
+            self.query_one(selector).display = bool(heading)
 
     def show(self, envelope: dict[str, Any]) -> None:
         self.envelope = envelope
@@ -66,6 +83,7 @@ class ResultView(VerticalScroll):
         shown_error = self.query_one("#result-error", Static)
         shown_error.update("" if envelope.get("ok") else render_error(envelope, palette))
         shown_error.display = not envelope.get("ok")
+        self._show_http(envelope, palette)
         entities = touched_entities(envelope)
         diff = meta.get("diff")
         names = {i: n for i, _, n in entities if n}

@@ -136,6 +136,7 @@ def _one_operation(document: OpenApiDocument, namespace: str, path: str, method:
         notes=tuple(builder.notes) + tuple(extension.get("notes") or ()),
         examples=tuple(extension.get("examples") or ()),
         http=http.target,
+        arguments_in={place.arg: place.location for place in http.places},
         binding=binding,
     )
     return tool, http, builder.notes
