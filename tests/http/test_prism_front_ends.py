@@ -36,6 +36,9 @@ from pilot_helpers import settle, wait_until
 from repl_driver import ReplDriver
 
 MESSAGE = {"AccountSid": ACCOUNT_SID, "To": "+15551234567", "Body": "hello from opgate"}
+FETCH = {"AccountSid": ACCOUNT_SID, "Sid": "SM" + "b" * 32}
+PET = {"body": {"name": "Rex", "tag": "dog"}}
+UNPROCESSABLE = {"Prefer": "code=422"}
 LIST = {"AccountSid": ACCOUNT_SID, "To": "+15551234567", "PageSize": 2}
 NOT_FOUND = {"Prefer": "code=404"}
 
@@ -48,9 +51,9 @@ def counts(prism_servers) -> dict[str, int]:
 def make_gateway(prism_config, tmp_path):
     gateways: list[Gateway] = []
 
-    def make(**options: Any) -> Gateway:
-        config = read_config(prism_config(NOT_FOUND))
-        gateway = Gateway.from_catalogs([], config=config, db_path=tmp_path / "g.db", call_log=False, **options)
+    def make(pets_headers: dict[str, str] | None = None, **options: Any) -> Gateway:
+        config = read_config(prism_config(NOT_FOUND if pets_headers is None else pets_headers))
+        gateway = Gateway.from_catalogs([], config=config, db_path=tmp_path / f"g{len(gateways)}.db", call_log=False, **options)
         gateways.append(gateway)
         return gateway
 
@@ -92,6 +95,10 @@ def test_the_flows_from_the_repl(prism_servers, make_gateway, tmp_path):
         repl.wait_for_prompt()
         assert "HTTP 201" in repl.output
         assert counts(prism_servers)["twilio"] == before["twilio"] + 1
+        # A fetch by path parameters.
+        repl.type("exec twilio.message.fetch " + " ".join(f"{k}={v}" for k, v in FETCH.items()))
+        repl.enter_and_wait_for("ok  twilio.message.fetch  HTTP 200")
+        repl.wait_for_prompt()
         # A list with query parameters, typed as key=value words.
         repl.type("exec twilio.message.list " + " ".join(f"{k}={v}" for k, v in LIST.items()))
         repl.enter_and_wait_for("ok  twilio.message.list  HTTP 200")
@@ -102,6 +109,21 @@ def test_the_flows_from_the_repl(prism_servers, make_gateway, tmp_path):
         repl.wait_for_prompt()
         assert "GET /pets/{id} answered 404" in repl.output
         assert AUTH_TOKEN not in repl.output
+        assert repl.quit() == 0
+
+
+@pytest.mark.parametrize(("pets_headers", "shown"), [({}, "ok  pets.pet.add  HTTP 200"), (UNPROCESSABLE, "VALIDATION_ERROR")])
+def test_a_json_body_create_and_a_422_from_the_repl(prism_servers, make_gateway, tmp_path, pets_headers, shown):
+    gateway = make_gateway(pets_headers, allow_write=True)
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.wait_for_prompt()
+        before = counts(prism_servers)["pets"]
+        repl.type(f"exec pets.pet.add {json.dumps(PET)}")
+        repl.enter_and_wait_for(shown)
+        repl.wait_for_prompt()
+        assert counts(prism_servers)["pets"] == before + 1
+        if pets_headers:
+            assert "422" in repl.output
         assert repl.quit() == 0
 
 
@@ -160,6 +182,13 @@ async def test_the_flows_from_the_explorer(prism_servers, make_gateway):
         assert counts(prism_servers)["twilio"] == before["twilio"] + 1
         response = http_text(screen)
         assert "Response" in response and "HTTP 201 Created" in response and "content-type: application/json" in response and '"status": "queued"' in response
+        # A fetch by path parameters.
+        await screen.open_op("twilio.message.fetch", FETCH)
+        await settle(pilot)
+        calls = len([m for m in messages if isinstance(m, ExplorerScreen.CallDone)])
+        await pilot.press("f6")
+        await wait_until(pilot, lambda: len([m for m in messages if isinstance(m, ExplorerScreen.CallDone)]) > calls, timeout=15)
+        assert shown(screen)["ok"] and shown(screen)["result"]["sid"].startswith("SM"), shown(screen)
         # A read with query parameters.
         await screen.open_op("twilio.message.list", LIST)
         await settle(pilot)
@@ -176,6 +205,30 @@ async def test_the_flows_from_the_explorer(prism_servers, make_gateway):
         assert shown(screen)["error"]["code"] == "NOT_FOUND"
         assert "HTTP 404" in http_text(screen)
         assert [s.section.name for s in screen.query(FormSection)] == ["path"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("pets_headers", "status"), [({}, 200), (UNPROCESSABLE, 422)])
+async def test_a_json_body_create_and_a_422_from_the_explorer(prism_servers, make_gateway, pets_headers, status):
+    gateway = make_gateway(pets_headers, allow_write=True)
+    app = make_app(gateway, "opgate.toml")
+    messages: list = []
+    async with app.run_test(size=(150, 45), message_hook=messages.append) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await screen.open_op("pets.pet.add", PET)
+        await settle(pilot)
+        await pilot.press("f6")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRunScreen) or [m for m in messages if isinstance(m, ExplorerScreen.CallDone) and not m.envelope.get("meta", {}).get("dry_run")])
+        if isinstance(app.screen, ConfirmRunScreen):
+            await pilot.press("y")
+        await wait_until(pilot, lambda: [m for m in messages if isinstance(m, ExplorerScreen.CallDone) and not (m.envelope.get("meta") or {}).get("dry_run")], timeout=15)
+        envelope = shown(screen)
+        if status == 200:
+            assert envelope["ok"] and envelope["meta"]["http"]["status"] == 200 and "id" in envelope["result"], envelope
+        else:
+            assert envelope["error"]["code"] == "VALIDATION_ERROR" and envelope["error"]["details"]["status"] == 422, envelope
+        assert f"HTTP {status}" in http_text(screen)
 
 
 # -- opgate serve -----------------------------------------------------------------
@@ -212,6 +265,16 @@ async def test_the_flows_from_serve_with_the_mcp_sdk_client(prism_servers, prism
         listed = await exec_(client, "twilio.message.list", LIST)
         assert listed["ok"] and isinstance(listed["result"]["messages"], list), listed
         assert listed["meta"]["pagination"]["next_args"]["AccountSid"] == ACCOUNT_SID
+        fetched = await exec_(client, "twilio.message.fetch", FETCH)
+        assert fetched["ok"] and fetched["result"]["sid"].startswith("SM"), fetched
         missing = await exec_(client, "pets.pet_by_id.find", {"id": 7})
         assert missing["error"]["code"] == "NOT_FOUND" and missing["error"]["details"]["status"] == 404, missing
-        assert AUTH_TOKEN not in json.dumps([dry, refused, sent, listed, missing])
+        assert AUTH_TOKEN not in json.dumps([dry, refused, sent, listed, fetched, missing])
+    # A JSON-body create on the petstore, then the same call answered 422.
+    for pets_headers, status in (({}, 200), (UNPROCESSABLE, 422)):
+        async with Client(serve(prism_config(pets_headers), tmp_path / "serve.db"), mode="legacy", read_timeout_seconds=60) as client:
+            created = await exec_(client, "pets.pet.add", PET)
+            if status == 200:
+                assert created["ok"] and "id" in created["result"], created
+            else:
+                assert created["error"]["code"] == "VALIDATION_ERROR" and created["error"]["details"]["status"] == 422, created
