@@ -2,7 +2,7 @@
 
 import typing as _typing
 
-from .._lazy import lazy_attributes
+from .._lazy import lazy_attributes as _lazy_attributes
 from ._answers import AnswerField, answer_fields, answer_problems, parse_answer
 from ._confirm import Approver, Asker, ConfirmationRequest, Question
 from ._envelope import failure, success
@@ -33,7 +33,7 @@ if _typing.TYPE_CHECKING:
 _LAZY = {"Dispatcher": "._dispatcher", "ArgumentValidator": "._validation"}
 
 
-__getattr__ = lazy_attributes(__name__, globals(), _LAZY)
+__getattr__ = _lazy_attributes(__name__, globals(), _LAZY)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ far. See docs/store.md.
 
 import typing as _typing
 
-from .._lazy import lazy_attributes
+from .._lazy import lazy_attributes as _lazy_attributes
 from ._changes import ChangeSet
 from ._errors import Conflict, InvalidValue, NotAWorkspace, NotFound, SchemaTooNew, StoreBusy, StoreError
 from ._kinds import DOCUMENT_ROLES, ENTITY_KINDS, KINDS, REL_VALUES, KindSpec
@@ -28,7 +28,7 @@ _LAZY = {
 }
 
 
-__getattr__ = lazy_attributes(__name__, globals(), _LAZY)
+__getattr__ = _lazy_attributes(__name__, globals(), _LAZY)
 
 
 __all__ = [
