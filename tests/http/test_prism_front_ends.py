@@ -182,6 +182,16 @@ async def test_the_flows_from_the_explorer(prism_servers, make_gateway):
         assert counts(prism_servers)["twilio"] == before["twilio"] + 1
         response = http_text(screen)
         assert "Response" in response and "HTTP 201 Created" in response and "content-type: application/json" in response and '"status": "queued"' in response
+        # A missing required field is refused before anything is sent.
+        sent_so_far = counts(prism_servers)
+        await screen.open_op("twilio.message.create", {k: v for k, v in MESSAGE.items() if k != "To"})
+        await settle(pilot)
+        calls = len([m for m in messages if isinstance(m, ExplorerScreen.CallDone)])
+        await pilot.press("f6")
+        await wait_until(pilot, lambda: len([m for m in messages if isinstance(m, ExplorerScreen.CallDone)]) > calls, timeout=15)
+        assert shown(screen)["error"]["code"] == "VALIDATION_ERROR", shown(screen)
+        assert any(e["field"] == "args.To" for e in shown(screen)["error"]["details"]["field_errors"])
+        assert counts(prism_servers) == sent_so_far
         # A fetch by path parameters.
         await screen.open_op("twilio.message.fetch", FETCH)
         await settle(pilot)
