@@ -44,18 +44,17 @@ def guard_builtin_ops(registry: Registry) -> Registry:
     reported. Handlers are bound by where a definition came from, never by
     its name alone.
     """
+    if not any(record.binding == BUILTIN_CLAIM for record in registry):
+        return registry  # nothing claims a built-in handler: the built-in registry is not even built
     builtin = _builtin_registry()
-    records, problems, changed = [], list(registry.problems), False
+    records, problems = [], list(registry.problems)
     for record in registry:
         if record.binding == BUILTIN_CLAIM:
             original = builtin.get(record.op)
-            changed = True
             if original is not None and _policy(original) == _policy(record):
                 record = replace(record, binding=STORE)
             else:
                 why = "differs from the built-in op of that name (schema, metadata or policy)" if original else "no built-in op has this name"
                 problems.append(LoadProblem(record.source, f"{record.op} claims the built-in handler but {why}; it can be browsed, not run", tool=record.tool_name, severity="warning"))
         records.append(record)
-    if not changed:
-        return registry
     return Registry(records, problems, group_summaries=registry.group_summaries)
