@@ -16,36 +16,8 @@ PRISM_VERSION=5.14.2
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=${OPGATE_PRISM_DIR:-$repo/.cache/prism}
-bin=$dir/node_modules/.bin
 
-installed() {
-  [ -x "$bin/node" ] && [ -x "$bin/prism" ] \
-    && [ "$("$bin/node" --version 2>/dev/null)" = "v$NODE_VERSION" ] \
-    && grep -q "\"version\": \"$PRISM_VERSION\"" "$dir/node_modules/@stoplight/prism-cli/package.json" 2>/dev/null
-}
-
-if ! installed; then
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "ensure_prism: npm is not installed (apt-get install npm); it is needed to install Node $NODE_VERSION and Prism $PRISM_VERSION" >&2
-    exit 1
-  fi
-  mkdir -p "$dir"
-  # allowScripts: node's preinstall fetches its platform binary package; npm 11.19+ blocks unlisted install scripts.
-  cat > "$dir/package.json" <<JSON
-{
-  "private": true,
-  "description": "Stoplight Prism and the Node it needs, for opgate's HTTP tests (tests/http/ensure_prism.sh)",
-  "dependencies": {"node": "$NODE_VERSION", "@stoplight/prism-cli": "$PRISM_VERSION"},
-  "allowScripts": {"node": true, "@stoplight/prism-cli": false}
-}
-JSON
-  if ! npm install --prefix "$dir" --no-audit --no-fund --loglevel=error >&2; then
-    echo "ensure_prism: npm install of node@$NODE_VERSION and @stoplight/prism-cli@$PRISM_VERSION into $dir failed; is the npm registry reachable?" >&2
-    exit 1
-  fi
-  if ! installed; then
-    echo "ensure_prism: after npm install, $bin has no working node v$NODE_VERSION and prism $PRISM_VERSION" >&2
-    exit 1
-  fi
-fi
-echo "$bin"
+. "$repo/tests/npm_pinned.sh"
+npm_pinned ensure_prism "$dir" "Stoplight Prism and the Node it needs, for opgate's HTTP tests (tests/http/ensure_prism.sh)" \
+  "node@$NODE_VERSION" "@stoplight/prism-cli@$PRISM_VERSION"
+echo "$dir/node_modules/.bin"

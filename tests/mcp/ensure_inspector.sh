@@ -14,36 +14,8 @@ INSPECTOR_VERSION=2.12.0
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=${OPGATE_INSPECTOR_DIR:-$repo/.cache/mcp-inspector}
-bin=$dir/node_modules/.bin
 
-installed() {
-  [ -x "$bin/node" ] && [ -x "$bin/mcp-inspector" ] \
-    && [ "$("$bin/node" --version 2>/dev/null)" = "v$NODE_VERSION" ] \
-    && grep -q "\"version\": \"$INSPECTOR_VERSION\"" "$dir/node_modules/@modelcontextprotocol/inspector/package.json" 2>/dev/null
-}
-
-if ! installed; then
-  if ! command -v npm >/dev/null 2>&1; then
-    echo "ensure_inspector: npm is not installed (apt-get install npm); it is needed to install Node $NODE_VERSION and the MCP Inspector" >&2
-    exit 1
-  fi
-  mkdir -p "$dir"
-  # allowScripts: node's preinstall fetches its platform binary package; npm 11.19+ blocks unlisted install scripts.
-  cat > "$dir/package.json" <<JSON
-{
-  "private": true,
-  "description": "The MCP Inspector CLI and the Node it needs, for opgate's tests (tests/mcp/ensure_inspector.sh)",
-  "dependencies": {"node": "$NODE_VERSION", "@modelcontextprotocol/inspector": "$INSPECTOR_VERSION"},
-  "allowScripts": {"node": true, "@modelcontextprotocol/inspector": false}
-}
-JSON
-  if ! npm install --prefix "$dir" --no-audit --no-fund --loglevel=error >&2; then
-    echo "ensure_inspector: npm install of node@$NODE_VERSION and @modelcontextprotocol/inspector@$INSPECTOR_VERSION into $dir failed; is the npm registry reachable?" >&2
-    exit 1
-  fi
-  if ! installed; then
-    echo "ensure_inspector: after npm install, $bin has no working node v$NODE_VERSION and mcp-inspector $INSPECTOR_VERSION" >&2
-    exit 1
-  fi
-fi
-echo "$bin"
+. "$repo/tests/npm_pinned.sh"
+npm_pinned ensure_inspector "$dir" "The MCP Inspector CLI and the Node it needs, for opgate's tests (tests/mcp/ensure_inspector.sh)" \
+  "node@$NODE_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+echo "$dir/node_modules/.bin"
