@@ -84,6 +84,11 @@ class Binding:
         return self.kind != "none"
 
     @property
+    def why_not_runnable(self) -> str:
+        """The reason shown wherever a browse-only op appears (help, search, the explorer, exec's error)."""
+        return self.reason or "nothing behind its catalogue can run it"
+
+    @property
     def quarantined(self) -> bool:
         """An upstream tool held back until a person approves its changed definition (never exported to a model)."""
         return self.kind == "none" and (self.reason or "").startswith("quarantined")

@@ -16,12 +16,8 @@ class NotRunnable(PermissionDenied):
     """The op exists for browsing only."""
 
 
-def not_runnable_reason(record: OpRecord) -> str:
-    return record.binding.reason or "nothing behind its catalogue can run it"
-
-
 def not_runnable(record: OpRecord) -> NotRunnable:
-    reason = not_runnable_reason(record)
+    reason = record.binding.why_not_runnable
     return NotRunnable(
         f"{record.op} cannot run in this gateway: {reason}. Its help and schema are available; "
         "to run it, configure the server it comes from (see `opgate upstreams`).",

@@ -74,14 +74,14 @@ def runs_on(record: OpRecord) -> dict[str, Any]:
     if binding.upstream:
         where["upstream"] = binding.upstream
     if not binding.runnable:
-        where["reason"] = binding.reason or "nothing behind its catalogue can run it"
+        where["reason"] = binding.why_not_runnable
     return where
 
 
 def _auto_notes(record: OpRecord) -> list[str]:
     notes = list(record.notes)
     if not record.runnable:
-        notes.insert(0, f"Browse only: {record.binding.reason or 'nothing behind its catalogue can run it'}.")
+        notes.insert(0, f"Browse only: {record.binding.why_not_runnable}.")
     if record.kind == "write":
         notes.append("Writes: runs only when allow_write is on; dry_run=true previews the diff.")
     if record.requires_confirmation:

@@ -239,7 +239,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
                 self.notify("Pick an op first: / finds one.", severity="warning")
             return None
         if not builder.record.runnable:
-            self.notify(f"{builder.record.op} cannot run here: {builder.record.binding.reason}.", title="Browse only", severity="warning", timeout=8)
+            self.notify(f"{builder.record.op} cannot run here: {builder.record.binding.why_not_runnable}.", title="Browse only", severity="warning", timeout=8)
             return None
         if builder.has_problems:
             self.notify("Some fields hold text that is not a value; fix the marked fields first.", severity="error")

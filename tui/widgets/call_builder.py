@@ -71,7 +71,7 @@ class CallBuilder(Vertical):
         self.args = dict(args) if args is not None else initial_args(spec)
         title = Text.assemble((record.op, "bold"), "  ", badges_text(record.badges, Palette.of(self.app)), (record.summary, "italic"))
         if not record.runnable:
-            title.append(f"\nBrowse only (F5 and F6 are off): {record.binding.reason}.", style=Palette.of(self.app).warning)
+            title.append(f"\nBrowse only (F5 and F6 are off): {record.binding.why_not_runnable}.", style=Palette.of(self.app).warning)
         self.query_one("#builder-title", Static).update(title)
         form = self.query_one(CallForm)
         await form.load(spec, self.args, sections_for(spec, record.arguments_in))
