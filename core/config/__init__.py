@@ -7,10 +7,11 @@ config folder) and returns an :class:`OpgateConfig`; any problem raises
 
 from ._check import ConfigError, ConfigProblem, check_config
 from ._file import FILE_NAME, find_config, load_config, read_config, user_config_path
-from ._model import AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._model import SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
 
 __all__ = [
     "FILE_NAME",
+    "SERVE_MODES",
     "AuthConfig",
     "ConfigError",
     "ConfigProblem",

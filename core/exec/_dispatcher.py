@@ -158,6 +158,8 @@ class Dispatcher:
         request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:
             approved = bool(approver(request))
+        except PermissionDenied:  # an approver that cannot ask says why, in its own words
+            raise
         except Exception:
             log.exception("approver failed for %s", call.op)
             approved = False

@@ -11,7 +11,9 @@ from typing import Any
 
 from rich.console import Console
 
-from ._gateway_factory import make_gateway
+from opgate.core.config import SERVE_MODES
+
+from ._gateway_factory import cli_config, make_gateway
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -24,6 +26,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--allow-write", action="store_true", help="let write ops write; ops that need confirmation still ask the person")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN", help="with --http: a browser origin allowed besides loopback ones (https://app.example); repeatable")
     parser.add_argument("--confirm-timeout", type=_seconds, default=None, metavar="SECONDS", help="how long a call waits for the person's confirmation before it is refused (default: 600)")
+    parser.add_argument(
+        "--mode", choices=SERVE_MODES, default=None,
+        help="the tools offered: gateway (help, exec, batch, search; the default), hybrid (typed lane + list_tools/run_tool), "
+             "full or deferred (one tool per op), protocol (list, search, expand, call); also 'mode' in opgate.toml",
+    )
     parser.add_argument("--mcp-config", action="store_true", help="print the JSON to paste into an MCP client's configuration, and exit")
     parser.set_defaults(run=run_serve)
     return parser
@@ -59,6 +66,8 @@ def server_arguments(args: argparse.Namespace) -> list[str]:
         argv.append("--allow-write")
     if args.confirm_timeout is not None:
         argv += ["--confirm-timeout", str(args.confirm_timeout)]
+    if getattr(args, "mode", None):
+        argv += ["--mode", args.mode]
     return argv
 
 
@@ -95,8 +104,9 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     from opgate.core.store import StoreError
 
     timeout = args.confirm_timeout if args.confirm_timeout is not None else CONFIRMATION_TIMEOUT
+    mode = args.mode or cli_config(args).mode or "gateway"
     try:
-        server = GatewayMCPServer(lambda **options: make_gateway(args, **options), allow_write=args.allow_write, confirmation_timeout=timeout)
+        server = GatewayMCPServer(lambda **options: make_gateway(args, **options), allow_write=args.allow_write, confirmation_timeout=timeout, mode=mode)
     except (StoreError, OSError) as exc:
         print(f"opgate serve: cannot open the workspace: {exc}", file=sys.stderr)
         return 2
