@@ -10,8 +10,8 @@ from typing import Generic, TypeVar
 
 V = TypeVar("V")
 
-MAX_SESSIONS = 256
-IDLE_SECONDS = 3600.0
+MAX_SESSIONS = 1024
+IDLE_SECONDS = 30 * 60.0  # as the MCP SDK forgets an idle HTTP session
 
 
 class SessionTable(Generic[V]):
