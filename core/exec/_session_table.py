@@ -5,17 +5,18 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 MAX_SESSIONS = 1024
 IDLE_SECONDS = 30 * 60.0  # as the MCP SDK forgets an idle HTTP session
 
 
-class SessionTable(Generic[V]):
-    """The state of each client by its key, made on first use by ``make(key)``.
+class SessionTable(Generic[K, V]):
+    """The state of each client by its key (any hashable value), made on first use by ``make(key)``.
 
     Memory cannot grow without limit: a client unseen for ``idle_seconds`` is
     forgotten, and when ``max_sessions`` are held the least recently used one
@@ -27,7 +28,7 @@ class SessionTable(Generic[V]):
 
     def __init__(
         self,
-        make: Callable[[str], V],
+        make: Callable[[K], V],
         *,
         max_sessions: int = MAX_SESSIONS,
         idle_seconds: float = IDLE_SECONDS,
@@ -41,11 +42,11 @@ class SessionTable(Generic[V]):
         self.idle_seconds = idle_seconds
         self._on_evict = on_evict
         self._clock = clock
-        self._entries: OrderedDict[str, tuple[V, float]] = OrderedDict()
+        self._entries: OrderedDict[K, tuple[V, float]] = OrderedDict()
         self._lock = threading.Lock()
         self.evicted = 0
 
-    def get(self, key: str) -> V:
+    def get(self, key: K) -> V:
         """The client's state, made now if it is new (or was forgotten)."""
         now = self._clock()
         dropped: list[V] = []
@@ -59,7 +60,7 @@ class SessionTable(Generic[V]):
         self._evict(dropped)
         return value
 
-    def drop(self, key: str) -> None:
+    def drop(self, key: K) -> None:
         """Forget a client now (its connection closed)."""
         with self._lock:
             entry = self._entries.pop(key, None)

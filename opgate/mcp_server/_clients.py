@@ -88,18 +88,10 @@ class Clients:
         self._asking_gateway = asking_gateway
         self._refusing_gateway = refusing_gateway
         self.mode = mode
-        self._table: SessionTable[Client] = SessionTable(self._make_text, max_sessions=max_clients, idle_seconds=idle_seconds)
-        self._keys: dict[str, SessionKey] = {}
+        self._table: SessionTable[SessionKey, Client] = SessionTable(self._make, max_sessions=max_clients, idle_seconds=idle_seconds)
 
     def get(self, key: SessionKey) -> Client:
-        if not key.kept:
-            return self._make(key)
-        self._keys[key.text] = key
-        client = self._table.get(key.text)
-        # Keys of forgotten clients go too, so the key map stays as bounded as the table.
-        if len(self._keys) > 2 * self._table.max_sessions:
-            self._keys = {text: k for text, k in self._keys.items() if text in self._table}
-        return client
+        return self._table.get(key) if key.kept else self._make(key)
 
     def __len__(self) -> int:
         return len(self._table)
@@ -108,9 +100,6 @@ class Clients:
     def evicted(self) -> int:
         return self._table.evicted
 
-    def _make_text(self, text: str) -> Client:
-        return self._make(self._keys[text])
-
     def _make(self, key: SessionKey) -> Client:
         session = Session(caller=key.caller)
         return Client(
@@ -118,4 +107,3 @@ class Clients:
             ToolRouter(self._asking_gateway, mode=self.mode, session=session),
             ToolRouter(self._refusing_gateway, mode=self.mode, session=session),
         )
-

@@ -68,3 +68,26 @@ def test_the_confirmation_budget_bounds_each_client_and_all():
         assert (budget.waiting, a.waiting, b.waiting, c.waiting) == (2, 0, 1, 1)
 
     anyio.run(run)
+
+
+def test_the_server_keeps_a_bounded_number_of_sessions(tmp_path):
+    from opgate.core import Gateway
+    from opgate.mcp_server._clients import Clients
+
+    async def run() -> None:
+        gateway = Gateway(db_path=tmp_path / "w.db")
+        try:
+            clients = Clients(gateway, gateway, "hybrid", max_clients=3, idle_seconds=60)
+            first = clients.get(SessionKey(None, "http:0"))
+            assert clients.get(SessionKey(None, "http:0")) is first
+            for i in range(10):
+                clients.get(SessionKey(None, f"http:{i}"))
+            assert len(clients) == 3 and clients.evicted == 7
+            assert clients.get(SessionKey(None, "http:0")) is not first, "a forgotten session starts afresh"
+            unkept = clients.get(SessionKey(None, None))
+            assert unkept is not clients.get(SessionKey(None, None)) and len(clients) == 3
+            assert clients.get(SessionKey("alice", "http:9")) is not clients.get(SessionKey(None, "http:9"))
+        finally:
+            gateway.close()
+
+    anyio.run(run)

@@ -131,7 +131,7 @@ class Clock:
 
 def test_the_session_table_forgets_the_least_recently_used_and_the_idle():
     clock, evicted = Clock(), []
-    table: SessionTable[Session] = SessionTable(lambda key: Session(caller=key), max_sessions=2, idle_seconds=10, on_evict=evicted.append, clock=clock)
+    table: SessionTable[str, Session] = SessionTable(lambda key: Session(caller=key), max_sessions=2, idle_seconds=10, on_evict=evicted.append, clock=clock)
     a = table.get("a")
     table.get("b")
     assert table.get("a") is a, "the same key, the same state"
