@@ -23,7 +23,7 @@ import anyio
 import anyio.from_thread
 import mcp_types as types
 
-from opgate.core.exec import ConfirmationRequest, Question
+from opgate.core.exec import ConfirmationRequest, PermissionDenied, Question
 
 from ._clients import Client, ConfirmationBudget
 
@@ -146,15 +146,23 @@ class ElicitingChannel:
 
     async def _question(self, question: Question) -> dict[str, Any] | None:
         message = f"{question.op} (upstream MCP server {question.upstream!r}) asks: {question.message}"
-        with anyio.move_on_after(self._timeout):
-            try:
-                result = await self._session.elicit_form(message, question.schema, related_request_id=self._request_id)
-            except Exception as exc:  # a client error or a dropped connection declines, never crashes
-                log.warning("passing %s's question to the client failed: %s", question.op, exc)
-                return None
-            if isinstance(result, types.ElicitResult) and result.action == "accept":
-                return dict(result.content or {})
+        try:
+            self._budget.take(self._client, question.op)  # an upstream's question waits within the same bounds
+        except PermissionDenied as refused:
+            log.warning("not passing %s's question on: %s", question.op, refused)
             return None
+        try:
+            with anyio.move_on_after(self._timeout):
+                try:
+                    result = await self._session.elicit_form(message, question.schema, related_request_id=self._request_id)
+                except Exception as exc:  # a client error or a dropped connection declines, never crashes
+                    log.warning("passing %s's question to the client failed: %s", question.op, exc)
+                    return None
+                if isinstance(result, types.ElicitResult) and result.action == "accept":
+                    return dict(result.content or {})
+                return None
+        finally:
+            self._budget.give_back(self._client)
         log.warning("no answer to %s's question within %.0f s; declined", question.op, self._timeout)
         return None
 
