@@ -35,13 +35,27 @@ IdentityResolver = Callable[[Any], "str | None"]
 """Gives the caller's identity for a request (a Starlette ``Request``; ``None`` over stdio)."""
 
 
+def _principal(user: Any) -> str | None:
+    token = getattr(user, "access_token", None)
+    if token is not None:
+        # The SDK's bearer auth: the same principal it binds HTTP sessions to (client id, issuer, subject).
+        from mcp.server.auth.provider import principal_components
+
+        return "\x1f".join(part or "" for part in principal_components(token))
+    try:
+        identity = user.identity
+    except (AttributeError, NotImplementedError):  # Starlette's BaseUser leaves identity to subclasses
+        return None
+    return identity if isinstance(identity, str) and identity else None
+
+
 def scope_identity(request: Any) -> str | None:
     """The authenticated user's identity from the request's ASGI scope, else :data:`caller_identity`."""
     scope = getattr(request, "scope", None)
     user = scope.get("user") if isinstance(scope, dict) else None
     if user is not None and getattr(user, "is_authenticated", False):
-        identity = getattr(user, "identity", None) or getattr(user, "display_name", None)
-        if isinstance(identity, str) and identity:
+        identity = _principal(user)
+        if identity:
             return identity
     return caller_identity.get()
 

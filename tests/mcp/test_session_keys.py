@@ -40,6 +40,29 @@ def test_the_callers_identity_is_part_of_the_key():
     assert session_key(request({}, user("alice"))).caller != session_key(request({}, user("bob"))).caller
 
 
+def test_the_sdks_bearer_auth_user_is_identified_by_its_tokens_principal():
+    from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+    from mcp.server.auth.provider import AccessToken
+
+    def token_user(client: str, subject: str) -> AuthenticatedUser:
+        return AuthenticatedUser(AccessToken(token="secret-token", client_id=client, scopes=[], subject=subject))
+
+    alice, bob = (session_key(request({"mcp-session-id": "abc"}, token_user("app", who))) for who in ("alice", "bob"))
+    assert alice.identity and alice.identity != bob.identity and "secret-token" not in alice.identity
+
+
+class Anonymous:
+    is_authenticated = True
+
+    @property
+    def identity(self) -> str:
+        raise NotImplementedError
+
+
+def test_a_user_without_an_identity_counts_as_unauthenticated():
+    assert session_key(request({}, Anonymous())).identity is None
+
+
 def test_an_authentication_layer_can_set_the_identity_for_the_running_call():
     token = caller_identity.set("carol")
     try:
