@@ -65,7 +65,7 @@ class ToolRouter:
 
     def _repeats(self, kind: str, payload: Any) -> int:
         signature = kind + json.dumps(payload, sort_keys=True, default=str)
-        return self.gateway.session.note_call(signature)
+        return self.gateway.current_session.note_call(signature)
 
     def _help(self, arguments: dict[str, Any]) -> dict[str, Any]:
         answer = self.gateway.help(**arguments)

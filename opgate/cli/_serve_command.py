@@ -7,11 +7,16 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from ._gateway_factory import make_gateway
+from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT
+
+from ._gateway_factory import GatewaySetupError, cli_config, make_gateway
+
+if TYPE_CHECKING:
+    from opgate.mcp_server import HttpAccess
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -23,6 +28,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; port 0 picks a free one)")
     parser.add_argument("--allow-write", action="store_true", help="let write ops write; ops that need confirmation still ask the person")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN", help="with --http: a browser origin allowed besides loopback ones (https://app.example); repeatable")
+    parser.add_argument("--auth", action="store_true", default=None, help="with --http: ask every caller for a bearer token (on by itself once the workspace has tokens; see opgate token)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME", help="with --http: a Host name accepted besides loopback ones, such as the reverse proxy's (opgate.example.com); repeatable")
+    parser.add_argument("--public-url", metavar="URL", help="with --http: the URL callers use for /mcp, such as https://opgate.example.com/mcp behind a proxy (named in the token metadata)")
+    parser.add_argument("--rate-limit", type=_rate, default=None, metavar="PER_SECOND", help=f"with authentication: requests per second each caller may sustain, 0 for no limit (default: {DEFAULT_RATE_LIMIT:g})")
+    parser.add_argument("--rate-burst", type=_burst, default=None, metavar="N", help=f"with authentication: requests a caller may send at once (default: {DEFAULT_RATE_BURST})")
     parser.add_argument("--confirm-timeout", type=_seconds, default=None, metavar="SECONDS", help="how long a call waits for the person's confirmation before it is refused (default: 600)")
     parser.add_argument("--mcp-config", action="store_true", help="print the JSON to paste into an MCP client's configuration, and exit")
     parser.set_defaults(run=run_serve)
@@ -34,6 +44,44 @@ def _seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text}")
     return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"requests per second from 0 (no limit) to 100000, not {text}")
+    return value
+
+
+def _burst(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise argparse.ArgumentTypeError(f"a whole number of requests from 1 to 100000, not {text}")
+    return int(text)
+
+
+def http_access(args: argparse.Namespace, server) -> HttpAccess:
+    """Who the HTTP server admits, from the flags, then ``[serve]`` in opgate.toml, then the workspace's tokens."""
+    from opgate.core.access import TokenBook
+    from opgate.mcp_server import HttpAccess
+
+    serve = cli_config(args).serve
+    book = TokenBook(server.gateway.store)
+    wanted = args.auth or serve.auth
+    if wanted is None:
+        wanted = book.has_live_tokens()
+    elif wanted and not book.has_live_tokens():
+        print("opgate serve: authentication is on but the workspace has no live token: every call is refused until one is made (opgate token create)", file=sys.stderr)
+    rate = args.rate_limit if args.rate_limit is not None else serve.rate_limit
+    burst = args.rate_burst if args.rate_burst is not None else serve.rate_burst
+    return HttpAccess(
+        tokens=book if wanted else None, public_url=args.public_url or serve.public_url,
+        allowed_origins=(*serve.allowed_origins, *(o.rstrip("/") for o in args.allow_origin)),
+        allowed_hosts=(*serve.allowed_hosts, *args.allow_host),
+        rate_limit=DEFAULT_RATE_LIMIT if rate is None else rate, rate_burst=DEFAULT_RATE_BURST if burst is None else burst,
+    )
 
 
 def _absolute(path: str) -> str:
@@ -104,8 +152,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         if address is None:
             serve_stdio(server)
         else:
-            serve_http(server, address, allowed_origins=args.allow_origin)
-    except OSError as exc:
+            serve_http(server, address, access=http_access(args, server))
+    except (OSError, ValueError, StoreError, GatewaySetupError) as exc:
         print(f"opgate serve: {exc}", file=sys.stderr)
         return 1
     finally:

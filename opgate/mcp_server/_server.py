@@ -26,9 +26,11 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from opgate import __version__
 from opgate.core import Gateway
+from opgate.core.access import Caller, acting_as
 from opgate.core.exec import PERMISSION_DENIED, failure
 from opgate.core.modes import ToolRouter, gateway_tools
 
+from ._auth import request_caller
 from ._confirmation import ApproverBridge, ConfirmationChannel, ElicitingChannel, can_elicit_form
 from ._input_required import PendingCalls, call_fingerprint
 from ._tools import listed_tools, tool_result
@@ -94,20 +96,21 @@ class GatewayMCPServer:
         if name not in self._tool_names:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name!r}. This server has {', '.join(sorted(self._tool_names))}.")
         pending = ctx.lifespan_context
+        caller = request_caller(ctx.request)
         if params.request_state is not None:
-            return await self._resume(pending, params)
+            return await self._resume(pending, params, caller)
         capabilities = ctx.session.client_capabilities
         if not can_elicit_form(capabilities):
-            return tool_result(await self._run(self._refusing, None, name, arguments))
+            return tool_result(await self._run(self._refusing, None, name, arguments, caller))
         if ctx.session.can_send_request:
             channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout)
-            return tool_result(await self._run(self._asking, channel, name, arguments))
+            return tool_result(await self._run(self._asking, channel, name, arguments, caller))
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return await pending.start(call_fingerprint(name, arguments), lambda call: self._run(self._asking, call, name, arguments))
-        return tool_result(await self._run(self._refusing, None, name, arguments))
+            return await pending.start(_fingerprint(caller, name, arguments), lambda call: self._run(self._asking, call, name, arguments, caller))
+        return tool_result(await self._run(self._refusing, None, name, arguments, caller))
 
-    async def _resume(self, pending: PendingCalls, params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
-        result = await pending.resume(params.request_state or "", call_fingerprint(params.name, params.arguments), params.input_responses)
+    async def _resume(self, pending: PendingCalls, params: types.CallToolRequestParams, caller: Caller | None) -> types.CallToolResult | types.InputRequiredResult:
+        result = await pending.resume(params.request_state or "", _fingerprint(caller, params.name, params.arguments), params.input_responses)
         if result is not None:
             return result
         # No waiting call: it timed out, was answered already, or the state belongs to another call.
@@ -118,5 +121,14 @@ class GatewayMCPServer:
             help_path="root", requires_confirmation=True,
         ))
 
-    async def _run(self, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any) -> Any:
-        return await anyio.to_thread.run_sync(self._bridge.run_with, channel, router.call, name, arguments)
+    async def _run(self, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any, caller: Caller | None = None) -> Any:
+        def call_as_caller(tool: str, args: Any) -> Any:
+            with acting_as(caller):
+                return router.call(tool, args)
+
+        return await anyio.to_thread.run_sync(self._bridge.run_with, channel, call_as_caller, name, arguments)
+
+
+def _fingerprint(caller: Caller | None, name: str, arguments: Any) -> str:
+    # A confirmation is answered only by the caller it was asked of: another token holding the state cannot.
+    return call_fingerprint(name, arguments) if caller is None else call_fingerprint(name, {"caller": caller.name, "arguments": arguments})
