@@ -14,13 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._model import (
-    DEFAULT_RETRIES,
-    DEFAULT_TIMEOUT_S,
-    AuthConfig,
-    HttpUpstreamConfig,
-    OpgateConfig,
-)
+from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, AuthConfig, HttpUpstreamConfig, OpgateConfig
 from ._serve import ServeConfig, check_serve
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

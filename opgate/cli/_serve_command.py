@@ -133,7 +133,7 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         return 0
     # Standard output is the protocol over stdio: every word for people goes to standard error.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="opgate serve: %(levelname)s %(name)s: %(message)s")
-    from opgate.mcp_server import CONFIRMATION_TIMEOUT, GatewayMCPServer, HttpAddress, serve_http, serve_stdio
+    from opgate.mcp_server import CONFIRMATION_TIMEOUT, GatewayMCPServer, HttpAddress, UnsafeBind, serve_http, serve_stdio
 
     try:
         address = HttpAddress.parse(args.http) if args.http else None
@@ -153,7 +153,10 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
             serve_stdio(server)
         else:
             serve_http(server, address, access=http_access(args, server))
-    except (OSError, ValueError, StoreError, GatewaySetupError) as exc:
+    except (UnsafeBind, GatewaySetupError) as exc:
+        print(f"opgate serve: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, StoreError) as exc:
         print(f"opgate serve: {exc}", file=sys.stderr)
         return 1
     finally:
