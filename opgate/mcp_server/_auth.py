@@ -57,12 +57,11 @@ class TokenBucket:
 
     rate: float
     burst: int
+    stamp: float
     tokens: float = field(init=False)
-    stamp: float = field(init=False)
 
     def __post_init__(self) -> None:
         self.tokens = float(self.burst)
-        self.stamp = time.monotonic()
 
     def take(self, now: float) -> float:
         """Spend one request; return 0 if allowed, else the seconds until one is."""
@@ -89,10 +88,11 @@ class RateLimits:
         if self.rate <= 0:
             return 0.0
         with self._lock:
+            now = self._clock()
             bucket = self._buckets.get(name)
             if bucket is None:
-                bucket = self._buckets[name] = TokenBucket(self.rate, self.burst)
-            return bucket.take(self._clock())
+                bucket = self._buckets[name] = TokenBucket(self.rate, self.burst, now)
+            return bucket.take(now)
 
 
 class CallerSessions:
