@@ -92,9 +92,10 @@ class UnsafeBind(ValueError):
 def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: Iterable[str] = (), access: HttpAccess | None = None) -> None:
     """Serve until interrupted; prints the URL on standard error once listening."""
     access = access or HttpAccess(allowed_origins=tuple(allowed_origins))
-    if not address.is_loopback and not access.authenticated:
+    exposed = [name for name in (address.host, *access.exposed_names()) if not HttpAddress(name, 0).is_loopback]
+    if exposed and not access.authenticated:
         raise UnsafeBind(
-            f"refusing to serve on {address.host}, which is not loopback, without authentication: anyone who can reach it could call the tools. "
+            f"refusing to serve {', '.join(exposed)}, which is not loopback, without authentication: anyone who can reach it could call the tools. "
             "Create a token (opgate token create --name NAME --role reader|writer|approver) and serve again, "
             "or bind 127.0.0.1 behind a reverse proxy that authenticates."
         )

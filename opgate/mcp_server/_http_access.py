@@ -55,6 +55,11 @@ class HttpAccess:
     def authenticated(self) -> bool:
         return self.tokens is not None
 
+    def exposed_names(self) -> list[str]:
+        """Host names callers are told to use: a reverse proxy in front of loopback exposes them as much as a bind would."""
+        public = urlsplit(self.public_url).hostname if self.public_url else None
+        return [name.strip("[]") for name in (*self.allowed_hosts, public) if name]
+
 
 def extra_hosts(access: HttpAccess, public_url: str) -> list[str]:
     """Host-header values to accept besides loopback ones: the listed names and the public URL's."""

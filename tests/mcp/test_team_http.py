@@ -224,3 +224,22 @@ def test_listed_hosts_and_origins_pass_and_get_cors(tmp_path):
         assert 'resource_metadata="https://opgate.example.com/.well-known/oauth-protected-resource/mcp"' in unauthenticated.headers["www-authenticate"]
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("options", [["--public-url", "https://opgate.example.com/mcp"], ["--allow-host", "opgate.example.com"]])
+def test_a_proxy_name_without_authentication_refuses_to_start(tmp_path, options):
+    # Behind a reverse proxy the bind is loopback, but the proxy exposes it just the same.
+    done = subprocess.run(serve_command(tmp_path / "workspace.db", "--http", "127.0.0.1:0", *options), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "opgate.example.com, which is not loopback, without authentication" in done.stderr
+
+
+def test_a_session_belongs_to_the_token_that_opened_it(team):
+    server, _, tokens = team
+    opened = httpx.post(server.url, json=INITIALIZE, headers=HEADERS | {"Authorization": f"Bearer {tokens['reader']}"}, timeout=CALL_TIMEOUT)
+    session = opened.headers["mcp-session-id"]
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+    session_headers = HEADERS | {"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"}
+    borrowed = httpx.post(server.url, json=listing, headers=session_headers | {"Authorization": f"Bearer {tokens['approver']}"}, timeout=CALL_TIMEOUT)
+    assert borrowed.status_code == 404
+    own = httpx.post(server.url, json=listing, headers=session_headers | {"Authorization": f"Bearer {tokens['reader']}"}, timeout=CALL_TIMEOUT)
+    assert own.status_code == 200 and "exec" in own.text
