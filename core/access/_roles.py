@@ -18,7 +18,7 @@ class Caller:
     """
 
     name: str
-    role: str = "approver"
+    role: str
     session: object | None = None
 
     @property

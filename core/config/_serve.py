@@ -7,6 +7,7 @@ the file. See docs/serve.md, "A server for a team".
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,15 +34,24 @@ class ServeConfig:
     rate_burst: int | None = None
 
 
-def _is_url(v: Any) -> bool:
-    return isinstance(v, str) and v.startswith(("http://", "https://")) and "://" in v and len(v.split("://", 1)[1]) > 0
+def is_public_url(v: Any) -> bool:
+    """An http(s) URL with a host, and no query or fragment: where callers reach ``/mcp``."""
+    if not isinstance(v, str):
+        return False
+    try:
+        parts = urlsplit(v)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.query and not parts.fragment
 
 
 def _is_origin(v: Any) -> bool:
-    return _is_url(v) and "/" not in v.split("://", 1)[1].rstrip("/")
+    return is_public_url(v) and urlsplit(v).path in ("", "/")
 
 
-def _is_host(v: Any) -> bool:
+def is_host_name(v: Any) -> bool:
+    """A DNS name or bracketed IPv6 address, without scheme or port."""
     return isinstance(v, str) and bool(_HOST.fullmatch(v))
 
 
@@ -49,9 +59,9 @@ def check_serve(c: _Checker, raw: Any) -> ServeConfig:
     table = c.table(raw, "serve")
     c.unknown(table, SERVE_KEYS, "serve")
     auth = c.typed(table, "auth", "serve", lambda v: isinstance(v, bool), "true or false")
-    public_url = c.typed(table, "public_url", "serve", _is_url, "the https:// URL callers use to reach /mcp, such as 'https://opgate.example.com/mcp'")
+    public_url = c.typed(table, "public_url", "serve", is_public_url, "the https:// URL callers use to reach /mcp, such as 'https://opgate.example.com/mcp'")
     origins = c.typed(table, "allowed_origins", "serve", lambda v: isinstance(v, list) and all(_is_origin(o) for o in v), "an array of browser origins such as 'https://app.example.com' (scheme and host, no path)", [])
-    hosts = c.typed(table, "allowed_hosts", "serve", lambda v: isinstance(v, list) and all(_is_host(h) for h in v), "an array of host names such as 'opgate.example.com' (no scheme, no port)", [])
+    hosts = c.typed(table, "allowed_hosts", "serve", lambda v: isinstance(v, list) and all(is_host_name(h) for h in v), "an array of host names such as 'opgate.example.com' (no scheme, no port)", [])
     rate = c.typed(table, "rate_limit", "serve", lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 100_000, "requests per second per caller, from 0 (no limit) to 100000")
     burst = c.typed(table, "rate_burst", "serve", lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100_000, "an integer from 1 to 100000")
     return ServeConfig(

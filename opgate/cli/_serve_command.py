@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT
+from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, is_host_name, is_public_url
 
 from ._gateway_factory import GatewaySetupError, cli_config, make_gateway
 
@@ -29,8 +29,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--allow-write", action="store_true", help="let write ops write; ops that need confirmation still ask the person")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN", help="with --http: a browser origin allowed besides loopback ones (https://app.example); repeatable")
     parser.add_argument("--auth", action="store_true", default=None, help="with --http: ask every caller for a bearer token (on by itself once the workspace has tokens; see opgate token)")
-    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME", help="with --http: a Host name accepted besides loopback ones, such as the reverse proxy's (opgate.example.com); repeatable")
-    parser.add_argument("--public-url", metavar="URL", help="with --http: the URL callers use for /mcp, such as https://opgate.example.com/mcp behind a proxy (named in the token metadata)")
+    parser.add_argument("--allow-host", action="append", default=[], type=_host, metavar="NAME", help="with --http: a Host name accepted besides loopback ones, such as the reverse proxy's (opgate.example.com); repeatable")
+    parser.add_argument("--public-url", type=_public_url, metavar="URL", help="with --http: the URL callers use for /mcp, such as https://opgate.example.com/mcp behind a proxy (named in the token metadata)")
     parser.add_argument("--rate-limit", type=_rate, default=None, metavar="PER_SECOND", help=f"with authentication: requests per second each caller may sustain, 0 for no limit (default: {DEFAULT_RATE_LIMIT:g})")
     parser.add_argument("--rate-burst", type=_burst, default=None, metavar="N", help=f"with authentication: requests a caller may send at once (default: {DEFAULT_RATE_BURST})")
     parser.add_argument("--confirm-timeout", type=_seconds, default=None, metavar="SECONDS", help="how long a call waits for the person's confirmation before it is refused (default: 600)")
@@ -54,6 +54,18 @@ def _rate(text: str) -> float:
     if not 0 <= value <= 100_000:
         raise argparse.ArgumentTypeError(f"requests per second from 0 (no limit) to 100000, not {text}")
     return value
+
+
+def _host(text: str) -> str:
+    if not is_host_name(text):
+        raise argparse.ArgumentTypeError(f"a host name such as opgate.example.com (no scheme, no port), not {text!r}")
+    return text
+
+
+def _public_url(text: str) -> str:
+    if not is_public_url(text):
+        raise argparse.ArgumentTypeError(f"an http:// or https:// URL ending in the MCP path, such as https://opgate.example.com/mcp, not {text!r}")
+    return text
 
 
 def _burst(text: str) -> int:

@@ -107,3 +107,10 @@ def test_the_token_command_shows_a_token_once_and_never_lists_it(tmp_path):
     assert missing.returncode == 2 and "no live token" in missing.stderr
     bad = _opgate(db, "token", "create", "--name", "[red]x", "--role", "reader")
     assert bad.returncode == 2 and "[red]x" in bad.stderr
+
+
+@pytest.mark.parametrize(("flag", "value", "words"), [("--public-url", "opgate.example.com/mcp", "http:// or https:// URL"), ("--allow-host", "opgate.example.com:443", "no scheme, no port"), ("--rate-limit", "-1", "from 0"), ("--rate-burst", "0", "from 1")])
+def test_serve_flags_are_checked_before_anything_starts(tmp_path, flag, value, words):
+    done = _opgate(tmp_path / "ws.db", "serve", "--http", "127.0.0.1:0", flag, value)
+    assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "ws.db").exists()
