@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -19,8 +20,6 @@ from mcp_server_driver import CALL_TIMEOUT, child_env
 
 
 def opgate(db: Path, *words: str) -> subprocess.CompletedProcess[str]:
-    import os
-
     return subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), *words], capture_output=True, text=True, timeout=60, env=os.environ | child_env())
 
 

@@ -7,6 +7,7 @@ the SDK's client (streamable HTTP, ``Authorization: Bearer``) or httpx.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -160,7 +161,7 @@ async def test_a_revoked_token_is_refused(team):
     response = httpx.post(server.url, json=INITIALIZE, headers=HEADERS | {"Authorization": f"Bearer {token}"}, timeout=CALL_TIMEOUT)
     assert response.status_code == 401
     listed = opgate(db, "token", "list", "--json")
-    assert [row["revoked_at"] is not None for row in __import__("json").loads(listed.stdout) if row["name"] == "short-lived"] == [True]
+    assert [row["revoked_at"] is not None for row in json.loads(listed.stdout) if row["name"] == "short-lived"] == [True]
 
 
 def test_a_burst_past_the_rate_gets_429_with_retry_after(tmp_path):
