@@ -128,9 +128,14 @@ def mcp_config(args: argparse.Namespace) -> dict[str, Any]:
         from opgate.mcp_server import HttpAddress
 
         address = HttpAddress.parse(args.http)
-        if address.port == 0:
+        public_url = getattr(args, "public_url", None)
+        if address.port == 0 and not public_url:
             raise ValueError("--mcp-config needs the fixed port the server will listen on, not 0")
-        return {"mcpServers": {"opgate": {"type": "http", "url": f"http://{address.url_host}:{address.port}/mcp"}}}
+        entry: dict[str, Any] = {"type": "http", "url": public_url or f"http://{address.url_host}:{address.port}/mcp"}
+        if getattr(args, "auth", None):
+            # A placeholder, never a real token: each person pastes the one `opgate token create` gave them.
+            entry["headers"] = {"Authorization": "Bearer <token from opgate token create>"}
+        return {"mcpServers": {"opgate": entry}}
     return {"mcpServers": {"opgate": {"command": sys.executable, "args": server_arguments(args)}}}
 
 
