@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog.openapi import ApiPolicy
+from ._serve import ServeConfig
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_RETRIES = 2
@@ -76,6 +77,7 @@ class OpgateConfig:
     mode: str | None = None  # the tools ``opgate serve`` offers (SERVE_MODES); None: gateway
     theme: str | None = None
     keymap: Mapping[str, str] = field(default_factory=dict)
+    serve: ServeConfig = field(default_factory=ServeConfig)
 
     def policies(self) -> dict[str, ApiPolicy]:
         return {name: upstream.policy() for name, upstream in self.http_upstreams.items()}

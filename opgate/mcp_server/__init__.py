@@ -5,7 +5,8 @@ call goes through the core's ``ToolRouter`` and ``Gateway``, as in every
 other front end; this package only speaks the protocol.
 """
 
-from ._http import HttpAddress, serve_http, transport_security
+from ._http import HttpAddress, UnsafeBind, serve_http, transport_security
+from ._http_access import HttpAccess
 from ._server import CONFIRMATION_TIMEOUT, GatewayMCPServer
 from ._session_keys import SESSION_HEADER, SessionKey, caller_identity, scope_identity, session_key
 from ._stdio import MAX_MESSAGE_BYTES, serve_stdio
@@ -16,8 +17,10 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "SESSION_HEADER",
     "GatewayMCPServer",
+    "HttpAccess",
     "HttpAddress",
     "SessionKey",
+    "UnsafeBind",
     "caller_identity",
     "is_error",
     "listed_tools",

@@ -41,10 +41,12 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from opgate import __version__
 from opgate.core import Gateway
+from opgate.core.access import Caller, acting_as
 from opgate.core.exec import IDLE_SECONDS, MAX_SESSIONS, PERMISSION_DENIED, failure
 from opgate.core.modes import ROUTER_MODES, ToolRouter
 
 from ._clients import MAX_CALLS, Client, Clients, ConfirmationBudget
+from ._auth import request_caller
 from ._confirmation import (
     ApproverBridge,
     ConfirmationChannel,
@@ -137,7 +139,9 @@ class GatewayMCPServer:
                 pending.refuse_all()
 
     def _client(self, ctx: ServerRequestContext[Any]) -> Client:
-        return self.clients.get(session_key(ctx.request, self._identity))
+        caller = request_caller(ctx.request)
+        # An authenticated caller's sessions log under its token's name and share its idempotency scope.
+        return self.clients.get(session_key(ctx.request, self._identity, name=caller.name if caller else None))
 
     async def _list_tools(self, ctx: ServerRequestContext[PendingCalls], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         if self._fixed_tools is not None:
@@ -154,18 +158,21 @@ class GatewayMCPServer:
         if not client.asking.offers(name):
             raise MCPError(types.INVALID_PARAMS, await self._unknown_tool(client, name, arguments))
         pending = ctx.lifespan_context
+        caller = request_caller(ctx.request)
         if params.request_state is not None:
-            return await self._resume(client, pending, params)
+            return await self._resume(client, pending, params, caller)
         capabilities = ctx.session.client_capabilities
         if not can_elicit_form(capabilities):
-            result = tool_result(await self._run(client, client.refusing, None, name, arguments))
+            result = tool_result(await self._run(client, client.refusing, None, name, arguments, caller))
         elif ctx.session.can_send_request:
             channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout, self._budget, client)
-            result = tool_result(await self._run(client, client.asking, channel, name, arguments))
+            result = tool_result(await self._run(client, client.asking, channel, name, arguments, caller))
         elif ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return await pending.start(client, call_fingerprint(name, arguments), lambda call: self._run(client, client.asking, call, name, arguments))
+            return await pending.start(
+                client, _fingerprint(caller, name, arguments), lambda call: self._run(client, client.asking, call, name, arguments, caller),
+            )
         else:
-            result = tool_result(await self._run(client, client.refusing, None, name, arguments))
+            result = tool_result(await self._run(client, client.refusing, None, name, arguments, caller))
         await self._tell_if_lane_changed(ctx, client)
         return result
 
@@ -197,8 +204,10 @@ class GatewayMCPServer:
         except Exception as exc:  # a client that went away misses a hint, nothing more
             log.warning("could not tell the client its tools changed: %s", exc)
 
-    async def _resume(self, client: Client, pending: PendingCalls, params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
-        result = await pending.resume(client, params.request_state or "", call_fingerprint(params.name, params.arguments), params.input_responses)
+    async def _resume(
+        self, client: Client, pending: PendingCalls, params: types.CallToolRequestParams, caller: Caller | None,
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        result = await pending.resume(client, params.request_state or "", _fingerprint(caller, params.name, params.arguments), params.input_responses)
         if result is not None:
             return result
         # No waiting call: it timed out, was answered already, or the state belongs to another call.
@@ -209,10 +218,22 @@ class GatewayMCPServer:
             help_path="root", requires_confirmation=True,
         ))
 
-    async def _run(self, client: Client, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any) -> Any:
+    async def _run(
+        self, client: Client, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any, caller: Caller | None = None,
+    ) -> Any:
+        def call_as_caller(tool: str, args: Any) -> Any:
+            # Worker threads do not inherit the request's context: the caller's role is set again here.
+            with acting_as(caller):
+                return router.call(tool, args)
+
         # The client's own slots first: a client at its limit waits for itself, holding nothing others need.
         async with client.calls:
-            return await anyio.to_thread.run_sync(self._bridge.run_with, channel, router.call, name, arguments, limiter=self._calls_limiter)
+            return await anyio.to_thread.run_sync(self._bridge.run_with, channel, call_as_caller, name, arguments, limiter=self._calls_limiter)
+
+
+def _fingerprint(caller: Caller | None, name: str, arguments: Any) -> str:
+    # A confirmation is answered only by the caller it was asked of: another token holding the state cannot.
+    return call_fingerprint(name, arguments) if caller is None else call_fingerprint(name, {"caller": caller.name, "arguments": arguments})
 
 
 def _typed_names(specs: Any) -> tuple[str, ...]:

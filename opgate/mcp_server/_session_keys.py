@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 SESSION_HEADER = "opgate-session"
@@ -70,6 +70,8 @@ class SessionKey:
 
     identity: str | None
     transport: str | None
+    name: str | None = field(default=None, compare=False)
+    """The authenticated caller's name (its token's), when it has one: it then names the session in the log."""
 
     @property
     def kept(self) -> bool:
@@ -89,20 +91,23 @@ class SessionKey:
         idempotency scope with its caller's other such requests, so that a
         retry still replays.
         """
+        if self.name:
+            # An authenticated caller is named in the audit log, and its retries replay in any of its sessions.
+            return self.name
         scope = self.text if self.kept else f"{self.identity or 'anonymous'}\x00request"
         return "mcp:" + hashlib.sha256(scope.encode()).hexdigest()[:16]
 
 
-def session_key(request: Any, identity: IdentityResolver = scope_identity) -> SessionKey:
-    """The session of a call, from its HTTP request (``None`` over stdio)."""
+def session_key(request: Any, identity: IdentityResolver = scope_identity, *, name: str | None = None) -> SessionKey:
+    """The session of a call, from its HTTP request (``None`` over stdio); ``name`` is the authenticated caller's."""
     caller = identity(request)
     if request is None:
-        return SessionKey(caller, STDIO)
+        return SessionKey(caller, STDIO, name)
     headers = getattr(request, "headers", None) or {}
     transport_id = headers.get(MCP_SESSION_HEADER)
     if transport_id:
-        return SessionKey(caller, "http:" + transport_id)
+        return SessionKey(caller, "http:" + transport_id, name)
     named = headers.get(SESSION_HEADER)
     if named:
-        return SessionKey(caller, "named:" + named[:200])
-    return SessionKey(caller, None)
+        return SessionKey(caller, "named:" + named[:200], name)
+    return SessionKey(caller, None, name)
