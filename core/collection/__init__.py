@@ -7,7 +7,7 @@ how a dry-run of a whole collection works.
 from ._errors import CollectionError
 from ._expect import Check, check_envelope
 from ._junit import junit_xml
-from ._load import call_name, load_call, load_collection, load_env
+from ._load import call_name, find_collection, load_call, load_collection, load_env, shipped_collections
 from ._model import COLLECTION_FILE, Collection, Expectation, SavedCall
 from ._rehearsal import rehearsal_gateway
 from ._run import DRY_RUN, RUN, CallReport, RunReport, run_collection
@@ -26,6 +26,7 @@ __all__ = [
     "SavedCall",
     "call_name",
     "check_envelope",
+    "find_collection",
     "junit_xml",
     "load_call",
     "load_collection",
@@ -34,4 +35,5 @@ __all__ = [
     "run_collection",
     "save_call",
     "saved_call_text",
+    "shipped_collections",
 ]

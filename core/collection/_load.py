@@ -133,11 +133,29 @@ def _check_references(calls: list[SavedCall], problems: list[str]) -> None:
                 problems.append(problem(call.file_name, where, f"${ref} is call {index}, which does not run before this one; refer to earlier calls only"))
 
 
+def shipped_collections() -> dict[str, Path]:
+    """The collections that ship with opgate (``demo``), by name."""
+    from .._builtin import fixtures_dir
+
+    root = fixtures_dir() / "collections"
+    return {p.name: p for p in sorted(root.iterdir()) if p.is_dir()} if root.is_dir() else {}
+
+
+def find_collection(text: str | Path) -> Path:
+    """A folder, or else the name of a collection shipped with opgate (``opgate run demo``)."""
+    folder = Path(text)
+    if folder.is_dir():
+        return folder
+    shipped = shipped_collections()
+    if str(text) in shipped:
+        return shipped[str(text)]
+    names = ", ".join(shipped) or "none"
+    raise CollectionError([f"{text}: is not a folder; a collection is a folder of .toml files, one call each (shipped collections: {names})"])
+
+
 def load_collection(folder: str | Path) -> Collection:
-    """The collection in ``folder``; :class:`CollectionError` lists every problem found."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise CollectionError([f"{folder}: is not a folder; a collection is a folder of .toml files, one call each"])
+    """The collection in ``folder`` (or shipped under that name); :class:`CollectionError` lists every problem found."""
+    folder = find_collection(folder)
     problems: list[str] = []
     meta = _collection_file(folder, problems)
     calls: list[SavedCall] = []

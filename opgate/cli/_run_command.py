@@ -21,7 +21,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "run", help="run a collection of saved calls and check what they answer",
         description="Run every saved call of a collection folder in file-name order, check each expectation, and exit 1 if any fails (2 if the collection cannot be read).",
     )
-    parser.add_argument("collection", help="a collection folder (one .toml file per call)")
+    parser.add_argument("collection", help="a collection folder (one .toml file per call), or the name of one shipped with opgate (demo)")
     parser.add_argument("--dry-run", action="store_true", help="run on a scratch copy of the workspace: nothing is written, and later calls still see what earlier ones created")
     parser.add_argument("--env", metavar="FILE", help="a TOML file of variables (name = value) that override the collection's [vars]")
     parser.add_argument("--junit", metavar="FILE", help="also write the report as JUnit XML (one testcase per call)")
