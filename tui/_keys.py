@@ -42,6 +42,8 @@ HISTORY_KEYS: list[Binding] = [
     Binding("ctrl+b", "run_batch", "Run batch", tooltip="Run the collected calls with gw.batch (writes need allow-write)", id="opgate.history.run_batch"),
     Binding("ctrl+d", "dry_run_batch", "Dry-run batch", tooltip="Dry-run the collected calls with gw.batch", id="opgate.history.dry_batch"),
     Binding("ctrl+x", "clear_batch", "Clear batch", tooltip="Empty the batch", id="opgate.history.clear"),
+    Binding("slash,ctrl+f", "filter", "Filter", key_display="/", tooltip="Filter the calls: op:PART, is:ok|failed|cancelled|dry-run|run, or any words", id="opgate.history.filter"),
+    Binding("ctrl+s", "save_call", "Save", tooltip="Save the highlighted call to a collection", id="opgate.history.save"),
     Binding("f5", "refresh", "Refresh", tooltip="Read the call log again", id="opgate.history.refresh"),
     Binding("escape", "close", "Back", tooltip="Back to the explorer", id="opgate.history.back"),
 ]

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from conftest import REPO, write
+from collection_helpers import REPO, write
 
 
 def _opgate(*args: str, cwd, home) -> subprocess.CompletedProcess:

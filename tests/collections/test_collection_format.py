@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from opgate.core.collection import CollectionError, load_call, load_collection, load_env, save_call, saved_call_text
 from opgate.core.collection._toml import representable
 
-from conftest import DEMO, write
+from collection_helpers import DEMO, write
 
 
 def _problems(folder) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from opgate.core import Gateway
 from opgate.core.collection import load_collection, run_collection
 
-from conftest import DEMO, PROJECT, write
+from collection_helpers import DEMO, PROJECT, write
 
 
 def _task_count(db) -> int:
