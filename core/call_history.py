@@ -12,6 +12,7 @@ word must appear in the op, the code or the arguments (case does not matter).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +39,12 @@ def outcome_text(entry: dict[str, Any]) -> str:
     return str(entry.get("code") or "error")
 
 
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
 def _short(value: Any, width: int) -> str:
+    if isinstance(value, str) and _UUID.match(value):
+        return f"{value[:4]}…{value[-4:]}"  # enough to tell two ids apart in a row
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     if isinstance(value, str) and (" " in value or not value):
         text = json.dumps(value, ensure_ascii=False)

@@ -5,7 +5,7 @@ how a dry-run of a whole collection works.
 """
 
 from ._errors import CollectionError
-from ._expect import Check, check_envelope
+from ._expect import Check, check_envelope, expectation_text, recorded_expectation
 from ._junit import junit_xml
 from ._load import call_name, find_collection, load_call, load_collection, load_env, shipped_collections
 from ._model import COLLECTION_FILE, Collection, Expectation, SavedCall
@@ -26,11 +26,13 @@ __all__ = [
     "SavedCall",
     "call_name",
     "check_envelope",
+    "expectation_text",
     "find_collection",
     "junit_xml",
     "load_call",
     "load_collection",
     "load_env",
+    "recorded_expectation",
     "rehearsal_gateway",
     "run_collection",
     "save_call",

@@ -241,3 +241,32 @@ def check_envelope(expect: Expectation, envelope: dict[str, Any]) -> list[Check]
         checks.append(Check(f"result {place} {shown}", passed, detail))
     checks.extend(_diff_checks(expect, envelope))
     return checks
+
+
+def recorded_expectation(envelope: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An ``[expect]`` table that holds what ``envelope`` answered: its outcome and, for a write, the diff's shape.
+
+    ``None`` when there is nothing to record (no answer, or a person's cancellation).
+    """
+    if not envelope:
+        return None
+    if not envelope.get("ok"):
+        error = envelope.get("error") or {}
+        if (error.get("details") or {}).get("cancelled") or error.get("code") not in ERROR_CODES:
+            return None
+        return {"error": error["code"]}
+    diff = (envelope.get("meta") or {}).get("diff")
+    if not isinstance(diff, dict):
+        return {"ok": True}
+    shape = {key: _counts(diff.get(key)) for key in DIFF_BY_KIND}
+    return {"ok": True, "diff": shape}
+
+
+def expectation_text(expect: dict[str, Any] | None) -> str:
+    """``ok``, ``NOT_FOUND``, or ``ok; created 1 task, updated nothing, deleted nothing``."""
+    if not expect:
+        return "nothing to expect"
+    if "error" in expect:
+        return str(expect["error"])
+    parts = [f"{key} " + (", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())) or "nothing") for key, counts in (expect.get("diff") or {}).items()]
+    return "ok" + (f"; {', '.join(parts)}" if parts else "")

@@ -139,6 +139,17 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
     def _row_selected(self) -> None:
         self.action_reopen()
 
+    def action_save_call(self) -> None:
+        """Save the highlighted call to a collection, expecting the outcome it had."""
+        entry = self._current()
+        if entry is None or not entry.get("op"):
+            return
+        if entry.get("args_truncated"):
+            self.notify("This call's arguments were too long to keep whole in the log, so it cannot be saved from here.", severity="warning")
+            return
+        answered = {"ok": True} if entry.get("ok") else None if outcome(entry) == "cancelled" else {"ok": False, "error": {"code": entry.get("code")}}
+        self.app.explorer.ask_to_save(entry["op"], dict(entry.get("args") or {}), answered)  # type: ignore[attr-defined]
+
     def action_toggle_batch(self) -> None:
         entry = self._current()
         if entry is None or not entry.get("op"):
