@@ -26,7 +26,7 @@ from .jump import Jump, JumpScreen
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(CollectionActions, ReportsWorkerFailures, Screen[None]):
+class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS

@@ -13,6 +13,7 @@ from typing import Any
 
 from textual import on, work
 from textual.message import Message
+from textual.screen import Screen
 
 from opgate.core.collection import (
     CollectionError, RunReport, expectation_text, load_collection, recorded_expectation, run_collection, save_call, shipped_collections,
@@ -49,8 +50,11 @@ def combined_diff(report: RunReport) -> dict[str, list[Any]]:
     return diff
 
 
-class CollectionActions:
-    """Mixed into the explorer screen (which provides ``gateway``, ``open_op``, ``show_result``, ``call_op``...)."""
+class CollectionActions(Screen[None]):
+    """The explorer screen's base for collections (it provides ``gateway``, ``open_op``, ``show_result``, ``call_op``...).
+
+    A Screen itself, not a plain mixin: Textual registers ``@on`` handlers only on classes made by its metaclass.
+    """
 
     last_call: tuple[str, dict[str, Any], dict[str, Any]] | None = None
 

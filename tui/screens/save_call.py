@@ -36,7 +36,7 @@ class SaveCallScreen(ModalScreen[SaveRequest | None]):
         super().__init__()
         self.op = op
         self.collection = collection
-        self.name = name
+        self.call_name = name
         self.expected = expected
         self.expected_text = expected_text
         self.existing = existing
@@ -48,7 +48,7 @@ class SaveCallScreen(ModalScreen[SaveRequest | None]):
             yield Label(Text(f"Collection (a folder name; existing: {known})", style="dim"))
             yield Input(self.collection, id="save-collection")
             yield Label(Text("Name of the call (later calls refer to it as $name)", style="dim"))
-            yield Input(self.name, id="save-name")
+            yield Input(self.call_name, id="save-name")
             yield Label(Text("Notes", style="dim"))
             yield Input(placeholder="what this call checks, for the next person", id="save-notes")
             yield Checkbox(Text(f"Expect what it last answered: {self.expected_text}"), value=self.expected is not None, id="save-expect", disabled=self.expected is None)

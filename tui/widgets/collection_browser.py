@@ -79,6 +79,8 @@ class CollectionBrowser(Tree[CollectionNode]):
             self.root.add_leaf(Text("no collections yet: ctrl+s saves the call being built", style=dim))
         if where is not None:
             self.select(where)
+        else:
+            self.cursor_line = 0  # F5/F6 act on what the cursor is on: start on the first collection
 
     @property
     def selected(self) -> CollectionNode | None:
