@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from opgate.core.collection import CallReport, CollectionError, RunReport, junit_xml, load_collection, load_env, run_collection
-
 from ._asker import terminal_asker
 from ._exec_command import _approver
 from ._gateway_factory import make_gateway
+
+if TYPE_CHECKING:  # the runner loads the exec path (jsonschema, apsw): only `opgate run` pays for it
+    from opgate.core.collection import CallReport, RunReport
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -61,6 +63,8 @@ def _summary(report: RunReport) -> Text:
 
 
 def run_command(args: argparse.Namespace, console: Console) -> int:
+    from opgate.core.collection import CollectionError, junit_xml, load_collection, load_env, run_collection
+
     try:
         collection = load_collection(args.collection)
         variables = load_env(args.env) if args.env else {}
