@@ -46,7 +46,7 @@ def _short(value: Any, width: int) -> str:
     if isinstance(value, str) and _UUID.match(value):
         return f"{value[:4]}…{value[-4:]}"  # enough to tell two ids apart in a row
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    if isinstance(value, str) and (" " in value or not value):
+    if isinstance(value, str) and (not value or any(c.isspace() for c in value)):
         text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= width else text[: max(width - 1, 1)] + "…"
 

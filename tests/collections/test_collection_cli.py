@@ -7,7 +7,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from collection_helpers import REPO, write
+from collection_helpers import PROJECT, REPO, write
 
 
 def _opgate(*args: str, cwd, home) -> subprocess.CompletedProcess:
@@ -55,3 +55,19 @@ def test_a_collection_that_cannot_load_exits_2_with_every_problem_and_no_traceba
     assert "Traceback" not in done.stdout + done.stderr
     bad_env = _opgate("--db", str(tmp_path / "w.db"), "run", str(folder), "--env", str(tmp_path / "none.toml"), cwd=tmp_path, home=tmp_path / "home")
     assert bad_env.returncode == 2
+
+
+def test_a_real_run_with_an_environment_file_writes_and_confirms_with_yes(tmp_path):
+    folder = write(tmp_path / "c", {
+        "collection.toml": '[vars]\ntitle = "from [vars]"\n',
+        "010_add.toml": 'op = "onto.task.create"\n[args]\nproject_id = "${project_id}"\ntitle = "${title}"\n[expect.result]\n"/task/title" = "from the env"\n',
+        "020_drop.toml": 'op = "onto.task.delete"\n[args]\ntask_id = "$add.result.task.id"\n[expect.diff]\ndeleted = { task = 1 }\n',
+    })
+    env = tmp_path / "staging.toml"
+    env.write_text(f'project_id = "{PROJECT}"\ntitle = "from the env"\n')
+    db = str(tmp_path / "w.db")
+    refused = _opgate("--db", db, "run", str(folder), "--env", str(env), cwd=tmp_path, home=tmp_path / "home")
+    assert refused.returncode == 1 and "answered PERMISSION_DENIED" in refused.stdout
+    done = _opgate("--db", db, "run", str(folder), "--env", str(env), "--allow-write", "--yes", cwd=tmp_path, home=tmp_path / "home")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed, 0 failed" in done.stdout and "run on the workspace" in done.stdout
