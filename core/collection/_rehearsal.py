@@ -47,11 +47,10 @@ def _approve(_request: Any) -> bool:
 
 def copy_workspace(source: Gateway, target: Path) -> None:
     """Copy the source gateway's SQLite workspace to ``target`` with the online backup API."""
+    _ = source.store  # opened first: a workspace that does not exist yet is created (with the demo) before it is copied
     location = source.db_location
-    store = source.store  # opens it (and creates the demo workspace) if it is new
-    if location in ("", ":memory:") or not Path(location).exists():
+    if location in ("", ":memory:") or not Path(location).is_file():
         raise CollectionError([f"the workspace {location or '(in memory)'} is not a database file, so a dry-run of a collection cannot copy it"])
-    del store
     destination = apsw.Connection(str(target))
     try:
         origin = apsw.Connection(location, flags=apsw.SQLITE_OPEN_READONLY)

@@ -113,3 +113,14 @@ def test_save_numbers_files_after_the_last_and_keeps_names_unique(tmp_path):
     assert [c.name for c in collection.calls] == ["task_list", "task_list_2", "create_a_task"]
     assert collection.calls[1].expect.result == {"/total": {"exists": True}}
     assert collection.calls[0].expect.stated  # a saved call states that it should answer ok
+
+
+def test_the_demo_collection_ships_in_the_package():
+    """An installed opgate finds `opgate run demo`: package-data must take the collection's TOML files."""
+    import fnmatch
+
+    from collection_helpers import REPO
+
+    patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["opgate.fixtures"]
+    files = [p.relative_to(REPO / "fixtures").as_posix() for p in DEMO.glob("*.toml")]
+    assert files and all(any(fnmatch.fnmatch(f, pattern) for pattern in patterns) for f in files)
