@@ -43,6 +43,8 @@ def _read_toml(path: Path, problems: list[str]) -> dict[str, Any] | None:
         problems.append(problem(path.name, None, "is not UTF-8 text"))
     except tomllib.TOMLDecodeError as exc:
         problems.append(problem(path.name, None, f"is not valid TOML ({exc})"))
+    except RecursionError:
+        problems.append(problem(path.name, None, "nests tables or arrays too deeply to read"))
     except OSError as exc:
         problems.append(problem(path.name, None, f"cannot be read ({exc.strerror or exc})"))
     return None

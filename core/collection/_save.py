@@ -64,7 +64,10 @@ def save_call(folder: str | Path, op: str, args: dict[str, Any], *, name: str = 
     while unique in names:  # call names are unique in a collection: references use them
         unique, suffix = f"{slug}_{suffix}", suffix + 1
     path = folder / f"{_next_number(folder):03d}_{unique}.toml"
-    text = saved_call_text(op, args, notes=notes, expect=expect)
+    try:
+        text = saved_call_text(op, args, notes=notes, expect=expect)
+    except (RecursionError, TypeError) as exc:
+        raise CollectionError([f"{op}: the arguments cannot be saved ({'they nest too deeply' if isinstance(exc, RecursionError) else exc})"]) from None
     with open(path, "x", encoding="utf-8") as handle:  # "x": never replaces a file someone else just wrote
         handle.write(text)
     try:

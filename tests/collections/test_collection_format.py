@@ -124,3 +124,20 @@ def test_the_demo_collection_ships_in_the_package():
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["opgate.fixtures"]
     files = [p.relative_to(REPO / "fixtures").as_posix() for p in DEMO.glob("*.toml")]
     assert files and all(any(fnmatch.fnmatch(f, pattern) for pattern in patterns) for f in files)
+
+
+def test_hostile_files_are_problems_not_crashes(tmp_path):
+    deep = "op = \"x.y\"\n[args]\na = " + "[" * 5000 + "]" * 5000 + "\n"
+    folder = write(tmp_path / "h", {"010_deep.toml": deep, "020_binary.toml": "op = \"x\"\n", "030_[markup].toml": 'op = "[bold]x[/bold]"\n'})
+    (folder / "020_binary.toml").write_bytes(b"\xff\xfe op")
+    text = "\n".join(_problems(folder))
+    assert "010_deep.toml:" in text and "020_binary.toml: is not UTF-8 text" in text
+    assert "030_[markup].toml: gives the call name '[markup]'" in text
+    nested: dict = {}
+    node = nested
+    for _ in range(5000):
+        node["a"] = {}
+        node = node["a"]
+    with pytest.raises(CollectionError, match="cannot be saved"):
+        save_call(tmp_path / "s", "onto.task.list", {"deep": nested})
+    assert not list((tmp_path / "s").glob("*.toml"))

@@ -100,12 +100,15 @@ class CollectionActions(Screen[None]):
 
     @on(CollectionBrowser.CallChosen)
     async def _call_chosen(self, event: CollectionBrowser.CallChosen) -> None:
-        call = self._collection(event.path).calls[event.position]
-        await self.open_op(call.op, dict(call.args))  # type: ignore[attr-defined]
+        collection = self._collection(event.path)
+        if collection is not None and event.position < len(collection.calls):
+            call = collection.calls[event.position]
+            await self.open_op(call.op, dict(call.args))  # type: ignore[attr-defined]
 
     def _collection(self, path: Path) -> Any:
+        """The loaded collection at ``path``, or None (it could not load, or the listing changed)."""
         listing = self.query_one(CollectionBrowser).listing  # type: ignore[attr-defined]
-        return next(c for c in listing.collections if c.path == path)
+        return next((c for c in listing.collections if c.path == path), None)
 
     # -- saving -----------------------------------------------------------------------------
 
@@ -161,10 +164,9 @@ class CollectionActions(Screen[None]):
         if selected is None:
             self.notify("Put the cursor on a collection or one of its calls.", severity="warning")  # type: ignore[attr-defined]
             return
-        try:
-            collection = self._collection(selected.path)
-        except StopIteration:
-            self.notify("This collection cannot load; fix its files first.", severity="error")  # type: ignore[attr-defined]
+        collection = self._collection(selected.path)
+        if collection is None:
+            self.notify("This collection cannot load; fix its files first (opgate run lists every problem).", severity="error")  # type: ignore[attr-defined]
             return
         only = None if selected.position is None else [selected.position]
         calls = collection.calls if only is None else [collection.calls[i] for i in only]
