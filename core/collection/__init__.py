@@ -12,6 +12,7 @@ from ._model import COLLECTION_FILE, Collection, Expectation, SavedCall
 from ._rehearsal import rehearsal_gateway
 from ._run import DRY_RUN, RUN, CallReport, RunReport, run_collection
 from ._save import save_call, saved_call_text
+from ._values import refers_to_earlier_calls
 
 __all__ = [
     "COLLECTION_FILE",
@@ -33,6 +34,7 @@ __all__ = [
     "load_collection",
     "load_env",
     "recorded_expectation",
+    "refers_to_earlier_calls",
     "rehearsal_gateway",
     "run_collection",
     "save_call",

@@ -60,6 +60,11 @@ def uses(args: Any) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     return steps, variables
 
 
+def refers_to_earlier_calls(args: Any) -> bool:
+    """Whether ``args`` use an earlier call's answer (``$name...`` or ``$N...``), so the call cannot run alone."""
+    return bool(uses(args)[0])
+
+
 class Resolver:
     """Turns a saved call's arguments into the ones sent, from the answers so far and the variables."""
 

@@ -159,3 +159,20 @@ async def test_history_filters_saves_a_row_and_shows_a_cancel_as_a_cancel(tmp_pa
     gateway.close()
     (call,) = load_collection(tmp_path / "collections" / "from-history").calls
     assert call.op == "onto.task.list" and call.args == {"limit": 2, "project_id": PROJECT}
+
+
+async def test_a_call_that_needs_earlier_answers_dry_runs_with_them_and_will_not_run_alone(tmp_path):
+    gateway = Gateway(db_path=tmp_path / "w.db", allow_write=True)
+    app = make_app(gateway, collections_dir=tmp_path / "none")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f7")
+        await settle(pilot)
+        await pilot.press(*["down"] * 4)  # the demo's 040_start_task, which updates the task 030 creates
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, ExplorerScreen)  # refused, with a notice
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: isinstance(app.screen, RunReportScreen))
+        report = app.screen.report
+        assert [c.call.name for c in report.calls] == ["list_projects", "get_project", "create_task", "start_task"] and report.passed
+    gateway.close()

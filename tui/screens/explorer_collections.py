@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.screen import Screen
 
 from opgate.core.collection import (
-    CollectionError, RunReport, expectation_text, load_collection, recorded_expectation, run_collection, save_call, shipped_collections,
+    CollectionError, RunReport, expectation_text, load_collection, recorded_expectation, refers_to_earlier_calls, run_collection, save_call,
+    shipped_collections,
 )
 
 from ..widgets import CollectionBrowser, OpTree
@@ -169,6 +170,12 @@ class CollectionActions(Screen[None]):
             self.notify("This collection cannot load; fix its files first (opgate run lists every problem).", severity="error")  # type: ignore[attr-defined]
             return
         only = None if selected.position is None else [selected.position]
+        if only and refers_to_earlier_calls(collection.calls[only[0]].args):
+            if not dry_run:
+                self.notify("This call uses earlier calls' answers, so it cannot run alone: run its collection (F6 on the collection).", severity="warning")  # type: ignore[attr-defined]
+                return
+            # On the scratch copy the calls before it can run again freely, and give it the answers it needs.
+            only = list(range(only[0] + 1))
         calls = collection.calls if only is None else [collection.calls[i] for i in only]
         writes = [c.op for c in calls if (r := self.gateway.registry.get(c.op)) is not None and r.kind == "write"]  # type: ignore[attr-defined]
         if dry_run or not writes:
