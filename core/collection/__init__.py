@@ -10,13 +10,14 @@ from ._junit import junit_xml
 from ._load import call_name, find_collection, load_call, load_collection, load_env, shipped_collections
 from ._model import COLLECTION_FILE, Collection, Expectation, SavedCall
 from ._rehearsal import rehearsal_gateway
-from ._run import DRY_RUN, RUN, CallReport, RunReport, run_collection
+from ._run import DRY_RUN, REHEARSED, RUN, CallReport, RunReport, run_collection
 from ._save import save_call, saved_call_text
 from ._values import refers_to_earlier_calls
 
 __all__ = [
     "COLLECTION_FILE",
     "DRY_RUN",
+    "REHEARSED",
     "RUN",
     "CallReport",
     "Check",

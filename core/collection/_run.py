@@ -23,6 +23,7 @@ from ._values import Resolver, UnresolvedValue
 
 RUN = "run"
 DRY_RUN = "dry-run"
+REHEARSED = "rehearsed on a scratch copy"
 
 
 @dataclass
@@ -34,7 +35,7 @@ class CallReport:
     sent_args: Any
     envelope: dict[str, Any]
     checks: list[Check]
-    how: str  # "run", "rehearsed on a scratch copy", "dry-run", "read"
+    how: str  # RUN, or in a dry-run: "read", REHEARSED (a write on the scratch copy) or DRY_RUN (a write sent with dry_run)
     seconds: float
 
     @property
@@ -83,6 +84,16 @@ def _checks(call: SavedCall, envelope: dict[str, Any], resolver: Resolver, posit
     return check_envelope(replace(call.expect, result=wanted), envelope) + unresolved
 
 
+def _how(gateway: Gateway, op: str, mode: str) -> str:
+    """How a call runs: for real, or in a dry-run as a plain read, a write on the scratch copy, or a write sent with dry_run."""
+    record = gateway.registry.resolve(op)
+    if mode == RUN or record is None:
+        return mode  # an unknown op is sent as it is: exec answers NOT_FOUND with the closest names
+    if record.kind != "write":
+        return "read"
+    return REHEARSED if rehearses(gateway, record.op) else DRY_RUN
+
+
 def _run_calls(gateway: Gateway, collection: Collection, variables: dict[str, Any], mode: str,
                calls: list[int], on_call: Callable[[CallReport], None] | None) -> RunReport:
     resolver = Resolver([c.name for c in collection.calls], variables)
@@ -91,9 +102,7 @@ def _run_calls(gateway: Gateway, collection: Collection, variables: dict[str, An
     for position in calls:
         call = collection.calls[position]
         began = time.perf_counter()
-        record = gateway.registry.get(call.op)
-        writes = record is not None and record.kind == "write"
-        how = RUN if mode == RUN else ("read" if not writes else "rehearsed on a scratch copy" if rehearses(gateway, call.op) else DRY_RUN)
+        how = _how(gateway, call.op, mode)
         try:
             sent = resolver.resolve(call.args, position)
         except UnresolvedValue as exc:

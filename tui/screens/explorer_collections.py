@@ -177,7 +177,7 @@ class CollectionActions(Screen[None]):
             # On the scratch copy the calls before it can run again freely, and give it the answers it needs.
             only = list(range(only[0] + 1))
         calls = collection.calls if only is None else [collection.calls[i] for i in only]
-        writes = [c.op for c in calls if (r := self.gateway.registry.get(c.op)) is not None and r.kind == "write"]  # type: ignore[attr-defined]
+        writes = [c.op for c in calls if (r := self.gateway.registry.resolve(c.op)) is not None and r.kind == "write"]  # type: ignore[attr-defined]
         if dry_run or not writes:
             self.run_saved(collection, only, dry_run=dry_run)
         elif not self.gateway.allow_write:  # type: ignore[attr-defined]
