@@ -58,7 +58,7 @@ def _check_matcher(file: str, key: str, matcher: dict[str, Any]) -> list[str]:
 
 
 def _valid_place(place: str) -> bool:
-    return place.startswith("/") or bool(_PATH.match(place))
+    return place.startswith("/") or bool(_PATH.fullmatch(place))
 
 
 def _result_problems(file: str, table: Any) -> list[str]:
@@ -66,7 +66,7 @@ def _result_problems(file: str, table: Any) -> list[str]:
         return [problem(file, "expect.result", "must be a table: \"/json/pointer\" = value, or path.to[0].field = value")]
     found = []
     for place, wanted in table.items():
-        key = f"expect.result.{place}" if _PATH.match(place) else f"expect.result.{json.dumps(place, ensure_ascii=False)}"
+        key = f"expect.result.{place}" if _PATH.fullmatch(place) else f"expect.result.{json.dumps(place, ensure_ascii=False)}"
         if not _valid_place(place):
             found.append(problem(file, key, "is neither a JSON pointer (starting with /) nor a path like tasks[0].title"))
         elif _is_matcher(wanted):

@@ -99,7 +99,7 @@ def load_call(path: Path, problems: list[str] | None = None) -> SavedCall | None
         args = _args(file, data, problems)
         expect = parse_expectation(file, data.get("expect"), problems)
         name = call_name(file)
-        if not NAME.match(name):
+        if not NAME.fullmatch(name):
             problems.append(problem(file, None, f"gives the call name {name!r}; a name starts with a letter or _ and holds letters, digits, _ and - (e.g. 020_create_task.toml)"))
         if len(problems) == found:
             call = SavedCall(name, op.strip(), args, notes, expect, path)
@@ -188,7 +188,7 @@ def load_env(path: str | Path) -> dict[str, Any]:
         raise CollectionError(problems)
     if set(data) == {"vars"} and isinstance(data["vars"], dict):
         data = data["vars"]
-    bad = [problem(path.name, key, "is not a variable name (letters, digits, _ and -, starting with a letter or _)") for key in data if not NAME.match(key)]
+    bad = [problem(path.name, key, "is not a variable name (letters, digits, _ and -, starting with a letter or _)") for key in data if not NAME.fullmatch(key)]
     if bad:
         raise CollectionError(bad)
     return dict(data)

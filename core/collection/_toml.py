@@ -57,7 +57,7 @@ def multiline(text: str) -> str:
 
 
 def key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else string(name)
+    return name if _BARE_KEY.fullmatch(name) else string(name)
 
 
 def value(node: Any) -> str:

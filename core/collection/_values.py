@@ -53,7 +53,7 @@ def uses(args: Any) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     for text, path in _walk(args, "args"):
         if text.startswith("$$"):
             continue
-        match = STEP_REFERENCE.match(text)
+        match = STEP_REFERENCE.fullmatch(text)
         if match:
             steps.append((match.group(1), path))
         variables.extend((name, path) for name in VARIABLE.findall(text))
@@ -110,7 +110,7 @@ class Resolver:
     def _string(self, text: str, position: int, where: str) -> Any:
         if text.startswith("$$"):
             return text[1:]
-        match = STEP_REFERENCE.match(text)
+        match = STEP_REFERENCE.fullmatch(text)
         if match:
             return self._step_value(text, match, position, where)
         whole = VARIABLE.fullmatch(text)

@@ -124,6 +124,7 @@ async def save_call(pilot):
     envelope = pilot.app.gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
     screen.show_result(steady(envelope))
     screen.last_call = ("onto.document.tree.move", MOVE, envelope)  # as F5 leaves it, with a steady frame behind
+    await settle(pilot, delay=0.3)  # the tab underline's animation ends before the dialog covers it
     await pilot.press("ctrl+s")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaveCallScreen))
 
