@@ -122,8 +122,9 @@ async def save_call(pilot):
     await screen.open_op("onto.document.tree.move", MOVE)
     await settle(pilot)
     envelope = pilot.app.gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
-    screen.show_result(steady(envelope))
-    screen.last_call = ("onto.document.tree.move", MOVE, envelope)  # as F5 leaves it, with a steady frame behind
+    screen.query_one("ResultView").show(steady(envelope))  # as F5 shows it, without the toast that could race the frame
+    screen.action_show_tab("result")
+    screen.last_call = ("onto.document.tree.move", MOVE, envelope)  # what F5 leaves for ctrl+s to record
     await settle(pilot, delay=0.3)  # the tab underline's animation ends before the dialog covers it
     await pilot.press("ctrl+s")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaveCallScreen))
