@@ -176,3 +176,42 @@ async def test_a_call_that_needs_earlier_answers_dry_runs_with_them_and_will_not
         report = app.screen.report
         assert [c.call.name for c in report.calls] == ["list_projects", "get_project", "create_task", "start_task"] and report.passed
     gateway.close()
+
+
+async def test_done_when_five_calls_built_in_the_explorer_pass_as_a_dry_run_from_the_cli(tmp_path):
+    """The issue's check: a QA engineer saves 5 calls in the explorer, then CI dry-runs them with a JUnit report."""
+    import os
+    import subprocess
+    import sys
+    import xml.etree.ElementTree as ET
+
+    db = tmp_path / "w.db"
+    gateway = Gateway(db_path=db)
+    app = make_app(gateway, collections_dir=tmp_path / "collections")
+    calls = [
+        ("onto.project.list", {}, False),
+        ("onto.project.get", {"project_id": PROJECT}, False),
+        ("onto.task.list", {"project_id": PROJECT, "limit": 3}, False),
+        ("onto.task.create", {"project_id": PROJECT, "title": "QA check"}, True),
+        ("onto.task.update", {"task_id": FIRST_TASK, "priority": 2}, True),
+    ]
+    async with app.run_test(size=(120, 36)) as pilot:
+        for op, args, dry_run_first in calls:
+            await app.screen.open_op(op, args)
+            await settle(pilot)
+            if dry_run_first:
+                await pilot.press("f5")  # its diff becomes the expectation
+                await settle(pilot)
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            await _save_as(pilot, "qa")
+    gateway.close()
+    folder = tmp_path / "collections" / "qa"
+    assert len(load_collection(folder).calls) == 5
+    env = {**os.environ, "OPGATE_HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "run", str(folder), "--dry-run", "--junit", str(tmp_path / "r.xml")],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    suite = ET.parse(tmp_path / "r.xml").getroot().find("testsuite")
+    assert suite.get("tests") == "5" and suite.get("failures") == "0"
+    assert "diff updated: 1 task" in "".join(case.findtext("system-out") for case in suite.findall("testcase"))
