@@ -21,8 +21,9 @@ def make_app(gateway: Any, catalog_label: str = "built-in catalogue", **options:
     return ExplorerApp(gateway, catalog_label, **options)
 
 
-def run_explorer(gateway: Any, *, catalog_label: str = "built-in catalogue", keymap: dict[str, str] | None = None, global_options: list[str] | None = None) -> int:
+def run_explorer(gateway: Any, *, catalog_label: str = "built-in catalogue", keymap: dict[str, str] | None = None, global_options: list[str] | None = None,
+                 collections_dir: Any = None) -> int:
     """Run the explorer in the terminal until the person quits; the exit status."""
-    app = make_app(gateway, catalog_label, keymap=keymap, global_options=global_options)
+    app = make_app(gateway, catalog_label, keymap=keymap, global_options=global_options, collections_dir=collections_dir)
     result = app.run()
     return int(result or app.return_code or 0)

@@ -29,7 +29,9 @@ EXPLORER_KEYS: list[Binding] = [
     Binding("f6", "run", "Run", priority=True, tooltip="Run the call for real (writes ask first)", id="opgate.run"),
     Binding("ctrl+t", "insert_example", "Example", tooltip="Put the op's next example in the form", id="opgate.example"),
     Binding("f9", "copy", "Copy", tooltip="Copy the call as JSON, an opgate exec command line, or Python", id="opgate.copy"),
-    Binding("ctrl+s", "toggle_schema", "Schema", tooltip="Show or hide the op's JSON Schema in Docs", id="opgate.schema"),
+    Binding("f8", "toggle_schema", "Schema", tooltip="Show or hide the op's JSON Schema in Docs", id="opgate.schema"),
+    Binding("ctrl+s", "save_call", "Save", tooltip="Save the call being built to a collection (with what it last answered as the expectation)", id="opgate.save"),
+    Binding("f7", "toggle_collections", "Collections", tooltip="Show the collections instead of the op tree (F5/F6 there dry-run or run a call or a whole collection)", id="opgate.collections"),
 ]
 
 FORM_KEYS: list[Binding] = [
@@ -42,6 +44,8 @@ HISTORY_KEYS: list[Binding] = [
     Binding("ctrl+b", "run_batch", "Run batch", tooltip="Run the collected calls with gw.batch (writes need allow-write)", id="opgate.history.run_batch"),
     Binding("ctrl+d", "dry_run_batch", "Dry-run batch", tooltip="Dry-run the collected calls with gw.batch", id="opgate.history.dry_batch"),
     Binding("ctrl+x", "clear_batch", "Clear batch", tooltip="Empty the batch", id="opgate.history.clear"),
+    Binding("slash,ctrl+f", "filter", "Filter", key_display="/", tooltip="Filter the calls: op:PART, is:ok|failed|cancelled|dry-run|run, or any words", id="opgate.history.filter"),
+    Binding("ctrl+s", "save_call", "Save", tooltip="Save the highlighted call to a collection", id="opgate.history.save"),
     Binding("f5", "refresh", "Refresh", tooltip="Read the call log again", id="opgate.history.refresh"),
     Binding("escape", "close", "Back", tooltip="Back to the explorer", id="opgate.history.back"),
 ]
@@ -63,7 +67,7 @@ EXPLORER_BINDINGS: list[Binding] = [
     _app("opgate.help"),
     *(_local(EXPLORER_KEYS, i) for i in ("opgate.find", "opgate.dry_run", "opgate.run", "opgate.example")),
     *(_app(i) for i in ("opgate.history", "opgate.writes", "opgate.context")),
-    *(_local(EXPLORER_KEYS, i) for i in ("opgate.docs", "opgate.build", "opgate.result", "opgate.copy", "opgate.schema")),
+    *(_local(EXPLORER_KEYS, i) for i in ("opgate.save", "opgate.collections", "opgate.docs", "opgate.build", "opgate.result", "opgate.copy", "opgate.schema")),
     _app("opgate.quit"),
 ]
 HISTORY_BINDINGS: list[Binding] = [*HISTORY_KEYS, *(_app(i) for i in ("opgate.writes", "opgate.help"))]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
@@ -34,7 +35,8 @@ class ExplorerApp(App[int]):
     allow_write: reactive[bool] = reactive(False)
     context: reactive[str] = reactive(ALL)
 
-    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, global_options: list[str] | None = None, **kwargs: Any):
+    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, global_options: list[str] | None = None,
+                 collections_dir: str | Path | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.gateway = gateway
         self.catalog_label = catalog_label
@@ -42,6 +44,9 @@ class ExplorerApp(App[int]):
         self.global_options: list[str] = list(global_options or [])
         self.session_traces: set[str] = set()
         self.keymap_overrides: dict[str, str] = dict(keymap or {})
+        # Where saved calls go, one folder per collection (F7 shows them; ctrl+s saves).
+        self.collections_dir = Path(collections_dir) if collections_dir else Path.cwd() / "collections"
+        self.last_collection: str | None = None
         self.set_reactive(ExplorerApp.allow_write, bool(gateway.allow_write))
         self.set_reactive(ExplorerApp.context, gateway.context or ALL)
 

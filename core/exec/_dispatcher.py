@@ -29,6 +29,7 @@ from ._session import Session
 from ..access import Caller
 from ._telemetry import CallLog
 from ._validation import ArgumentValidator
+from ._waiting import PersonWait
 
 log = logging.getLogger("opgate.exec")
 
@@ -94,6 +95,7 @@ class Dispatcher:
         shown_op = op if isinstance(op, str) else ""
         record: OpRecord | None = None
         call: Call | None = None
+        waits = PersonWait()
         try:
             record = resolve_op(op, self.registry, self.visible, self.context)
             shown_op = record.op
@@ -107,16 +109,18 @@ class Dispatcher:
             outcome = self._replay(executor, call, session)
             if outcome is None:
                 if record.requires_confirmation and not call.dry_run:
-                    self._confirm(call, executor, session, approver, caller)
-                outcome = self._run(executor, call, session, asker)
-            envelope = self._success(call, outcome, trace_id, started)
+                    self._confirm(call, executor, session, approver, caller, waits)
+                outcome = self._run(executor, call, session, waits.wrap(asker))
+            envelope = self._success(call, outcome, trace_id, started, waits.seconds)
             if not call.dry_run:
                 # A dry-run's ids were rolled back: they must not become the session's.
                 session.learn_from(call.args, outcome.result)
         except Exception as exc:  # the boundary: nothing escapes
             envelope = self._failure(shown_op, record, exc, trace_id, args)
         envelope = bound_envelope(envelope, self.settings.result_char_limit)
-        self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started)
+        # A call refused before it was prepared is still logged as the dry-run it was asked to be.
+        self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started,
+                             dry_run=bool(call.dry_run if call is not None else dry_run), waited_s=waits.seconds)
         return envelope
 
     def _authorize(self, call: Call, allow_write: bool, caller: Caller | None) -> None:
@@ -149,7 +153,9 @@ class Dispatcher:
             outcome.meta.setdefault("dry_run_kind", kind)
         return outcome
 
-    def _confirm(self, call: Call, executor: Any, session: Session, approver: Approver | None, caller: Caller | None) -> None:
+    def _confirm(
+        self, call: Call, executor: Any, session: Session, approver: Approver | None, caller: Caller | None, waits: PersonWait,
+    ) -> None:
         if approver is None and caller is not None and not caller.may_confirm:
             raise PermissionDenied(f"{call.op} needs a person's confirmation: {caller.confirm_refusal()}", requires_confirmation=True)
         if approver is None:
@@ -163,26 +169,28 @@ class Dispatcher:
         # The approver sees a copy: nothing it does can change what runs.
         request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:
-            approved = bool(approver(request))
+            approved = bool(waits.around(approver, request))
         except PermissionDenied:  # an approver that cannot ask says why, in its own words
             raise
         except Exception:
             log.exception("approver failed for %s", call.op)
             approved = False
         if not approved:
-            raise PermissionDenied(f"the person did not confirm {call.op}; nothing was written", requires_confirmation=True)
+            raise PermissionDenied(f"the person did not confirm {call.op}; nothing was written", requires_confirmation=True, cancelled=True)
         # The person approved this diff: if the state it came from changes before
         # the real run, the run fails with CONFLICT instead of doing something else.
         call.expected_digest = call.expected_digest or preview.meta.get("state_digest")
 
-    def _success(self, call: Call, outcome: Outcome, trace_id: str, started: float) -> dict[str, Any]:
+    def _success(self, call: Call, outcome: Outcome, trace_id: str, started: float, waited_s: float = 0.0) -> dict[str, Any]:
         warnings = [*call.warnings, *outcome.warnings]
-        latency_ms = (time.perf_counter() - started) * 1000
+        latency_ms = (time.perf_counter() - started - waited_s) * 1000
         budget = call.record.metadata.latency_budget_ms or self.settings.default_latency_budget_ms
         if latency_ms > budget:
             warnings.append(f"took {latency_ms:.0f} ms, over its latency budget of {budget} ms")
         result, cuts = bound_result(outcome.result, self.settings.result_char_limit)
         meta = dict(outcome.meta)
+        if waited_s:
+            meta["waited_ms"] = round(waited_s * 1000, 2)
         if outcome.replayed:
             meta["idempotent_replay"] = True
         if cuts:

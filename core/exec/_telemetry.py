@@ -88,6 +88,18 @@ def _shortened(args: dict, chars: int) -> dict:
     return kept
 
 
+CANCELLED = "CANCELLED"
+"""The call log's code for a call the person declined to confirm: nothing was written, nothing failed."""
+
+
+def _outcome_code(envelope: dict[str, Any]) -> str | None:
+    if envelope.get("ok"):
+        return None
+    error = envelope["error"]
+    # The envelope keeps PERMISSION_DENIED (an agent's five codes); the log tells a "no" from a refusal.
+    return CANCELLED if (error.get("details") or {}).get("cancelled") else error["code"]
+
+
 _OPEN: weakref.WeakSet[CallLog] = weakref.WeakSet()
 _hooks_installed = False
 _hooks_lock = threading.Lock()
@@ -137,7 +149,8 @@ class CallLog:
         self._closed = False
         self._failing = False
 
-    def entry(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float) -> dict[str, Any]:
+    def entry(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float,
+              dry_run: bool | None = None, waited_s: float = 0.0) -> dict[str, Any]:
         args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
         meta = envelope.get("meta") or {}
         kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
@@ -146,10 +159,11 @@ class CallLog:
             "trace_id": meta.get("trace_id", ""),
             "op": envelope.get("op") or (requested if isinstance(requested, str) else ""),
             "tool_name": record.tool_name if record else "",
-            "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+            # The person's time (confirmation, questions) is not the call's.
+            "duration_ms": round((time.perf_counter() - started - waited_s) * 1000, 3),
             "ok": bool(envelope.get("ok")),
-            "code": None if envelope.get("ok") else envelope["error"]["code"],
-            "dry_run": bool(getattr(call, "dry_run", False)),
+            "code": _outcome_code(envelope),
+            "dry_run": bool(getattr(call, "dry_run", False) if dry_run is None else dry_run),
             "caller": getattr(session, "caller", ""),
             "args_digest": digest,
             "args": kept,

@@ -16,6 +16,7 @@ from ._gateway_factory import make_gateway
 def add_explore_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("explore", help="the explorer (default): browse, build calls, dry-run and run", description="Open the Textual explorer on the catalogue and workspace.")
     parser.add_argument("--allow-write", action="store_true", help="start with writes allowed (toggle inside with the write key)")
+    parser.add_argument("--collections", metavar="DIR", help="the folder of collections (one subfolder each) that F7 shows and ctrl+s saves to (default: ./collections)")
     parser.set_defaults(run=run_explore)
     return parser
 
@@ -34,7 +35,8 @@ def run_explore(args: argparse.Namespace, console: Console) -> int:
     options = [word for path in args.catalog for word in ("--catalog", path)]
     options += ["--db", args.db] if args.db else []
     options += ["--context", args.context] if args.context else []
-    return run_explorer(gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=options)
+    return run_explorer(gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=options,
+                        collections_dir=getattr(args, "collections", None))
 
 
 def run_repl(args: argparse.Namespace, console: Console) -> int:

@@ -10,6 +10,8 @@ from .history import HistoryScreen
 from .id_picker import IdPickerScreen
 from .jump import JumpScreen
 from .keys_help import KeysHelpScreen
+from .run_report import RunReportScreen
+from .save_call import SaveCallScreen
 
 __all__ = [
     "AllowWriteScreen",
@@ -22,4 +24,6 @@ __all__ = [
     "IdPickerScreen",
     "JumpScreen",
     "KeysHelpScreen",
+    "RunReportScreen",
+    "SaveCallScreen",
 ]

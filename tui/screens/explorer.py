@@ -15,17 +15,18 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from .._calltext import render as render_call
 from .._failures import ReportsWorkerFailures
 from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
-from ..widgets import CallBuilder, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
+from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
+from .explorer_collections import CollectionActions
 from .id_picker import IdPickerScreen
 from .jump import Jump, JumpScreen
 
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
+class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -63,6 +64,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         yield GatewayBar()
         with Horizontal(id="main"):
             yield OpTree(id="tree")
+            yield CollectionBrowser(id="collections")
             with TabbedContent(id="tabs", initial="docs"):
                 with TabPane("Docs", id="docs"):
                     yield OpDocs(id="docs-view")
@@ -248,18 +250,24 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F5 and F6 are shown disabled for an op that nothing can run here."""
-        if action in ("dry_run", "run"):
+        if action in ("dry_run", "run") and not self.query_one(CollectionBrowser).has_focus:
             record = self.gateway.registry.get(self.call_op or "")
             if record is not None and not record.runnable:
                 return None
         return True
 
     async def action_dry_run(self) -> None:
+        if self.query_one(CollectionBrowser).has_focus:
+            self.run_from_collections(dry_run=True)
+            return
         record = await self._ready()
         if record is not None:
             self.exec_call(record.op, self.call_args, dry_run=True)
 
     async def action_run(self) -> None:
+        if self.query_one(CollectionBrowser).has_focus:
+            self.run_from_collections(dry_run=False)
+            return
         record = await self._ready()
         if record is None:
             return
@@ -291,6 +299,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
     @on(CallDone)
     async def _call_done(self, event: CallDone) -> None:
         self.app.remember(event.envelope)  # type: ignore[attr-defined]
+        self.last_call = (event.op, event.args, event.envelope)  # what ctrl+s can record as the expectation
         if event.purpose == "entity":
             await self.open_op(event.op, event.args, tab="result")
         if event.purpose == "preview" and event.envelope.get("ok"):
@@ -312,6 +321,8 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         if envelope.get("ok"):
             dry = " (dry-run)" if (envelope.get("meta") or {}).get("dry_run") else ""
             self.notify(f"{envelope.get('op')}: ok{dry}", timeout=3, markup=False)
+        elif ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
+            self.notify("Cancelled: nothing was written.", markup=False)  # the person's "no" is not an error
         else:
             error = envelope.get("error") or {}
             self.notify(str(error.get("message", "")), title=str(error.get("code", "error")), severity="error", timeout=8, markup=False)
