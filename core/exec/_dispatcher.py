@@ -26,7 +26,6 @@ from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, OpError, P
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
 from ._results import bound_envelope, bound_result, entities_touched
 from ._session import Session
-from ._telemetry import CallLog
 from ._validation import ArgumentValidator
 
 log = logging.getLogger("opgate.exec")
@@ -62,7 +61,7 @@ class Dispatcher:
         executors: Any,
         visible: Callable[[OpRecord], bool],
         settings: GatewaySettings,
-        call_log: CallLog,
+        telemetry: Any,
         context: str | None = None,
     ):
         self.registry = registry
@@ -71,7 +70,7 @@ class Dispatcher:
         self.validator = ArgumentValidator()
         self.executors = executors
         self._store = store_provider
-        self.call_log = call_log
+        self.telemetry = telemetry  # an opgate.core.telemetry.Telemetry
         self.context = context
 
     def exec(
@@ -89,6 +88,7 @@ class Dispatcher:
     ) -> dict[str, Any]:
         trace_id = new_trace_id()
         started = time.perf_counter()
+        started_at = time.time()
         shown_op = op if isinstance(op, str) else ""
         record: OpRecord | None = None
         call: Call | None = None
@@ -114,7 +114,7 @@ class Dispatcher:
         except Exception as exc:  # the boundary: nothing escapes
             envelope = self._failure(shown_op, record, exc, trace_id, args)
         envelope = bound_envelope(envelope, self.settings.result_char_limit)
-        self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started)
+        self.telemetry.record_exec(envelope, record=record, call=call, session=session, requested=op, args=args, started=started, started_at=started_at)
         return envelope
 
     def _authorize(self, call: Call, allow_write: bool) -> None:

@@ -1,6 +1,8 @@
-"""The call log: one entry per exec, kept in the workspace database.
+"""The call log: one entry per gateway call, kept in the workspace database.
 
-The explorer's history reads it back. Writing an entry must never cost the
+Every call is logged (help, search, the discovery steps, the hybrid lane;
+see :mod:`opgate.core.telemetry`); the explorer's history reads back the
+exec entries. Writing an entry must never cost the
 call itself a write transaction (a read would otherwise queue for the write
 lock behind every other process), so :meth:`CallLog.record` only queues the
 entry; a writer thread commits the queue in one transaction every
@@ -47,7 +49,8 @@ _HEAD_CHARS = 200
 _STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 
-def _now() -> str:
+def now_stamp() -> str:
+    """Now, as the log stamps its entries (UTC, to the second)."""
     return datetime.now(timezone.utc).strftime(_STAMP)
 
 
@@ -142,7 +145,7 @@ class CallLog:
         meta = envelope.get("meta") or {}
         kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
         return {
-            "ts": _now(),
+            "ts": now_stamp(),
             "trace_id": meta.get("trace_id", ""),
             "op": envelope.get("op") or (requested if isinstance(requested, str) else ""),
             "tool_name": record.tool_name if record else "",
@@ -157,13 +160,19 @@ class CallLog:
         }
 
     def record(self, envelope: dict[str, Any], **context: Any) -> None:
-        """Queue the call's entry; the writer thread commits it within ``call_log_flush_s``."""
+        """Queue an exec's entry; the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
             return
         try:
             entry = self.entry(envelope, **context)
         except Exception:
             log.warning("could not make the call log entry", exc_info=True)
+            return
+        self.append(entry)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        """Queue one entry (call-log columns); the writer thread commits it within ``call_log_flush_s``."""
+        if not self.enabled:
             return
         with self._wake:
             self._queue([entry])
@@ -199,11 +208,20 @@ class CallLog:
         _OPEN.discard(self)
 
     def recent(self, limit: int = 50, **filters: Any) -> list[dict[str, Any]]:
+        """The newest exec entries (``kind=None``: every kind), this log's queue written first."""
         if not self.enabled:
             return []
         self.flush()
         with self._store().read() as tx:
             return tx.recent_calls(limit, **filters)
+
+    def since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict[str, Any]]:
+        """Entries of every kind from ``since`` on, oldest first, this log's queue written first."""
+        if not self.enabled:
+            return []
+        self.flush()
+        with self._store().read() as tx:
+            return tx.calls_since(since, limit=limit)
 
     # -- the writer ---------------------------------------------------------
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..discovery import PROTOCOL_SCHEMAS
 from ..exec._envelope import failure
+from ..telemetry._recorder import calls_made_within
 from ._arguments import check_arguments, is_envelope_error
 from ._gateway_tools import BATCH_SCHEMA, EXEC_SCHEMA, HELP_SCHEMA, SEARCH_SCHEMA
 
@@ -34,24 +35,38 @@ class ToolRouter:
         self._gateway_calls = {"help": self._help, "exec": self._exec, "batch": self._batch, "search": self._search}
 
     def call(self, name: str, arguments: Any = None) -> Any:
-        """The answer to one tool call: a help payload, an envelope, or a list of envelopes."""
+        """The answer to one tool call: a help payload, an envelope, or a list of envelopes.
+
+        Every call is recorded by telemetry with the lane it came through
+        (see :mod:`opgate.core.telemetry`), refused ones included.
+        """
         schema = _SCHEMAS.get(name)
         if schema is not None:
             checked = check_arguments(name, arguments, schema)
             if is_envelope_error(checked):
-                return checked
-            return self._gateway_calls[name](checked)
+                return self._refused(name, checked, "gateway")
+            with calls_made_within(None, "gateway"):
+                return self._gateway_calls[name](checked)
         record = self._typed_op(name)
         if record is not None:
-            return self._guarded_exec(record.op, arguments if arguments is not None else {})
+            with calls_made_within(None, "typed"):
+                return self._guarded_exec(record.op, arguments if arguments is not None else {})
         from ._hybrid import generic_call
 
         answer = generic_call(self, name, arguments)
         if answer is not None:
             return answer
         if name in PROTOCOL_CALLS:
-            return self._protocol(name, arguments)
-        return failure(name, "NOT_FOUND", f"There is no tool {name!r}. Use help or search to find an op, then exec it.", help_path="root")
+            with calls_made_within(None, "protocol"):
+                return self._protocol(name, arguments)
+        answer = failure(name, "NOT_FOUND", f"There is no tool {name!r}. Use help or search to find an op, then exec it.", help_path="root")
+        return self._refused("unknown_tool", answer, None, subject=name)
+
+    def _refused(self, kind: str, answer: dict[str, Any], lane: str | None, *, subject: Any = "") -> dict[str, Any]:
+        """Record a call refused before it reached the gateway (its arguments did not fit, or no such tool)."""
+        with self.gateway.telemetry.step(kind, self.gateway.session, subject, lane=lane) as step:
+            step.answered(answer)
+        return answer
 
     def _typed_op(self, name: str):
         # Only exported op names: a catalogue tool called "list" must not take over the protocol's list.
@@ -99,7 +114,7 @@ class ToolRouter:
     def _protocol(self, name: str, arguments: Any) -> dict[str, Any]:
         checked = check_arguments(name, arguments, PROTOCOL_SCHEMAS[name])
         if is_envelope_error(checked):
-            return checked
+            return self._refused(name, checked, "protocol")
         discovery = self.gateway.discovery
         methods = {
             "list": discovery.list,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from . import _build_command, _config_command, _discover_command, _exec_command, _help_command, _new_command, _serve_command, _tools_command, _ui_commands, _upstreams_command
+from . import _build_command, _config_command, _discover_command, _exec_command, _help_command, _new_command, _serve_command, _stats_command, _tools_command, _ui_commands, _upstreams_command
 from ._gateway_factory import GatewaySetupError
 from ._logging import configure_logging
 from ._options import add_global_options, merge_global_options
@@ -31,6 +31,7 @@ COMMANDS = (
     _build_command.add_parser,
     _config_command.add_parser,
     _new_command.add_parser,
+    _stats_command.add_parser,
 )
 
 
