@@ -83,7 +83,7 @@ class Gateway:
         self._store_lock = threading.Lock()
         self._dispatcher_lock = threading.Lock()
         # One log for the gateway's life: every context switch builds a new dispatcher around it.
-        self._call_log = CallLog(lambda: self.store, enabled=call_log, settings=self.settings)
+        self._call_log = CallLog(lambda: self.store, enabled=call_log, settings=self.settings, location=lambda: self.db_location)
         self.telemetry = Telemetry(self._call_log)
         for listener in listeners:
             self.telemetry.add_listener(listener)

@@ -114,7 +114,7 @@ class Dispatcher:
         except Exception as exc:  # the boundary: nothing escapes
             envelope = self._failure(shown_op, record, exc, trace_id, args)
         envelope = bound_envelope(envelope, self.settings.result_char_limit)
-        self.telemetry.record_exec(envelope, record=record, call=call, session=session, requested=op, args=args, started=started, started_at=started_at)
+        self.telemetry.record_exec(envelope, record=record, call=call, session=session, requested=op, args=args, started=started, started_at=started_at, dry_run=dry_run)
         return envelope
 
     def _authorize(self, call: Call, allow_write: bool) -> None:

@@ -121,8 +121,11 @@ def _reset_all_after_fork() -> None:
 class CallLog:
     """Queues call-log entries and writes them in batches; ``enabled=False`` keeps nothing."""
 
-    def __init__(self, store_provider: Callable[[], Any] | None, *, enabled: bool = True, settings: GatewaySettings | None = None):
+    def __init__(self, store_provider: Callable[[], Any] | None, *, enabled: bool = True, settings: GatewaySettings | None = None, location: Callable[[], str] | None = None):
         self._store = store_provider
+        # Where the store is, known without opening it: queueing an entry must not open the
+        # workspace in the caller's thread (help and search never needed it before).
+        self._location = location
         self.enabled = enabled and store_provider is not None
         self._settings = settings or GatewaySettings()
         self._reset_after_fork()
@@ -235,7 +238,8 @@ class CallLog:
     def _per_thread_database(self) -> bool:
         # Each thread's connection to ":memory:" is a database of its own: a
         # writer thread would log into an empty one, so such a store logs in the caller's thread.
-        return getattr(self._store(), "location", None) == ":memory:"
+        location = self._location() if self._location is not None else getattr(self._store(), "location", None)
+        return str(location) == ":memory:"
 
     def _start_writer(self) -> None:
         if self._writer is None:

@@ -80,7 +80,8 @@ def hybrid_tools(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
     """The tools offered this turn. With a router (a live session), the offer is recorded:
     seed 003's typed and total schema counts, and the lane that later calls are checked against."""
     if router is None:
-        return [*typed_lane(gateway, router, turn), *GENERIC_TOOLS]
+        with gateway.telemetry.unrecorded():
+            return [*typed_lane(gateway, router, turn), *GENERIC_TOOLS]
     session = router.gateway.session
     with router.gateway.telemetry.step("lane", session) as step:
         lane = typed_lane(gateway, router, turn)

@@ -160,6 +160,16 @@ class Telemetry:
             if self.active and not hidden:
                 self._finish(step, session)
 
+    @contextmanager
+    def unrecorded(self) -> Iterator[None]:
+        """Help and search calls made inside are the caller's own work, not calls to record
+        (the hybrid lane's search when a mode's tools are exported offline)."""
+        token = _INSIDE_STEP.set(True)
+        try:
+            yield
+        finally:
+            _INSIDE_STEP.reset(token)
+
     def _finish(self, step: Step, session: Any) -> None:
         try:
             trail = session.trail
@@ -186,7 +196,7 @@ class Telemetry:
             return
         self.emit(event)
 
-    def record_exec(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float, started_at: float) -> None:
+    def record_exec(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float, started_at: float, dry_run: bool = False) -> None:
         """The dispatcher's exec: its row keeps the arguments (bounded), its event the rest."""
         if not self.active:
             return
@@ -205,7 +215,7 @@ class Telemetry:
                 trace_id=meta.get("trace_id", ""), session_id=session.id, started_at=started_at,
                 actor=getattr(session, "caller", "local") or "local", chain_id=session.trail.chain_of(op),
                 parent_id=parent_id, lane=lane, tool_name=record.tool_name if record else "",
-                dry_run=bool(getattr(call, "dry_run", False)), detail=detail,
+                dry_run=bool(getattr(call, "dry_run", dry_run)), detail=detail,
             )
             row = self.call_log.entry(envelope, record=record, call=call, session=session, requested=requested, args=args, started=started) if self.call_log.enabled else None
         except Exception:
@@ -216,7 +226,10 @@ class Telemetry:
     def emit(self, event: CallEvent, row: dict[str, Any] | None = None) -> None:
         """Queue the event's call-log row and hand the event to every listener."""
         if self.call_log.enabled:
-            self.call_log.append({**(row or {}), **event_row(event)})
+            try:
+                self.call_log.append({**(row or {}), **event_row(event)})
+            except Exception:
+                log.warning("could not queue the call log entry of a %s call", event.kind, exc_info=True)
         for listener in self._listeners:
             try:
                 listener(event)
