@@ -1,0 +1,35 @@
+"""A live host's discovery chain reaches the call log: an MCP client searches, reads help, runs the op,
+and ``opgate stats`` shows the chain from the search to the exec."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import anyio
+import pytest
+
+from mcp_checks import answer
+from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, connect, stdio_params
+
+pytestmark = pytest.mark.anyio
+
+API_SPEC = "50000000-0000-4000-8000-000000000002"
+ENGINEERING = "50000000-0000-4000-8000-000000000001"
+
+
+async def test_an_mcp_session_shows_its_chain_in_opgate_stats(db):
+    with anyio.fail_after(CALL_TIMEOUT * 2):
+        async with connect(stdio_params(db, "--allow-write")) as client:
+            found = answer(await client.call_tool("search", {"query": "move doc"}))
+            assert found["results"][0]["op"] == "onto.document.tree.move"
+            answer(await client.call_tool("help", {"path": "onto.document.tree.move"}))
+            moved = answer(await client.call_tool("exec", {"op": "onto.document.tree.move", "args": {"project_id": DEMO_PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}}))
+            assert moved["ok"], moved
+    # The server has exited: what it queued was written on the way out.
+    shown = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "stats", "--json"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    stats = json.loads(shown.stdout)
+    assert stats["chains"]["recent"][-1]["steps"] == ['search "move doc"', "help onto.document.tree.move", "exec onto.document.tree.move ok"]
+    assert {row["kind"] for row in stats["by_kind"]} >= {"search", "help", "exec"}
