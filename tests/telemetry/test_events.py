@@ -235,3 +235,13 @@ def test_discovery_steps_are_not_lost_when_the_process_exits_without_closing(tmp
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     rows = _log(db)
     assert len(rows) == 40 and {r["lane"] for r in rows} == {"gateway", "protocol"}
+
+
+def test_public_names_are_exported_on_purpose():
+    import types
+
+    import opgate.core.telemetry as telemetry
+
+    loaded = {name for name, value in vars(telemetry).items() if not name.startswith("_") and name != "annotations" and not isinstance(value, types.ModuleType)}
+    assert sorted(telemetry.__all__) == sorted(loaded | set(telemetry._LAZY))
+    assert all(getattr(telemetry, name) is not None for name in telemetry.__all__)
