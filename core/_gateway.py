@@ -24,7 +24,7 @@ from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
 from .telemetry import CallEvent
-from .telemetry._recorder import Telemetry, calls_made_within, current_call
+from .telemetry._recorder import Telemetry, made_in_this_call
 from .telemetry._surfaced import batch_outcome, help_surfaced, search_surfaced
 
 # "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
@@ -280,27 +280,19 @@ class Gateway:
 
     def batch(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:
         """Run help and exec steps in one call; one envelope per step, in order."""
-        with self.telemetry.step("batch", self.session, wraps=True) as step:
+        with self.telemetry.step("batch", self.session, wraps=True) as logged:
             self.refresh_upstreams()
-            # The steps that run on the pool's threads are logged as this batch's too.
-            parent_id, lane = current_call()
-
-            def within_batch(call: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-                def run(*args: Any, **kwargs: Any) -> dict[str, Any]:
-                    with calls_made_within(parent_id, lane):
-                        return call(*args, **kwargs)
-                return run
-
             runner = BatchRunner(
-                help_fn=within_batch(self.help),
-                exec_fn=within_batch(self.exec),
+                # Steps run on the pool's threads too: they are logged as this batch's all the same.
+                help_fn=made_in_this_call(self.help),
+                exec_fn=made_in_this_call(self.exec),
                 is_read=lambda op: isinstance(op, str) and (r := self.registry.resolve(op)) is not None and r.kind == "read",
                 max_steps=self.settings.batch_max_steps,
                 pool=self._pool(),
             )
             answers = runner.run(steps, on_error)
-            ok, code, detail = batch_outcome(answers)
-            step.done(ok, code, **detail)
+            ok, code, counts = batch_outcome(answers)
+            logged.done(ok, code, **counts)
         return answers
 
     def search(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, cursor: str | None = None) -> dict[str, Any]:

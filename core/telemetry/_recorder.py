@@ -65,6 +65,17 @@ def calls_made_within(parent_id: str | None, lane: str | None) -> Iterator[None]
         _CURRENT.reset(token)
 
 
+def made_in_this_call(call: Callable[..., Any]) -> Callable[..., Any]:
+    """``call``, logged as made inside the current call wherever it runs (a batch's pool threads)."""
+    parent_id, lane = _CURRENT.get()
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with calls_made_within(parent_id, lane):
+            return call(*args, **kwargs)
+
+    return run
+
+
 def bounded_text(value: Any, chars: int = SUBJECT_CHARS) -> str:
     text = scrub_text(value if isinstance(value, str) else "" if value is None else str(value))
     return text if len(text) <= chars else text[:chars] + "…"
