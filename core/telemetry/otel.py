@@ -61,13 +61,18 @@ class OpenTelemetryListener:
             self._typed.record(int(event.detail.get("typed", 0)))
             self._total.record(int(event.detail.get("total", 0)))
         if event.kind == "run_tool" and event.detail.get("validation_failure"):
-            self._validation.add(1, {"opgate.op": event.subject} if event.subject else {})
+            self._validation.add(1, {"opgate.op": dimensions["opgate.op"]} if "opgate.op" in dimensions else {})
 
     @staticmethod
     def _dimensions(event: CallEvent) -> dict[str, str]:
-        """Low-cardinality attributes: an op only when the call is about one (never a search's words)."""
+        """Low-cardinality attributes: an op only when the call is about a real one.
+
+        Never a search's words, and never a name a caller made up (a failed
+        call whose op did not resolve), so a client cannot grow the metric
+        series without bound; the span keeps the name as its subject.
+        """
         dimensions = {"opgate.kind": event.kind, "opgate.code": "ok" if event.ok else (event.code or "ERROR")}
-        if event.op:
+        if event.op and (event.ok or event.tool_name):
             dimensions["opgate.op"] = event.op
         if event.lane:
             dimensions["opgate.lane"] = event.lane

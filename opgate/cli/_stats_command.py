@@ -52,17 +52,20 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return _fail(console, args.json, str(exc))
     if args.chains < 0:
         return _fail(console, args.json, "--chains is a count, 0 or more")
-    from opgate.core.store import default_path, open_store
+    from opgate.core.store import StoreError, default_path, open_store
 
     location = args.db or cli_config(args).database or default_path()
     if not Path(location).exists():
         return _fail(console, args.json, f"there is no workspace database at {location}; nothing has been recorded yet")
-    store = open_store(location)
     try:
-        with store.read() as tx:
-            entries = tx.calls_since(since)
-    finally:
-        store.close()
+        store = open_store(location)
+        try:
+            with store.read() as tx:
+                entries = tx.calls_since(since)
+        finally:
+            store.close()
+    except StoreError as exc:  # a database from a newer opgate, a file that is not one
+        return _fail(console, args.json, f"cannot read the call log in {location}: {exc}")
     stats = summarize(entries, since=since, chain_limit=args.chains)
     if args.json:
         console.file.write(json.dumps({"ok": True, **stats.to_dict()}, indent=2, ensure_ascii=False) + "\n")

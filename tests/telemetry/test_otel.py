@@ -83,6 +83,15 @@ def test_metrics_count_calls_by_op_and_code_and_time_them(otel):
     assert durations[0].count == 3 and durations[0].sum > 0
 
 
+def test_a_made_up_op_name_never_becomes_a_metric_series(otel):
+    gateway, exporter, reader, _, _ = otel
+    for n in range(5):
+        gateway.exec(f"onto.invented.{n}", {})
+    series = {p.attributes.get("opgate.op") for p in _points(reader)["opgate.calls"]}
+    assert series == {None}
+    assert {s.attributes["opgate.subject"] for s in exporter.get_finished_spans()} == {f"onto.invented.{n}" for n in range(5)}
+
+
 def test_lane_schema_counts_and_run_tool_failures_are_metrics(otel):
     gateway, exporter, reader, _, _ = otel
     router = ToolRouter(gateway)

@@ -95,6 +95,10 @@ def test_bad_options_and_a_missing_workspace_are_clear_errors(tmp_path):
     assert not (tmp_path / "nowhere.db").exists()
     as_json = _stats(tmp_path / "nowhere.db", "--json")
     assert json.loads(as_json.stdout)["ok"] is False
+    not_a_database = tmp_path / "notes.db"
+    not_a_database.write_text("shopping list\n" * 1000)
+    shown = _stats(not_a_database)
+    assert shown.returncode == 2 and "cannot read the call log" in shown.stderr and "Traceback" not in shown.stderr
 
 
 def test_text_from_the_log_is_not_markup(tmp_path):
