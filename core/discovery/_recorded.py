@@ -56,7 +56,8 @@ def recorded(method: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, A
     @functools.wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         gateway = self.gateway
-        with gateway.telemetry.step(kind, gateway.session, wraps=kind == "call_tool") as step:
+        session = self.session if self.session is not None else gateway.current_session
+        with gateway.telemetry.step(kind, session, wraps=kind == "call_tool") as step:
             answer = method(self, *args, **kwargs)
             try:
                 bound = signature.bind(self, *args, **kwargs).arguments

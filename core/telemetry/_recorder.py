@@ -40,23 +40,31 @@ SURFACED_LIMIT = 10
 
 Listener = Callable[[CallEvent], Any]
 
-# (the trace id of the call running now, the lane the host used); set by calls that make other calls.
-_CURRENT: ContextVar[tuple[str | None, str | None]] = ContextVar("opgate_current_call", default=(None, None))
+@dataclass(frozen=True)
+class _CallContext:
+    parent_id: str | None = None  # the trace id of the call that makes the calls inside
+    lane: str | None = None  # how the host reached them
+    session: Any = None  # the caller's Session, when a router serves one of several callers
+
+
+_CURRENT: ContextVar[_CallContext] = ContextVar("opgate_current_call", default=_CallContext())
 # Set inside a step whose own answer uses help or search (expand_tool reads help, the lane
 # and list_tools search): those inner calls are part of the step, not calls of their own.
 _INSIDE_STEP: ContextVar[bool] = ContextVar("opgate_inside_step", default=False)
 
 
 def current_call() -> tuple[str | None, str | None]:
-    """``(parent trace id, lane)`` for a call made now; pass it to :func:`calls_made_within` in worker threads."""
-    return _CURRENT.get()
+    """``(parent trace id, lane)`` for a call made now."""
+    context = _CURRENT.get()
+    return context.parent_id, context.lane
 
 
 @contextmanager
-def calls_made_within(parent_id: str | None, lane: str | None) -> Iterator[None]:
-    """Calls made inside are logged as made by ``parent_id`` through ``lane`` (``None`` keeps the current one)."""
-    current_parent, current_lane = _CURRENT.get()
-    token = _CURRENT.set((parent_id or current_parent, lane or current_lane))
+def calls_made_within(parent_id: str | None, lane: str | None, *, session: Any = None) -> Iterator[None]:
+    """Calls made inside are logged as made by ``parent_id`` through ``lane``, in ``session``
+    (``None`` keeps the current one)."""
+    current = _CURRENT.get()
+    token = _CURRENT.set(_CallContext(parent_id or current.parent_id, lane or current.lane, session if session is not None else current.session))
     inside = _INSIDE_STEP.set(False)  # a batch's help steps are calls of their own
     try:
         yield
@@ -67,10 +75,10 @@ def calls_made_within(parent_id: str | None, lane: str | None) -> Iterator[None]
 
 def made_in_this_call(call: Callable[..., Any]) -> Callable[..., Any]:
     """``call``, logged as made inside the current call wherever it runs (a batch's pool threads)."""
-    parent_id, lane = _CURRENT.get()
+    context = _CURRENT.get()
 
     def run(*args: Any, **kwargs: Any) -> Any:
-        with calls_made_within(parent_id, lane):
+        with calls_made_within(context.parent_id, context.lane, session=context.session):
             return call(*args, **kwargs)
 
     return run
@@ -156,10 +164,11 @@ class Telemetry:
         batch). Otherwise the help and search calls it makes to build its own
         answer are part of it and not recorded apart; execs always are.
         """
-        parent_id, current_lane = _CURRENT.get()
+        context = _CURRENT.get()
+        session = context.session if context.session is not None else session  # a router's caller first
         hidden = _INSIDE_STEP.get()
-        step = Step(kind, bounded_text(subject), new_trace_id(), parent_id, lane or current_lane)
-        token = _CURRENT.set((step.trace_id if wraps else parent_id, step.lane))
+        step = Step(kind, bounded_text(subject), new_trace_id(), context.parent_id, lane or context.lane)
+        token = _CURRENT.set(_CallContext(step.trace_id if wraps else context.parent_id, step.lane, session))
         inside = _INSIDE_STEP.set(not wraps)
         try:
             yield step
@@ -212,7 +221,8 @@ class Telemetry:
         if not self.active:
             return
         try:
-            parent_id, lane = _CURRENT.get()
+            context = _CURRENT.get()
+            parent_id, lane = context.parent_id, context.lane
             meta = envelope.get("meta") or {}
             op = envelope.get("op") or (requested if isinstance(requested, str) else "")
             detail: dict[str, Any] = {}

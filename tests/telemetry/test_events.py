@@ -245,3 +245,17 @@ def test_public_names_are_exported_on_purpose():
     loaded = {name for name, value in vars(telemetry).items() if not name.startswith("_") and name != "annotations" and not isinstance(value, types.ModuleType)}
     assert sorted(telemetry.__all__) == sorted(loaded | set(telemetry._LAZY))
     assert all(getattr(telemetry, name) is not None for name in telemetry.__all__)
+
+
+def test_two_callers_of_one_gateway_log_under_their_own_sessions(recorded):
+    from opgate.core.exec import Session
+
+    gateway, events = recorded
+    alice, bob = ToolRouter(gateway, session=Session()), ToolRouter(gateway, session=Session())
+    alice.call("search", {"query": "move doc"})
+    bob.call("help", {"path": "onto.task"})
+    bob.call("exec", {"op": "onto.document.tree.move", "args": {}})  # alice's search did not lead bob here
+    alice.call("expand_tool", {"tool_id": "onto.document.tree.move"})
+    search, help_, move, expand = events
+    assert search.session_id == expand.session_id == alice.session.id != bob.session.id == help_.session_id == move.session_id
+    assert move.chain_id is None and expand.chain_id == search.trace_id
