@@ -33,3 +33,24 @@ async def test_an_mcp_session_shows_its_chain_in_opgate_stats(db):
     stats = json.loads(shown.stdout)
     assert stats["chains"]["recent"][-1]["steps"] == ['search "move doc"', "help onto.document.tree.move", "exec onto.document.tree.move ok"]
     assert {row["kind"] for row in stats["by_kind"]} >= {"search", "help", "exec"}
+
+
+async def test_a_hybrid_session_logs_its_lane_offers_and_generic_calls(db):
+    with anyio.fail_after(CALL_TIMEOUT * 2):
+        async with connect(stdio_params(db, "--mode", "hybrid")) as client:
+            listed = await client.list_tools()
+            names = {tool.name for tool in listed.tools}
+            assert {"list_tools", "run_tool"} <= names
+            answer(await client.call_tool("list_tools", {"query": "list tasks"}))
+            ran = answer(await client.call_tool("run_tool", {"name": "onto.task.list", "arguments": {"project_id": DEMO_PROJECT}}))
+            assert ran["ok"], ran
+            refused = answer(await client.call_tool("run_tool", {"name": "onto.task.get", "arguments": {}}))
+            assert refused["error"]["code"] == "VALIDATION_ERROR"
+    shown = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "stats", "--json"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    lane = json.loads(shown.stdout)["lane"]
+    # One offer per tools/list: the server's checks for a changed lane after each call are not offers.
+    assert lane["turns"] == 1 and lane["total_schemas_max"] == len(names)
+    assert (lane["list_tools_calls"], lane["run_tool_calls"], lane["run_tool_validation_failures"]) == (1, 2, 1)
+    chain = json.loads(shown.stdout)["chains"]["recent"][-1]["steps"]
+    assert chain[0] == 'list_tools "list tasks"' and "run_tool onto.task.list ok" in chain
