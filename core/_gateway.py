@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,9 @@ from .executors._defaults import default_executors, guard_builtin_ops
 from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
+from .telemetry import CallEvent
+from .telemetry._recorder import Telemetry, made_in_this_call
+from .telemetry._surfaced import batch_outcome, help_surfaced, search_surfaced
 
 # "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
 SEARCH_RANKERS = ("default", "semantic")
@@ -64,6 +67,7 @@ class Gateway:
         executors: Executors | None = None,
         upstreams: Any = None,
         search: str = "default",
+        listeners: Iterable[Callable[[CallEvent], Any]] = (),
     ):
         self._base_registry = registry if registry is not None else build_registry(builtin_catalog_loads())
         self._registry = self._base_registry
@@ -80,7 +84,10 @@ class Gateway:
         self._store_lock = threading.Lock()
         self._dispatcher_lock = threading.Lock()
         # One log for the gateway's life: every context switch builds a new dispatcher around it.
-        self._call_log = CallLog(lambda: self.store, enabled=call_log, settings=self.settings)
+        self._call_log = CallLog(lambda: self.store, enabled=call_log, settings=self.settings, location=lambda: self.db_location)
+        self.telemetry = Telemetry(self._call_log)
+        for listener in listeners:
+            self.telemetry.add_listener(listener)
         # Cheap to make: the store executor loads the built-in handler table on the first exec.
         self.executors = executors if executors is not None else default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
         self._batch_pool: ThreadPoolExecutor | None = None
@@ -233,7 +240,7 @@ class Gateway:
                         executors=self.executors,
                         visible=self._visible,
                         settings=self.settings,
-                        call_log=self._call_log,
+                        telemetry=self.telemetry,
                         context=self._dispatcher_for,
                     )
                 dispatcher = self._built_dispatcher
@@ -253,8 +260,12 @@ class Gateway:
 
     def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
         """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op."""
-        self.refresh_upstreams()
-        return self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
+        with self.telemetry.step("help", self.current_session, path) as step:
+            self.refresh_upstreams()
+            answer = self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
+            subject, surfaced = help_surfaced(answer)
+            step.answered(answer, subject=subject, surfaced=surfaced, type=answer.get("type"))
+        return answer
 
     def exec(
         self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *,
@@ -289,22 +300,27 @@ class Gateway:
 
     def batch(self, steps: Any, on_error: str = "stop", *, session: Session | None = None) -> list[dict[str, Any]]:
         """Run help and exec steps in one call; one envelope per step, in order (``session`` as for exec)."""
-        self.refresh_upstreams()
-        caller = current_caller()
+        with self.telemetry.step("batch", session or self.current_session, wraps=True) as logged:
+            self.refresh_upstreams()
+            caller = current_caller()
 
-        def exec_for_caller(*call: Any, **options: Any) -> dict[str, Any]:
-            # Read steps run on pool threads, which do not inherit the caller's context.
-            with acting_as(caller):
-                return self.exec(*call, session=session, **options)
+            def exec_for_caller(*call: Any, **options: Any) -> dict[str, Any]:
+                # Read steps run on pool threads, which do not inherit the caller's context.
+                with acting_as(caller):
+                    return self.exec(*call, session=session, **options)
 
-        runner = BatchRunner(
-            help_fn=self.help,
-            exec_fn=exec_for_caller,
-            is_read=lambda op: isinstance(op, str) and (r := self.registry.resolve(op)) is not None and r.kind == "read",
-            max_steps=self.settings.batch_max_steps,
-            pool=self._pool(),
-        )
-        return runner.run(steps, on_error)
+            runner = BatchRunner(
+                # Steps on the pool's threads are logged as this batch's all the same.
+                help_fn=made_in_this_call(self.help),
+                exec_fn=made_in_this_call(exec_for_caller),
+                is_read=lambda op: isinstance(op, str) and (r := self.registry.resolve(op)) is not None and r.kind == "read",
+                max_steps=self.settings.batch_max_steps,
+                pool=self._pool(),
+            )
+            answers = runner.run(steps, on_error)
+            ok, code, counts = batch_outcome(answers)
+            logged.done(ok, code, **counts)
+        return answers
 
     def search(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, cursor: str | None = None) -> dict[str, Any]:
         """Natural-language search over the visible ops: ranked pointers with a confidence in [0, 1].
@@ -315,7 +331,10 @@ class Gateway:
         """
         from .discovery._search_answer import search_answer
 
-        return search_answer(self, query, path=path, kind=kind, limit=limit, cursor=cursor)
+        with self.telemetry.step("search", self.current_session, query) as step:
+            answer = search_answer(self, query, path=path, kind=kind, limit=limit, cursor=cursor)
+            step.answered(answer, surfaced=search_surfaced(answer), new_chain=True, path=path if isinstance(path, str) else None, results=len(answer.get("results") or []))
+        return answer
 
     def search_hits(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, offset: int = 0, min_confidence: float = 0.0) -> list:
         """The ranked hits (``SearchHit``) for the visible ops, down to ``min_confidence``."""
@@ -370,5 +389,23 @@ class Gateway:
             return self._batch_pool
 
     def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest call-log entries, across sessions (this gateway's queued ones written first)."""
+        """The newest exec entries of the call log, across sessions (this gateway's queued ones written first)."""
         return self._call_log.recent(limit)
+
+    # -- telemetry ---------------------------------------------------------------------
+
+    def add_listener(self, listener: Callable[[CallEvent], Any]) -> Callable[[], None]:
+        """Call ``listener(event)`` with a :class:`~opgate.core.telemetry.CallEvent` after every call.
+
+        Listeners run in the calling thread once the answer is ready; an
+        exception from one is logged and never reaches the caller. Returns a
+        function that removes the listener.
+        """
+        return self.telemetry.add_listener(listener)
+
+    def remove_listener(self, listener: Callable[[CallEvent], Any]) -> None:
+        self.telemetry.remove_listener(listener)
+
+    def call_log_since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict[str, Any]]:
+        """Call-log entries of every kind from ``since`` (``YYYY-MM-DDTHH:MM:SSZ``) on, oldest first."""
+        return self._call_log.since(since, limit=limit)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,13 @@ REAL_CATALOGS = {
     "loom": CATALOGS / "loom_tools.json",
     "twilio": CATALOGS / "twilio_openapi_tools.json",
 }
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_default_workspace(tmp_path_factory):
+    """A gateway made without a database uses the default workspace, and logs its calls there
+    (help and search too): in tests that is one in a temp folder, never the person's own."""
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
 
 
 def _require(path: Path) -> Path:

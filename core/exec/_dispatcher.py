@@ -27,7 +27,6 @@ from ._prepare import Call, CallRejected, prepare_call, resolve_op
 from ._results import bound_envelope, bound_result, entities_touched
 from ._session import Session
 from ..access import Caller
-from ._telemetry import CallLog
 from ._validation import ArgumentValidator
 from ._waiting import PersonWait
 
@@ -64,7 +63,7 @@ class Dispatcher:
         executors: Any,
         visible: Callable[[OpRecord], bool],
         settings: GatewaySettings,
-        call_log: CallLog,
+        telemetry: Any,
         context: str | None = None,
     ):
         self.registry = registry
@@ -73,7 +72,7 @@ class Dispatcher:
         self.validator = ArgumentValidator()
         self.executors = executors
         self._store = store_provider
-        self.call_log = call_log
+        self.telemetry = telemetry  # an opgate.core.telemetry.Telemetry
         self.context = context
 
     def exec(
@@ -92,6 +91,7 @@ class Dispatcher:
     ) -> dict[str, Any]:
         trace_id = new_trace_id()
         started = time.perf_counter()
+        started_at = time.time()
         shown_op = op if isinstance(op, str) else ""
         record: OpRecord | None = None
         call: Call | None = None
@@ -118,9 +118,10 @@ class Dispatcher:
         except Exception as exc:  # the boundary: nothing escapes
             envelope = self._failure(shown_op, record, exc, trace_id, args)
         envelope = bound_envelope(envelope, self.settings.result_char_limit)
-        # A call refused before it was prepared is still logged as the dry-run it was asked to be.
-        self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started,
-                             dry_run=bool(call.dry_run if call is not None else dry_run), waited_s=waits.seconds)
+        self.telemetry.record_exec(
+            envelope, record=record, call=call, session=session, requested=op, args=args, started=started, started_at=started_at,
+            dry_run=bool(dry_run), waited_s=waits.seconds,
+        )
         return envelope
 
     def _authorize(self, call: Call, allow_write: bool, caller: Caller | None) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..telemetry._trail import DiscoveryTrail
 
 # Arguments a session may fill in when a call leaves them out.
 REMEMBERED_IDS = ("project_id",)
@@ -30,6 +33,9 @@ class Session:
     known: dict[str, str] = field(default_factory=dict)
     recent_calls: deque = field(default_factory=lambda: deque(maxlen=20))
     inspected: list[str] = field(default_factory=list)
+    # Telemetry: the id every call of this session is logged under, and which discovery step led to which call.
+    id: str = field(default_factory=lambda: "se_" + secrets.token_hex(8))
+    trail: DiscoveryTrail = field(default_factory=DiscoveryTrail, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def remember(self, **ids: str) -> None:

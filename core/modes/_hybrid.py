@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from ..exec._envelope import failure
+from ..telemetry._surfaced import search_surfaced
 from ._arguments import check_arguments, is_envelope_error
 from ._spec import ToolSpec, typed_tool
 
@@ -81,7 +82,22 @@ def typed_lane(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
 
 
 def hybrid_tools(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
-    return [*typed_lane(gateway, router, turn), *GENERIC_TOOLS]
+    """The tools offered this turn. With a router (a live session), the offer is recorded:
+    seed 003's typed and total schema counts, and the lane that later calls are checked against."""
+    if router is None:
+        with gateway.telemetry.unrecorded():
+            return [*typed_lane(gateway, router, turn), *GENERIC_TOOLS]
+    session = router.session
+    with router.gateway.telemetry.step("lane", session) as step:
+        lane = typed_lane(gateway, router, turn)
+        tools = [*lane, *GENERIC_TOOLS]
+        session.trail.offer_lane(spec.op for spec in lane if spec.op)
+        step.done(
+            True, typed=len(lane), total=len(tools),
+            typed_bytes=sum(_spec_bytes(spec) for spec in lane), total_bytes=sum(_spec_bytes(spec) for spec in tools),
+            ops=[spec.op for spec in lane],
+        )
+    return tools
 
 
 def _line(record: Any, with_schema: bool) -> dict[str, Any]:
@@ -135,9 +151,31 @@ def list_tools(gateway: Any, arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 def generic_call(router: Any, name: str, arguments: Any) -> Any:
-    """Answer list_tools / run_tool; ``None`` for any other name."""
+    """Answer list_tools / run_tool; ``None`` for any other name.
+
+    Both are recorded (seed 003's generic list and run counts); a run_tool
+    whose arguments do not fit, its own or the op's, counts as a validation
+    failure. The exec a run_tool makes is recorded as its child.
+    """
     if name not in ("list_tools", "run_tool"):
         return None
+    gateway = router.gateway
+    raw_target = arguments.get("name") if isinstance(arguments, dict) else None
+    with gateway.telemetry.step(name, router.session, raw_target or "", lane="generic", wraps=name == "run_tool") as step:
+        answer = _generic_answer(router, name, arguments)
+        if name == "list_tools":
+            asked = arguments if isinstance(arguments, dict) else {}
+            query = asked.get("query") if isinstance(asked.get("query"), str) else None
+            step.answered(answer, subject=query or asked.get("category") or "", surfaced=search_surfaced(answer), new_chain=bool(query),
+                          category=asked.get("category") if isinstance(asked.get("category"), str) else None)
+        else:
+            code = (answer.get("error") or {}).get("code") if isinstance(answer, dict) else None
+            target = answer.get("op") if isinstance(answer, dict) and isinstance(answer.get("op"), str) and answer.get("op") != name else raw_target
+            step.answered(answer, subject=target, validation_failure=True if code == "VALIDATION_ERROR" else None)
+    return answer
+
+
+def _generic_answer(router: Any, name: str, arguments: Any) -> Any:
     arguments = check_arguments(name, arguments, LIST_TOOLS_SCHEMA if name == "list_tools" else RUN_TOOL_SCHEMA)
     if is_envelope_error(arguments):
         return arguments

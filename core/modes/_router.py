@@ -25,6 +25,7 @@ from typing import Any
 from ..discovery import PROTOCOL_SCHEMAS
 from ..exec._envelope import failure
 from ..exec._session import Session
+from ..telemetry._recorder import calls_made_within
 from ._arguments import check_arguments, is_envelope_error
 from ._gateway_tools import BATCH_SCHEMA, EXEC_SCHEMA, HELP_SCHEMA, SEARCH_SCHEMA
 from ._spec import ToolSpec
@@ -89,20 +90,26 @@ class ToolRouter:
         return mode_tools(self.gateway, self.mode or "gateway", router=self, turn=turn)
 
     def call(self, name: str, arguments: Any = None) -> Any:
-        """The answer to one tool call: a help payload, an envelope, or a list of envelopes."""
-        answer = self._answer(name, arguments)
+        """The answer to one tool call: a help payload, an envelope, or a list of envelopes.
+
+        Every call is recorded by telemetry under this caller's session, with
+        the lane it came through (see :mod:`opgate.core.telemetry`), refused
+        ones included.
+        """
+        with calls_made_within(None, self._lane_of(name), session=self.session):
+            answer = self._answer(name, arguments)
         if isinstance(answer, dict) and answer.get("ok") is False:
             self._hint_retry(name, arguments, answer)
         return answer
 
     def _answer(self, name: Any, arguments: Any) -> Any:
         if not isinstance(name, str) or not self.offers(name):
-            return self._unknown_tool(name)
+            return self._refused("unknown_tool", self._unknown_tool(name), subject=name if isinstance(name, str) else "")
         schema = _SCHEMAS.get(name)
         if schema is not None:
             checked = check_arguments(name, arguments, schema)
             if is_envelope_error(checked):
-                return checked
+                return self._refused(name, checked)
             return self._gateway_calls[name](checked)
         if name in GENERIC_CALLS:
             from ._hybrid import generic_call
@@ -112,6 +119,21 @@ class ToolRouter:
             return self._protocol(name, arguments)
         record = self._typed_op(name)
         return self._guarded_exec(record.op, arguments if arguments is not None else {})
+
+    def _lane_of(self, name: Any) -> str | None:
+        if name in GATEWAY_CALLS:
+            return "gateway"
+        if name in GENERIC_CALLS:
+            return "generic"
+        if name in PROTOCOL_CALLS:
+            return "protocol"
+        return "typed" if isinstance(name, str) and self._typed_op(name) is not None else None
+
+    def _refused(self, kind: str, answer: dict[str, Any], *, subject: Any = "") -> dict[str, Any]:
+        """Record a call refused before it reached the gateway (its arguments did not fit, or no such tool)."""
+        with self.gateway.telemetry.step(kind, self.session, subject) as step:
+            step.answered(answer)
+        return answer
 
     def offers(self, name: str) -> bool:
         """Whether this caller's mode answers ``name`` (typed op names: any visible op, in or out of the lane)."""
@@ -188,7 +210,7 @@ class ToolRouter:
     def _protocol(self, name: str, arguments: Any) -> dict[str, Any]:
         checked = check_arguments(name, arguments, PROTOCOL_SCHEMAS[name])
         if is_envelope_error(checked):
-            return checked
+            return self._refused(name, checked)
         discovery = self.gateway.discovery_for(self.session)
         methods = {
             "list": discovery.list,

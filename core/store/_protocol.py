@@ -138,8 +138,13 @@ class StoreTransaction(Protocol):
         """The stored record (``response`` decoded), or ``None``."""
 
     def recent_calls(self, limit: int = 50, *, caller: str | None = None,
-                     op: str | None = None) -> list[dict]:
-        """Call-log entries, newest first."""
+                     op: str | None = None, kind: str | None = "exec") -> list[dict]:
+        """Call-log entries, newest first; only exec calls unless ``kind`` says
+        otherwise (``None``: every kind)."""
+
+    def calls_since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict]:
+        """Call-log entries of every kind stamped at or after ``since``
+        (``YYYY-MM-DDTHH:MM:SSZ``; all when ``None``), the newest ``limit``, oldest first."""
 
     def upstream_pins(self, upstream: str) -> dict[str, dict]:
         """The pinned tool definitions of one upstream MCP server, by tool name."""

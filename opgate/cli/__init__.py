@@ -18,6 +18,7 @@ from . import (
     _new_command,
     _run_command,
     _serve_command,
+    _stats_command,
     _token_command,
     _tools_command,
     _ui_commands,
@@ -46,6 +47,7 @@ COMMANDS = (
     _build_command.add_parser,
     _config_command.add_parser,
     _new_command.add_parser,
+    _stats_command.add_parser,
 )
 
 

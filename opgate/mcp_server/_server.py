@@ -180,7 +180,7 @@ class GatewayMCPServer:
         """The protocol error's words: the tools this client is offered, and what to call instead (with a retry count)."""
         answer = await anyio.to_thread.run_sync(client.asking.call, name, arguments)
         error = answer["error"]
-        offered = self._fixed_tools if self._fixed_tools is not None else listed_tools(await anyio.to_thread.run_sync(client.asking.tools))
+        offered = self._fixed_tools if self._fixed_tools is not None else listed_tools(await anyio.to_thread.run_sync(_probe_tools, client))
         names = [tool.name for tool in offered]
         shown = ", ".join(sorted(names)) if len(names) <= 20 else f"{len(names)} tools"
         retry = error.get("retry", {}).get("hint")
@@ -190,7 +190,7 @@ class GatewayMCPServer:
         """In hybrid, after a call: when the session's typed lane changed, the client is told to list its tools again."""
         if self.mode != "hybrid" or not client.key.kept:
             return
-        lane = _typed_names(await anyio.to_thread.run_sync(client.asking.tools))
+        lane = _typed_names(await anyio.to_thread.run_sync(_probe_tools, client))
         if lane == client.lane:
             return
         client.lane = lane
@@ -249,3 +249,9 @@ class _OpgateServer(Server[PendingCalls]):
         if notification_options is None and self.tools_change:
             notification_options = NotificationOptions(tools_changed=True)
         return super().create_initialization_options(notification_options, *args, **kwargs)
+
+
+def _probe_tools(client: Client) -> list:
+    """The tools the client would be offered now, without logging an offer: only tools/list offers a lane."""
+    with client.asking.gateway.telemetry.unrecorded():
+        return client.asking.tools()
