@@ -16,7 +16,7 @@ from typing import Any
 
 from ..discovery import PROTOCOL_SCHEMAS
 from ..exec._envelope import failure
-from ._arguments import check_arguments, is_envelope_error
+from ._arguments import absent_nulls, check_arguments, is_envelope_error
 from ._gateway_tools import BATCH_SCHEMA, EXEC_SCHEMA, HELP_SCHEMA, SEARCH_SCHEMA
 
 LOOP_THRESHOLD = 3
@@ -43,7 +43,8 @@ class ToolRouter:
             return self._gateway_calls[name](checked)
         record = self._typed_op(name)
         if record is not None:
-            return self._guarded_exec(record.op, arguments if arguments is not None else {})
+            # A strict export's null for an optional argument means "not given".
+            return self._guarded_exec(record.op, absent_nulls(arguments, record.parameters) if arguments is not None else {})
         from ._hybrid import generic_call
 
         answer = generic_call(self, name, arguments)
