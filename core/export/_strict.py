@@ -15,7 +15,8 @@ object lists all its properties in ``required`` and sets
   does not know...) move into the description; exec still enforces them.
 
 What cannot be expressed makes the op non-strict, with a reason per place:
-free-form objects and maps (strict mode needs every key declared),
+free-form objects and maps (strict mode needs every key declared), an
+optional property that already takes null (null and absent would blur),
 ``patternProperties``, values with no type, tuple arrays, arrays without
 ``items``, a root that is not a plain object, and schemas past the size limits.
 """
@@ -142,7 +143,11 @@ class _Converter:
         self.properties += len(properties)
         converted = {}
         for name, sub in properties.items():
-            inner = self.convert(sub, f"{where}.{name}" if where else name, depth + 1)
+            place = f"{where}.{name}" if where else name
+            inner = self.convert(sub, place, depth + 1)
+            if name not in required and _accepts_null(inner):
+                # Null is already a value here ("clear it"), so it cannot also stand for "not given".
+                self.refuse(place, "it is optional and takes null, so null and absent mean different things; strict mode cannot tell them apart")
             converted[name] = inner if name in required else nullable(inner)
         out["type"] = "object" if "null" not in types_of(out) else ["object", "null"]
         out["properties"] = converted
