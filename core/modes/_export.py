@@ -38,6 +38,7 @@ class Export:
 
     tools: list[dict[str, Any]]
     not_strict: dict[str, list[str]] = field(default_factory=dict)
+    strict_tools: int = 0
 
 
 def mode_tools(gateway: Any, mode: str, *, router: Any = None, turn: str | None = None) -> list[ToolSpec]:
@@ -69,6 +70,7 @@ def format_tools(specs: list[ToolSpec], provider: str, mode: str, *, strict: boo
     """``specs`` as the tools array ``provider`` takes in ``mode`` (the layout differs only for gemini and deferred)."""
     _check(provider, mode, strict)
     not_strict: dict[str, list[str]] = {}
+    strict_names: set[str] = set()
 
     def one(spec: ToolSpec) -> dict[str, Any]:
         parameters, is_strict = spec.parameters, False
@@ -78,6 +80,7 @@ def format_tools(specs: list[ToolSpec], provider: str, mode: str, *, strict: boo
                 not_strict[spec.name] = converted.problems
             else:
                 parameters, is_strict = converted.schema, True
+                strict_names.add(spec.name)
         return provider_tool(provider, spec.name, spec.description, parameters, annotations=spec.annotations, defer_loading=spec.defer_loading, strict=is_strict)
 
     if provider in ("gemini", "gemini-openapi"):
@@ -89,8 +92,9 @@ def format_tools(specs: list[ToolSpec], provider: str, mode: str, *, strict: boo
             {"type": "namespace", "name": name, "description": description, "tools": [one(s) for s in members]}
             for name, description, members in plan_namespaces(specs, group_summaries)
         ]
-        return Export([OPENAI_TOOL_SEARCH, *namespaces], not_strict)
-    return Export([one(s) for s in specs], not_strict)
+        return Export([OPENAI_TOOL_SEARCH, *namespaces], not_strict, len(strict_names))
+    tools = [one(s) for s in specs]
+    return Export(tools, not_strict, len(strict_names))
 
 
 def build_export(gateway: Any, provider: str, mode: str, *, router: Any = None, turn: str | None = None, strict: bool = False) -> Export:
