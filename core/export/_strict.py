@@ -135,9 +135,8 @@ class _Converter:
         extra = schema.get("additionalProperties")
         if extra not in (None, False):
             self.refuse(where, "it takes keys it does not name (additionalProperties); strict mode needs every key declared")
-        elif not isinstance(properties, dict) or (not properties and not root and extra is not False):
-            if not root:
-                self.refuse(where, "it is a free-form object; strict mode needs every key declared")
+        elif not root and (not isinstance(properties, dict) or (not properties and extra is not False)):
+            self.refuse(where, "it is a free-form object; strict mode needs every key declared")
         properties = properties if isinstance(properties, dict) else {}
         required = set(schema.get("required") or [])
         self.properties += len(properties)

@@ -2,15 +2,14 @@
 
 from ._arguments import absent_nulls
 from ._export import BYTES_PER_TOKEN, MODES, PROVIDERS, STRICT_PROVIDERS, Export, build_export, export, format_tools, mode_tools, stats
-from ._namespaces import NAMESPACE_CAP, plan_namespaces
 from ._gateway_tools import GATEWAY_TOOLS, gateway_tools
 from ._hybrid import GENERIC_TOOLS, TYPED_LANE_BYTES, TYPED_LANE_CAP, hybrid_tools, list_tools, typed_lane
+from ._namespaces import NAMESPACE_CAP, plan_namespaces
 from ._router import LOOP_THRESHOLD, ToolRouter
 from ._spec import ToolSpec, typed_tool
 
 __all__ = [
     "BYTES_PER_TOKEN",
-    "Export",
     "GATEWAY_TOOLS",
     "GENERIC_TOOLS",
     "LOOP_THRESHOLD",
@@ -20,6 +19,7 @@ __all__ = [
     "STRICT_PROVIDERS",
     "TYPED_LANE_BYTES",
     "TYPED_LANE_CAP",
+    "Export",
     "ToolRouter",
     "ToolSpec",
     "absent_nulls",
