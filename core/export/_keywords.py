@@ -50,11 +50,9 @@ def merge_all_of(schema: dict[str, Any]) -> dict[str, Any] | None:
     means for them; any other keyword must agree across branches to merge.
     """
     merged = {k: v for k, v in schema.items() if k != "allOf"}
-    for branch in schema.get("allOf") or []:
+    for raw in schema.get("allOf") or []:
+        branch = merge_all_of(raw) if isinstance(raw, dict) and "allOf" in raw else raw
         if not isinstance(branch, dict):
-            return None
-        branch = merge_all_of(branch) if "allOf" in branch else branch
-        if branch is None:
             return None
         for key, value in branch.items():
             if key == "properties" and isinstance(value, dict):

@@ -172,3 +172,21 @@ def test_strict_gateway_tools_take_nulls_too(gateway):
     Draft202012Validator(help_schema).validate(call)
     answer = ToolRouter(gateway).call("help", call)
     assert answer["ok"] and answer["path"] == "onto.task"
+
+
+def test_every_null_a_strict_schema_allows_for_an_optional_is_read_as_absent(gateway, real_catalog):
+    """The converter and the router agree: each optional it made nullable, absent_nulls drops when null."""
+    _, path = real_catalog
+    checked = 0
+    for source in (gateway, Gateway.from_catalogs([path], call_log=False)):
+        for record in source.registry:
+            strict = to_strict_schema(record.parameters).schema
+            if strict is None:
+                continue
+            optional = set(record.parameters.get("properties", {})) - set(record.parameters.get("required", []))
+            definitions = {k: strict[k] for k in ("$defs", "definitions") if k in strict}
+            for name in optional:  # the strict schema lets the model say "not given" with null
+                assert Draft202012Validator({**strict["properties"][name], **definitions}).is_valid(None), (record.op, name)
+            assert absent_nulls({name: None for name in optional}, record.parameters) == {}, record.op
+            checked += 1
+    assert checked > 40
