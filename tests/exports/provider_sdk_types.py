@@ -137,4 +137,11 @@ def sdk_violations(provider: str, tools: list[dict[str, Any]]) -> list[str]:
     problems: list[str] = []
     for tool in tools:
         problems += _CHECKS[provider](tool)
+    if provider.startswith("gemini") and not problems:
+        from google.genai import types
+
+        try:  # the array as a whole, where a caller puts it
+            types.GenerateContentConfig.model_validate({"tools": tools})
+        except ValidationError as exc:
+            problems += [f"GenerateContentConfig.tools: {e['msg']}" for e in exc.errors()]
     return problems
