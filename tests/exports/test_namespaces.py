@@ -11,10 +11,8 @@ from opgate.core.modes import NAMESPACE_CAP, format_tools, plan_namespaces, stat
 
 
 @pytest.fixture(scope="module")
-def twilio():
-    from conftest import REAL_CATALOGS, _require
-
-    return Gateway.from_catalogs([_require(REAL_CATALOGS["twilio"])], call_log=False)
+def twilio(real_catalog_paths):
+    return Gateway.from_catalogs([real_catalog_paths["twilio"]], call_log=False)
 
 
 def _deferred(gateway):

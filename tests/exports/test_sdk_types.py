@@ -38,10 +38,8 @@ def builtin(tmp_path_factory):
 
 
 @pytest.fixture(scope="module", params=["github", "loom", "twilio"])
-def catalogue(request):
-    from conftest import REAL_CATALOGS, _require
-
-    return request.param, Gateway.from_catalogs([_require(REAL_CATALOGS[request.param])], call_log=False)
+def catalogue(request, real_catalog_paths):
+    return request.param, Gateway.from_catalogs([real_catalog_paths[request.param]], call_log=False)
 
 
 def _specs(gateway: Gateway, mode: str):
