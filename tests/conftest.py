@@ -35,6 +35,12 @@ def real_catalog(request) -> tuple[str, Path]:
     return request.param, _require(REAL_CATALOGS[request.param])
 
 
+@pytest.fixture(scope="session")
+def real_catalog_paths() -> dict[str, Path]:
+    """Every real catalogue by name, for fixtures that load one once per module."""
+    return {name: _require(path) for name, path in REAL_CATALOGS.items()}
+
+
 @pytest.fixture
 def github_catalog() -> Path:
     return _require(REAL_CATALOGS["github"])

@@ -13,6 +13,8 @@ FLAT_LISTING_LIMIT = 20
 # ``<group>.read`` and ``<group>.write`` list a group's ops by kind, unless a real op has that name.
 KIND_SUFFIXES = ("read", "write")
 SHORT_DESCRIPTION_LIMIT = 160
+# The root listing names each group's biggest subgroups, so one help('') call maps the namespace.
+ROOT_SUBGROUP_LIMIT = 14
 
 
 def _op_line(record: OpRecord) -> dict[str, Any]:
@@ -34,6 +36,9 @@ def render_root(root: HelpNode, summaries: dict[str, str]) -> dict[str, Any]:
         line: dict[str, Any] = {"name": name, "ops": child.total}
         if name in summaries:
             line["summary"] = summaries[name]
+        subgroups = sorted((c for c in child.children.values() if c.children), key=lambda c: (-c.total, c.name))
+        if subgroups:
+            line["holds"] = [c.name for c in subgroups[:ROOT_SUBGROUP_LIMIT]] + (["…"] if len(subgroups) > ROOT_SUBGROUP_LIMIT else [])
         groups.append(line)
     return {
         "ok": True,

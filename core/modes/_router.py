@@ -26,7 +26,7 @@ from ..discovery import PROTOCOL_SCHEMAS
 from ..exec._envelope import failure
 from ..exec._session import Session
 from ..telemetry._recorder import calls_made_within
-from ._arguments import check_arguments, is_envelope_error
+from ._arguments import absent_nulls, check_arguments, is_envelope_error
 from ._gateway_tools import BATCH_SCHEMA, EXEC_SCHEMA, HELP_SCHEMA, SEARCH_SCHEMA
 from ._spec import ToolSpec
 
@@ -118,7 +118,8 @@ class ToolRouter:
         if name in PROTOCOL_CALLS:
             return self._protocol(name, arguments)
         record = self._typed_op(name)
-        return self._guarded_exec(record.op, arguments if arguments is not None else {})
+        # A strict export's null for an optional argument means "not given".
+        return self._guarded_exec(record.op, absent_nulls(arguments, record.parameters) if arguments is not None else {})
 
     def _lane_of(self, name: Any) -> str | None:
         if name in GATEWAY_CALLS:
