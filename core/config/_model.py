@@ -71,6 +71,7 @@ class OpgateConfig:
     database: Path | None = None
     context: str | None = None
     search: str | None = None  # the search ranker: "default" or "semantic"
+    cache_dir: Path | str | None = None  # where built registries are cached; "off": nowhere (OPGATE_CACHE_DIR wins)
     theme: str | None = None
     keymap: Mapping[str, str] = field(default_factory=dict)
 

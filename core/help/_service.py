@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .._scopes import everything
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._render import KIND_SUFFIXES, render_group, render_op, render_root
@@ -33,8 +34,11 @@ class HelpService:
 
     def __init__(self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None):
         self.registry = registry
-        self._visible = visible or (lambda record: True)
-        self.tree = HelpTree(r for r in registry if self._visible(r))
+        self._visible = visible or everything
+        if self._visible is everything:
+            self.tree = HelpTree.from_ops(registry.ops, registry.kinds(), registry.get)
+        else:
+            self.tree = HelpTree(r for r in registry if self._visible(r))
         self._cache: dict[tuple[Any, ...], str] = {}
 
     def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
