@@ -276,10 +276,13 @@ class Gateway:
 
     # -- the gateway calls ----------------------------------------------------------
 
-    def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
-        """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op."""
+    def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False, cursor: str | None = None) -> dict[str, Any]:
+        """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op.
+
+        A root or group answer over 4 KB is paged: ``page.next_cursor`` goes back in ``cursor``.
+        """
         self.refresh_upstreams()
-        return self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
+        return self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas, cursor=cursor)
 
     def exec(self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *, state_digest: str | None = None) -> dict[str, Any]:
         """Run an op (or dry-run it) and answer with the success or error envelope.

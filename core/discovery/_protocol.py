@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._cursor import BadCursor, make_cursor, read_cursor
+from .._cursor import BadCursor, make_cursor, read_cursor
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50

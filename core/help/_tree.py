@@ -63,6 +63,10 @@ class HelpNode:
             self._children = self._tree.children_of(self)
         return self._children
 
+    def op_names(self) -> list[str]:
+        """The names of every op at or under this node, in name order."""
+        return ([self.path] if self.is_op else []) + self._tree.ops[self.lo : self.hi]
+
     def ops(self) -> Iterator[OpRecord]:
         """Every op at or under this node, in name order."""
         if self.is_op:
