@@ -17,6 +17,9 @@ from ._tree import HelpTree
 
 FORMATS = ("short", "full")
 CACHE_LIMIT = 4096
+# Up to this many ops, an unknown path is compared with every path; beyond, with those near it
+# (difflib over the 100,000 paths of a big catalogue takes seconds).
+FUZZY_ALL_PATHS = 5000
 ROOT_ALIASES = ("", "root", ".")
 
 
@@ -94,7 +97,7 @@ class HelpService:
 
     def closest_paths(self, path: str, limit: int = 3) -> list[str]:
         """Nearest existing paths: fuzzy matches first, then the deepest existing prefix."""
-        paths = self.tree.paths
+        paths = self.tree.paths if len(self.tree.ops) <= FUZZY_ALL_PATHS else self._nearby_paths(path)
         hints = difflib.get_close_matches(path, paths, n=limit, cutoff=0.6)
         # Also compare the last segment alone, so "onto.tsk.list" still finds "onto.task.list".
         if len(hints) < limit:
@@ -108,6 +111,20 @@ class HelpService:
         if prefix and prefix not in hints:
             hints.append(prefix)
         return hints[: limit + 1]
+
+    def _nearby_paths(self, path: str) -> list[str]:
+        """Paths up to two levels under the deepest part of ``path`` that exists (at most FUZZY_ALL_PATHS)."""
+        prefix = path
+        while prefix and self.tree.node(prefix) is None:
+            prefix = prefix.rpartition(".")[0]
+        node = self.tree.node(prefix) or self.tree.root
+        found: list[str] = []
+        for child in node.children.values():
+            found.append(child.path)
+            found.extend(grandchild.path for grandchild in child.children.values())
+            if len(found) >= FUZZY_ALL_PATHS:
+                break
+        return found
 
     def _unknown(self, path: str) -> dict[str, Any]:
         hints = self.closest_paths(path)
