@@ -94,6 +94,8 @@ class Gateway:
             raise ValueError(f"search is one of {', '.join(SEARCH_RANKERS)}, not {search!r}")
         self.search_ranker = search
         self._search_index = None
+        # (RegistryCache, key) when the base registry is cached: the default ranker's index is cached beside it.
+        self._index_cache: tuple[Any, str] | None = None
         self._context: str | None = None
         self._requested_context = context
         self._swap_lock = threading.Lock()
@@ -133,7 +135,9 @@ class Gateway:
         if cache is not None and key is not None:
             cached = cache.load(key, lambda: guard_builtin_ops(build_registry(loads_of_paths())))
             if cached is not None:
-                return cls(cached, **options)
+                gateway = cls(cached, **options)
+                gateway._index_cache = (cache, key)
+                return gateway
         from .executors.http._upstreams import register_http_upstreams  # loads jsonschema: not on the cached path
 
         loads = loads_of_paths()
@@ -142,6 +146,7 @@ class Gateway:
         # An OpenAPI catalogue's loads also say how to reach its API: only catalogues without one are cached.
         if cache is not None and key is not None and not any(load.http_api is not None for load in loads):
             cache.store(key, gateway.base_registry)
+            gateway._index_cache = (cache, key)
         return gateway
 
     # -- the registry, and upstreams that change it ---------------------------------
@@ -341,7 +346,12 @@ class Gateway:
                     from .search import SearchIndex
 
                     registry = self.registry
-                    index = SearchIndex.build(registry, semantic=self.search_ranker == "semantic", group_summaries=registry.group_summaries)
+                    cached = self._index_cache if registry is self._base_registry and self.search_ranker == "default" else None
+                    index = cached[0].load_index(cached[1], registry) if cached else None
+                    if index is None:
+                        index = SearchIndex.build(registry, semantic=self.search_ranker == "semantic", group_summaries=registry.group_summaries)
+                        if cached:
+                            cached[0].store_index(cached[1], index)
                     self._search_index = index
         return index
 

@@ -34,6 +34,7 @@ class CacheFile:
         self.extra = extra
 
     def section(self, name: str) -> memoryview:
+        """A section's bytes (KeyError for a name the file does not have)."""
         start, length = self._sections[name]
         return self._view[self._start + start : self._start + start + length]
 

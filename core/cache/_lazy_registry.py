@@ -12,7 +12,7 @@ costs time, never a wrong answer.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..catalog._tool import LoadProblem
@@ -119,6 +119,22 @@ class CachedRegistry(Registry):
 
     def kinds(self) -> list[str]:
         return list(self._kinds)
+
+
+class RecordSequence(Sequence[OpRecord]):
+    """A registry's records by position in op order (what a search index numbers), each read when asked for."""
+
+    def __init__(self, registry: Registry):
+        self._ops = registry.ops
+        self._get = registry.get
+
+    def __getitem__(self, position):  # type: ignore[override]
+        if isinstance(position, slice):
+            return [self._get(op) for op in self._ops[position]]
+        return self._get(self._ops[position])
+
+    def __len__(self) -> int:
+        return len(self._ops)
 
 
 def light_columns(registry: Registry) -> dict[str, Any]:

@@ -18,13 +18,14 @@ import json
 import logging
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..registry._registry import Registry
 from ._codec import problem_from_json, problem_to_json, record_to_json
 from ._file import read_cache_file, write_cache_file
-from ._lazy_registry import CachedRegistry, Rebuild, light_columns
+from ._lazy_registry import CachedRegistry, Rebuild, RecordSequence, light_columns
 
 ENV_VAR = "OPGATE_CACHE_DIR"
 DISABLED = ("off", "none", "0", "false")
@@ -119,6 +120,25 @@ class RegistryCache:
             self._prune()
         except OSError as exc:
             _log.debug("registry cache not written to %s: %s", self.folder, exc)
+
+    def load_index(self, key: str, registry: Registry) -> Any:
+        """The default ranker's search index over ``registry`` cached under ``key``, or None."""
+        from ..search import SearchIndex
+
+        packed = read_cache_file(self.folder / f"{key}.search", kind="search", key=key)
+        if packed is None or packed.extra.get("byteorder") != sys.byteorder:
+            return None
+        try:
+            return SearchIndex.unpacked(RecordSequence(registry), packed.section, registry.group_summaries)
+        except (ValueError, TypeError, KeyError) as exc:
+            _log.debug("search index cache under %s unusable: %s", key, exc)
+            return None
+
+    def store_index(self, key: str, index: Any) -> None:
+        try:
+            write_cache_file(self.folder / f"{key}.search", kind="search", key=key, sections=index.pack(), extra={"byteorder": sys.byteorder})
+        except OSError as exc:
+            _log.debug("search index cache not written to %s: %s", self.folder, exc)
 
     def _prune(self) -> None:
         """Keep the newest :data:`KEEP_ENTRIES` keys: every catalogue edit makes a new one."""

@@ -12,6 +12,7 @@ import pytest
 from opgate.core import Gateway, build_registry, load_catalog
 from opgate.core.cache import CachedRegistry, RegistryCache, catalog_key
 from opgate.core.cache._codec import record_from_json, record_to_json
+from opgate.core.cache._file import read_cache_file
 
 from conftest import CATALOGS, REAL_CATALOGS, SHARED_DATA
 
@@ -158,3 +159,49 @@ def test_cache_files_are_private(cache_dir):
     files = list((cache_dir / "registry").iterdir())
     assert files and all(f.stat().st_mode & 0o077 == 0 for f in files)
     assert (cache_dir / "registry").stat().st_mode & 0o077 == 0
+
+
+def _search_answers(gateway: Gateway, queries: list[str]) -> list:
+    answers = []
+    for query in queries:
+        answers.append(gateway.search(query, limit=20))
+        answers.append(gateway.search(query, limit=5, kind="write"))
+        answers.append([hit.__dict__ for hit in gateway.search_node_hits(query)])
+    return answers
+
+
+def test_a_cached_search_index_ranks_exactly_as_a_built_one(cache_dir):
+    spec = f"twilio={REAL_CATALOGS['twilio']}"
+    queries = [*QUERIES, "snd an sms mesage", "mute a participant and then hang up the call", "reopen it", "remove the queue", "xyzzy"]
+    fresh = _gateway(spec, cache=False)
+    first = _gateway(spec)
+    assert _search_answers(first, queries) == _search_answers(fresh, queries)  # builds the index and writes it
+    assert list((cache_dir / "registry").glob("*.search"))
+    cached = _gateway(spec)
+    index = cached.search_index
+    assert cached._index_cache is not None and index.records is not fresh.search_index.records
+    assert _search_answers(cached, queries) == _search_answers(fresh, queries)
+
+
+def test_a_packed_index_ranks_as_the_built_one_on_the_built_in_requests():
+    from opgate.core.search import SearchIndex
+
+    requests = json.loads((Path(__file__).resolve().parents[2] / "bench" / "data" / "builtin_requests.json").read_text())
+    queries = [entry["query"] for part in ("tune", "heldback") for entry in requests[part]]
+    registry = Gateway(call_log=False).registry
+    built = SearchIndex.build(registry)
+    sections = built.pack()
+    packed = SearchIndex.unpacked(built.records, lambda name: sections[name], registry.group_summaries)
+    for query in queries:
+        assert packed.search(query, limit=10) == built.search(query, limit=10), query
+        assert packed.search_nodes(query) == built.search_nodes(query), query
+
+
+def test_a_damaged_search_index_is_rebuilt(cache_dir):
+    spec = f"loom={REAL_CATALOGS['loom']}"
+    expected = _gateway(spec, cache=False).search("search the web", limit=10)
+    _gateway(spec).search("warm up", limit=1)
+    (packed,) = (cache_dir / "registry").glob("*.search")
+    _flip_a_byte(packed)
+    assert _gateway(spec).search("search the web", limit=10) == expected
+    assert read_cache_file(packed, kind="search", key=packed.stem) is not None, "the rebuilt index was written again"
