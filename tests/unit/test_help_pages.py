@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import json
 
 import pytest
@@ -10,7 +12,10 @@ from opgate.core import Gateway, build_registry
 from opgate.core.catalog import CatalogLoad, ToolDefinition
 from opgate.core.help._listing import PAGE_BYTES
 
-from conftest import REAL_CATALOGS
+# Read in place from ../shared/data (as tests/conftest.py finds it).
+SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+CATALOGS = SHARED_DATA / "catalogs"
+REAL_CATALOGS = {name: CATALOGS / f for name, f in (("github", "github_mcp_tools_list.json"), ("loom", "loom_tools.json"), ("twilio", "twilio_openapi_tools.json"))}
 
 SCHEMA = {"type": "object", "properties": {"sid": {"type": "string", "description": "The SID of the resource to act on."}}}
 

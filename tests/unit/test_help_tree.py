@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from collections import defaultdict
 
 import pytest
@@ -9,7 +11,10 @@ import pytest
 from opgate.core import Gateway, build_registry, load_catalog
 from opgate.core.help import HelpTree
 
-from conftest import REAL_CATALOGS
+# Read in place from ../shared/data (as tests/conftest.py finds it).
+SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+CATALOGS = SHARED_DATA / "catalogs"
+REAL_CATALOGS = {name: CATALOGS / f for name, f in (("github", "github_mcp_tools_list.json"), ("loom", "loom_tools.json"), ("twilio", "twilio_openapi_tools.json"))}
 
 
 def _reference(registry) -> tuple[dict, dict]:

@@ -14,7 +14,10 @@ from opgate.core.cache import CachedRegistry, RegistryCache, catalog_key
 from opgate.core.cache._codec import record_from_json, record_to_json
 from opgate.core.cache._file import read_cache_file
 
-from conftest import CATALOGS, REAL_CATALOGS, SHARED_DATA
+# Read in place from ../shared/data (as tests/conftest.py finds it).
+SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+CATALOGS = SHARED_DATA / "catalogs"
+REAL_CATALOGS = {name: CATALOGS / f for name, f in (("github", "github_mcp_tools_list.json"), ("loom", "loom_tools.json"), ("twilio", "twilio_openapi_tools.json"))}
 
 QUERIES = ["send an sms", "list phone numbers", "create a pull request", "search issues", "buy a phone number", "delete a recording"]
 
