@@ -28,6 +28,12 @@ from .telemetry import CallEvent
 from .telemetry._recorder import Telemetry, made_in_this_call
 from .telemetry._surfaced import batch_outcome, help_surfaced, search_surfaced
 
+def _registry_cache(config: OpgateConfig):
+    from .cache import RegistryCache
+
+    return RegistryCache.configured(config.cache_dir)
+
+
 # "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
 SEARCH_RANKERS = ("default", "semantic")
 
@@ -96,6 +102,8 @@ class Gateway:
             raise ValueError(f"search is one of {', '.join(SEARCH_RANKERS)}, not {search!r}")
         self.search_ranker = search
         self._search_index = None
+        # (RegistryCache, key) when the base registry is cached: the default ranker's index is cached beside it.
+        self._index_cache: tuple[Any, str] | None = None
         self._context: str | None = None
         self._requested_context = context
         self._swap_lock = threading.Lock()
@@ -106,24 +114,47 @@ class Gateway:
             self._attach(upstreams)
 
     @classmethod
-    def from_catalogs(cls, paths: Iterable[str | Path], *, include_builtin: bool = False, config: OpgateConfig | None = None, **options: Any) -> Gateway:
+    def from_catalogs(cls, paths: Iterable[str | Path], *, include_builtin: bool = False, config: OpgateConfig | None = None, cache: bool = True, **options: Any) -> Gateway:
         """A gateway over catalogue files or folders (``NAME=PATH`` sets a namespace).
+
+        The registry built from them is cached on disk, keyed by the
+        catalogues' content (see :mod:`opgate.core.cache`); ``cache=False``
+        neither reads nor writes it.
 
         ``config`` adds its HTTP upstreams (``[upstreams.NAME] openapi = PATH``)
         to the catalogues and says how to reach them; an OpenAPI catalogue
         without configuration runs against its document's first server,
         without credentials.
         """
-        from .executors.http._upstreams import register_http_upstreams
+        from .cache import catalog_key
 
         config = config or OpgateConfig()
         paths = [*paths, *(f"{name}={upstream.openapi}" for name, upstream in config.http_upstreams.items())]
-        loads: list[CatalogLoad] = builtin_catalog_loads() if include_builtin else []
         policies = config.policies()
-        for path in paths:
-            loads.extend(load_catalog(path, policies=policies))
+
+        def loads_of_paths() -> list[CatalogLoad]:
+            loads: list[CatalogLoad] = builtin_catalog_loads() if include_builtin else []
+            for path in paths:
+                loads.extend(load_catalog(path, policies=policies))
+            return loads
+
+        cache = _registry_cache(config) if cache else None
+        key = catalog_key(paths, include_builtin=include_builtin, policies=policies) if cache is not None else None
+        if cache is not None and key is not None:
+            cached = cache.load(key, lambda: guard_builtin_ops(build_registry(loads_of_paths())))
+            if cached is not None:
+                gateway = cls(cached, **options)
+                gateway._index_cache = (cache, key)
+                return gateway
+        from .executors.http._upstreams import register_http_upstreams  # loads jsonschema: not on the cached path
+
+        loads = loads_of_paths()
         gateway = cls(guard_builtin_ops(build_registry(loads)), **options)
         gateway.http_apis = register_http_upstreams(gateway.executors, loads, config.http_upstreams)
+        # An OpenAPI catalogue's loads also say how to reach its API: only catalogues without one are cached.
+        if cache is not None and key is not None and not any(load.http_api is not None for load in loads):
+            cache.store(key, gateway.base_registry)
+            gateway._index_cache = (cache, key)
         return gateway
 
     # -- the registry, and upstreams that change it ---------------------------------
@@ -258,11 +289,16 @@ class Gateway:
 
     # -- the gateway calls ----------------------------------------------------------
 
-    def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
-        """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op."""
+    def help(
+        self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False, cursor: str | None = None,
+    ) -> dict[str, Any]:
+        """Help for a path: the root, a group, ``<group>.read`` / ``.write``, or an op.
+
+        A root or group answer over 4 KB is paged: ``page.next_cursor`` goes back in ``cursor``.
+        """
         with self.telemetry.step("help", self.current_session, path) as step:
             self.refresh_upstreams()
-            answer = self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
+            answer = self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas, cursor=cursor)
             subject, surfaced = help_surfaced(answer)
             step.answered(answer, subject=subject, surfaced=surfaced, type=answer.get("type"))
         return answer
@@ -358,7 +394,12 @@ class Gateway:
                     from .search import SearchIndex
 
                     registry = self.registry
-                    index = SearchIndex.build(registry, semantic=self.search_ranker == "semantic", group_summaries=registry.group_summaries)
+                    cached = self._index_cache if registry is self._base_registry and self.search_ranker == "default" else None
+                    index = cached[0].load_index(cached[1], registry) if cached else None
+                    if index is None:
+                        index = SearchIndex.build(registry, semantic=self.search_ranker == "semantic", group_summaries=registry.group_summaries)
+                        if cached:
+                            cached[0].store_index(cached[1], index)
                     self._search_index = index
         return index
 

@@ -49,3 +49,12 @@ def github_catalog() -> Path:
 @pytest.fixture
 def twilio_catalog() -> Path:
     return _require(REAL_CATALOGS["twilio"])
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_registry_cache(tmp_path_factory):
+    """Registries built by the tests (and their subprocesses) are cached in a temp folder, never the user's."""
+    import os
+
+    os.environ["OPGATE_CACHE_DIR"] = str(tmp_path_factory.mktemp("opgate-cache"))
+    yield

@@ -22,7 +22,7 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _KEYS = re.compile(r"^[a-z0-9_+\-]+(,[a-z0-9_+\-]+)*$")
 _OP_KINDS = ("read", "write")
 
-TOP_KEYS = ("database", "context", "search", "mode", "upstreams", "explorer", "serve")
+TOP_KEYS = ("database", "context", "search", "mode", "cache_dir", "upstreams", "explorer", "serve")
 HTTP_KEYS = ("openapi", "base_url", "auth", "headers", "timeout_s", "retries", "read_only", "confirm", "idempotency_header", "operations")
 AUTH_KEYS = ("scheme", "username_env", "password_env", "token_env", "api_key_env")
 OPERATION_KEYS = ("kind", "destructive", "confirm")
@@ -237,6 +237,7 @@ def check_config(data: Mapping[str, Any], file: Path) -> tuple[OpgateConfig | No
     context = c.typed(data, "context", "", _is_str, "the name of a context scope")
     search = c.typed(data, "search", "", lambda v: v in ("default", "semantic"), "the search ranker: 'default' or 'semantic'")
     mode = c.typed(data, "mode", "", lambda v: v in SERVE_MODES, "the tools opgate serve offers: " + ", ".join(repr(m) for m in SERVE_MODES))
+    cache_dir = "off" if str(data.get("cache_dir", "")).strip().lower() == "off" else c.path(data, "cache_dir", "", must_exist=False)
     http, mcp = _upstreams(c, data["upstreams"]) if "upstreams" in data else ({}, {})
     theme, keymap = _explorer(c, data["explorer"]) if "explorer" in data else (None, {})
     serve = check_serve(c, data["serve"]) if "serve" in data else ServeConfig()
@@ -244,5 +245,5 @@ def check_config(data: Mapping[str, Any], file: Path) -> tuple[OpgateConfig | No
         return None, c.problems
     return OpgateConfig(
         source=file, http_upstreams=http, mcp_servers=mcp, database=database, context=context, search=search, mode=mode,
-        theme=theme, keymap=keymap, serve=serve,
+        theme=theme, keymap=keymap, serve=serve, cache_dir=cache_dir,
     ), []

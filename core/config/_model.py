@@ -75,6 +75,7 @@ class OpgateConfig:
     context: str | None = None
     search: str | None = None  # the search ranker: "default" or "semantic"
     mode: str | None = None  # the tools ``opgate serve`` offers (SERVE_MODES); None: gateway
+    cache_dir: Path | str | None = None  # where built registries are cached; "off": nowhere (OPGATE_CACHE_DIR wins)
     theme: str | None = None
     keymap: Mapping[str, str] = field(default_factory=dict)
     serve: ServeConfig = field(default_factory=ServeConfig)

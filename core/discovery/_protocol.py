@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._cursor import BadCursor, make_cursor, read_cursor
+from .._cursor import BadCursor, make_cursor, read_cursor
 from ._recorded import recorded
 
 DEFAULT_LIMIT = 10

@@ -149,9 +149,9 @@ class BatchRunner:
             return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"cannot resolve {exc}", reference=exc.reference)
         started = time.perf_counter()
         if tool == "help":
-            unknown = set(args) - {"path", "format", "include_examples", "include_schemas"}
+            unknown = set(args) - {"path", "format", "include_examples", "include_schemas", "cursor"}
             if unknown:
-                return _step_error(index, "help", VALIDATION_ERROR, f"help takes path, format, include_examples and include_schemas; not {sorted(unknown)}")
+                return _step_error(index, "help", VALIDATION_ERROR, f"help takes path, format, include_examples, include_schemas and cursor; not {sorted(unknown)}")
             return _help_envelope(self._help(**args), started)
         unknown = set(args) - {"op", "args", "idempotency_key", "dry_run", "state_digest"}
         if unknown:

@@ -21,6 +21,7 @@ HELP_SCHEMA: dict[str, Any] = {
         "format": {"type": "string", "enum": ["short", "full"]},
         "include_examples": {"type": "boolean"},
         "include_schemas": {"type": "boolean"},
+        "cursor": {"type": "string"},
     },
 }
 EXEC_SCHEMA: dict[str, Any] = {

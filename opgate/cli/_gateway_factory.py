@@ -67,7 +67,7 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
             options["upstreams"].close()
         raise GatewaySetupError(str(exc)) from None
     if args.catalog or config.http_upstreams:
-        errors = [p for p in gateway.registry.problems if p.severity == "error"]
+        errors = gateway.registry.errors()
         for problem in errors[:20]:
             print(f"opgate: {problem}", file=sys.stderr)
         if len(errors) > 20:

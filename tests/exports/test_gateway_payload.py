@@ -28,13 +28,24 @@ def _catalogue_of_roots(folder, roots: int) -> list[str]:
     return paths
 
 
+def _root_groups(gateway: Gateway) -> int:
+    """Groups at the root, over every page (a root over 4 KB is paged)."""
+    answer, count = gateway.help(""), 0
+    while True:
+        count += len(answer["groups"])
+        cursor = (answer.get("page") or {}).get("next_cursor")
+        if not cursor:
+            return count
+        answer = gateway.help("", cursor=cursor)
+
+
 @pytest.mark.parametrize("provider", [p for p in PROVIDERS])
 def test_the_payload_is_the_same_for_1_and_40_roots(tmp_path, provider):
     one = Gateway.from_catalogs(_catalogue_of_roots(tmp_path / "one", 1), call_log=False)
     forty = Gateway.from_catalogs(_catalogue_of_roots(tmp_path / "forty", 40), call_log=False)
     builtin = Gateway(db_path=tmp_path / "w.db")
     try:
-        assert len(one.help("")["groups"]) == 1 and len(forty.help("")["groups"]) == 40
+        assert _root_groups(one) == 1 and _root_groups(forty) == 40
         sizes = {stats(export(g, provider, "gateway"))["bytes"] for g in (one, forty, builtin)}
         assert len(sizes) == 1, sizes
         if provider.startswith("openai"):
@@ -47,5 +58,5 @@ def test_help_root_is_the_map(tmp_path):
     forty = Gateway.from_catalogs(_catalogue_of_roots(tmp_path / "forty", 40), call_log=False)
     root = forty.help("")
     assert root["ops"] == 40 * 9
-    area = next(g for g in root["groups"] if g["name"] == "area7")
+    area = next(g for g in root["groups"] if g["name"] == "area1")  # on the first page: a root over 4 KB is paged
     assert area["ops"] == 9 and set(area["holds"]) == {"invoice", "customer", "shipment"}
