@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
+# pg_cluster.py sits beside this file; under --import-mode=importlib it is not on sys.path by itself.
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -35,3 +40,43 @@ def github_catalog() -> Path:
 @pytest.fixture
 def twilio_catalog() -> Path:
     return _require(REAL_CATALOGS["twilio"])
+
+
+# -- the workspace store, on each backend ------------------------------------
+# Store, handler and exec tests ask for ``new_workspace`` (directly or through
+# their folder's ``store`` fixture) and so run once per backend: SQLite files
+# in tmp_path, and databases in one PostgreSQL cluster started for the session.
+
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """The session's PostgreSQL cluster; a test needing it fails (never skips) if it cannot start."""
+    from pg_cluster import PgCluster
+
+    try:
+        cluster = PgCluster()
+    except Exception as exc:  # noqa: BLE001 - any reason PostgreSQL did not start is a failure to report
+        pytest.fail(f"could not start the test PostgreSQL cluster: {exc}", pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def new_workspace(backend, request):
+    """``new_workspace(folder, name="workspace.db", migrated=True)``: where a fresh, empty workspace lives.
+
+    A file path under ``folder`` on SQLite (no file yet); on PostgreSQL the
+    URL of a new database holding opgate's schema and no rows, or nothing at
+    all when ``migrated`` is false. Pass it to ``open_store`` or ``connect_store``.
+    """
+    if backend == "sqlite":
+        return lambda folder, name="workspace.db", migrated=True: Path(folder) / name
+    cluster = request.getfixturevalue("pg_cluster")
+    return lambda folder=None, name=None, migrated=True: cluster.new_database(migrated=migrated)

@@ -43,7 +43,7 @@ class BookkeepingReads(SQLiteTxCore):
         return record
 
     def recent_calls(self, limit: int = 50, *, caller: str | None = None, op: str | None = None) -> list[dict]:
-        where, params = ["1"], []
+        where, params = ["TRUE"], []
         for column, value in (("caller", caller), ("op", op)):
             if value is not None:
                 where.append(f"{column} = ?")

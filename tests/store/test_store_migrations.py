@@ -50,10 +50,19 @@ def test_migrations_are_numbered_files():
     assert migrations[0].name == "0001_initial.sql"
 
 
-def test_connection_settings(store):
-    with store.read() as tx:
-        assert tx._fetch("PRAGMA journal_mode")[0][0] == "wal"
-        assert tx._fetch("PRAGMA foreign_keys")[0][0] == 1
+def test_connection_settings(store, backend):
+    if backend == "sqlite":
+        with store.read() as tx:
+            assert tx._fetch("PRAGMA journal_mode")[0][0] == "wal"
+            assert tx._fetch("PRAGMA foreign_keys")[0][0] == 1
+        return
+    with store.read() as tx:  # one snapshot that never blocks and never fails to serialize
+        assert tx._fetch("SHOW transaction_isolation")[0][0] == "repeatable read"
+        assert tx._fetch("SHOW transaction_read_only")[0][0] == "on"
+    with store.write() as tx:  # the write lock, then each statement sees every earlier commit
+        assert tx._fetch("SHOW transaction_isolation")[0][0] == "read committed"
+        held = tx._fetch("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")
+        assert held[0][0] == 1
 
 
 

@@ -1,0 +1,111 @@
+"""The PostgreSQL transactions: the shared mixins, running on a psycopg connection.
+
+Every rule of the store (checks, defaults, the document tree, deletes, the
+change set and the state digest) is the shared mixins' code; this module
+only changes how a statement reaches the database (:mod:`._pg_sql`), plus
+the few statements that have no shared spelling (search, bulk call-log
+inserts).
+
+Each write statement runs inside a savepoint. In SQLite a statement that
+fails (a constraint, a number out of range) undoes itself and leaves the
+transaction usable; in PostgreSQL it would abort the whole transaction and
+every later statement would fail. The savepoint gives back SQLite's
+behaviour, so a handler that catches a store error and carries on works the
+same on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import psycopg
+
+from ._errors import InvalidValue
+from ._pg_conn import translated
+from ._pg_search import PGSearchReads
+from ._pg_sql import translate
+from ._rows import encode_json
+from ._sqlite_base import SQLiteTxCore
+from ._sqlite_bookkeeping import CALL_LOG_COLUMNS
+from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
+
+_FLAGS = ("ok", "dry_run", "args_truncated")
+
+
+class PGTxCore(SQLiteTxCore):
+    """Statements through psycopg, translated from the mixins' shared SQL."""
+
+    _conn: psycopg.Connection  # type: ignore[assignment]
+
+    def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
+        self._check_open()
+        statement = translate(sql)
+        with translated():
+            cursor = self._conn.execute(statement.sql, statement.params(params))
+            return cursor.fetchall() if cursor.description is not None else []
+
+    def _run(self, sql: str, params: Any = ()) -> int:
+        self._check_open()
+        statement = translate(sql)
+        return self._in_savepoint(lambda: self._conn.execute(statement.sql, statement.params(params)).rowcount)
+
+    def _in_savepoint(self, work: Callable[[], int]) -> int:
+        conn = self._conn
+        with translated():
+            conn.execute("SAVEPOINT opgate_statement")
+            try:
+                changed = work()
+            except BaseException:
+                if conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+                    conn.execute("ROLLBACK TO SAVEPOINT opgate_statement")
+                    conn.execute("RELEASE SAVEPOINT opgate_statement")
+                raise
+            conn.execute("RELEASE SAVEPOINT opgate_statement")
+        return max(changed, 0)
+
+    def interrupt(self) -> None:
+        """Cancel the statement running on this transaction's connection (safe from another thread)."""
+        self._conn.cancel_safe()
+
+    # -- statements without a shared spelling ----------------------------------
+
+    def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        rows = []
+        for entry in entries:
+            unknown = set(entry) - set(CALL_LOG_COLUMNS)
+            if unknown:
+                raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
+            values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
+            values["ts"] = values["ts"] or self._clock()
+            for flag in _FLAGS:
+                values[flag] = 1 if values[flag] else 0
+            if values["args"] is not None:
+                values["args"] = encode_json(values["args"])
+            rows.append([values[c] for c in CALL_LOG_COLUMNS])
+        self._check_open()
+        sql = (f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
+               f" VALUES ({', '.join(['%s'] * len(CALL_LOG_COLUMNS))})")
+
+        def insert() -> int:
+            with self._conn.cursor() as cursor:
+                cursor.executemany(sql, rows)
+            return len(rows)
+
+        self._in_savepoint(insert)
+
+
+class PostgresReadTransaction(PGTxCore, PGSearchReads, SQLiteReadTransaction):
+    """Reads over one snapshot (``REPEATABLE READ, READ ONLY``)."""
+
+
+class PostgresWriteTransaction(PGTxCore, PGSearchReads, SQLiteWriteTransaction):
+    """Reads and writes holding the store's write lock (see docs/store.md, "PostgreSQL")."""
+
+    def rollback(self) -> None:
+        """End the transaction now and discard its writes; ``changes`` stays readable."""
+        self._check_open()
+        with translated():
+            self._conn.execute("ROLLBACK")
+        self._open = False
+        self.rolled_back = True
