@@ -100,7 +100,7 @@ class PgCluster:
         """A fresh database holding opgate's schema and nothing else (or nothing at all); its URL."""
         name = f"t{os.getpid()}_{next(self._names)}"
         template = TEMPLATE if migrated else "template0"
-        self.admin.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
+        self.admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
         return self.url(name)
 
     def drop(self, url: str) -> None:

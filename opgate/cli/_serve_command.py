@@ -37,6 +37,8 @@ def _seconds(text: str) -> float:
 
 
 def _absolute(path: str) -> str:
+    if path.startswith(("postgresql://", "postgres://")):
+        return path  # a database URL, not a file
     name, sep, rest = path.partition("=")
     if sep and name.isidentifier():
         return f"{name}={Path(rest).expanduser().resolve()}"

@@ -84,3 +84,31 @@ def test_a_waiting_writer_retries_until_its_timeout(tmp_path):
     waiter.execute("BEGIN IMMEDIATE")  # waits for the holder's commit instead of failing
     waiter.execute("COMMIT")
     releaser.join()
+
+
+def test_postgres_migrations_keep_step_with_sqlites():
+    """migrations_pg/NNNN is SQLite's NNNN in PostgreSQL's words (docs/store.md, "Schema and migrations per dialect")."""
+    from opgate.core.store._pg_migrate import pg_migrations
+
+    sqlite_versions = [m.version for m in available_migrations()]
+    assert [m.version for m in pg_migrations()] == sqlite_versions, (
+        "every SQLite migration needs a PostgreSQL file of the same number in core/store/migrations_pg/"
+    )
+
+
+def test_postgres_database_gets_every_migration_once(pg_cluster):
+    import psycopg
+
+    from opgate.core.store import PostgresStore
+    from opgate.core.store._pg_migrate import pg_migrations
+
+    url = pg_cluster.new_database(migrated=False)
+    with PostgresStore(url) as store, store.write() as tx:
+        assert store.schema_version == pg_migrations()[-1].version
+        tx.insert("project", {"name": "Kept"})
+    with PostgresStore(url) as again:  # reopening changes nothing
+        assert [p["name"] for p in again.dump()["projects"]] == ["Kept"]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE opgate_schema SET version = 999")
+    with pytest.raises(SchemaTooNew, match="999"):
+        PostgresStore(url)
