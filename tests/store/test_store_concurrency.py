@@ -166,3 +166,41 @@ def test_a_postgres_write_lock_held_past_the_timeout_is_a_retryable_busy(tmp_pat
             holder.execute(f"SELECT pg_advisory_unlock({WRITE_LOCK})")
         with store.write() as tx:
             tx.insert("project", {"name": "after"})
+
+
+def _mover(path: str, first: str, second: str, rounds: int) -> None:
+    from opgate.core.store import Conflict
+
+    with connect_store(path) as store:
+        for _ in range(rounds):
+            for child, parent in ((first, second), (None, None)):
+                try:
+                    with store.write() as tx:
+                        if child is None:
+                            tx.move_document(first, None)
+                            tx.move_document(second, None)
+                        else:
+                            tx.move_document(child, parent)
+                except Conflict as exc:
+                    assert str(exc).startswith("cycle")
+
+
+def test_racing_tree_moves_never_make_a_cycle(tmp_path, new_workspace):
+    """Two processes keep moving A under B and B under A: whoever goes second must see the cycle."""
+    path = str(new_workspace(tmp_path, "tree.db"))
+    with connect_store(path) as store, store.write() as tx:
+        project = tx.insert("project", {"name": "Tree"})["id"]
+        a = tx.insert("document", {"project_id": project, "title": "A"})["id"]
+        b = tx.insert("document", {"project_id": project, "title": "B"})["id"]
+    context = multiprocessing.get_context("fork")
+    processes = [context.Process(target=_mover, args=(path, x, y, 25)) for x, y in ((a, b), (b, a))]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+    assert [p.exitcode for p in processes] == [0, 0]
+    with connect_store(path) as store, store.read() as tx:
+        for document in (a, b):
+            path_up = tx.document_path(document)
+            assert path_up[0]["parent_id"] is None and len(path_up) <= 2
+        assert {d["id"] for d in tx.document_subtree(a)} & {d["id"] for d in tx.document_subtree(b)} in (set(), {a}, {b})
