@@ -69,14 +69,34 @@ def backend(request) -> str:
 
 
 @pytest.fixture(scope="session")
-def new_workspace(backend, request):
-    """``new_workspace(folder, name="workspace.db", migrated=True)``: where a fresh, empty workspace lives.
+def fresh_workspace(backend, request):
+    """``fresh_workspace(folder, name="workspace.db", migrated=True)``: a new, empty workspace's location.
 
-    A file path under ``folder`` on SQLite (no file yet); on PostgreSQL the
-    URL of a new database holding opgate's schema and no rows, or nothing at
-    all when ``migrated`` is false. Pass it to ``open_store`` or ``connect_store``.
+    For fixtures that live longer than a test (module scope). A file path
+    under ``folder`` on SQLite (no file yet); on PostgreSQL the URL of a new
+    database holding opgate's schema and no rows, or nothing at all when
+    ``migrated`` is false. Pass it to ``open_store`` or ``connect_store``.
     """
     if backend == "sqlite":
         return lambda folder, name="workspace.db", migrated=True: Path(folder) / name
     cluster = request.getfixturevalue("pg_cluster")
     return lambda folder=None, name=None, migrated=True: cluster.new_database(migrated=migrated)
+
+
+@pytest.fixture
+def new_workspace(backend, request, fresh_workspace):
+    """As :func:`fresh_workspace`, for one test: PostgreSQL databases are emptied and reused after it."""
+    if backend == "sqlite":
+        yield fresh_workspace
+        return
+    cluster = request.getfixturevalue("pg_cluster")
+    lent: list[str] = []
+
+    def make(folder=None, name=None, migrated=True) -> str:
+        url = cluster.borrow() if migrated else cluster.new_database(migrated=False)
+        lent.append(url)
+        return url
+
+    yield make
+    for url in lent:
+        cluster.give_back(url)

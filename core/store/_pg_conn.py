@@ -69,13 +69,11 @@ def translated() -> Iterator[None]:
         raise InvalidValue("value", "a number is too large to store (integers stop at 2^63 - 1)") from exc
     except pg_errors.QueryCanceled as exc:
         raise StoreError(f"the statement was interrupted: {_first_line(exc)}") from exc
-    except (psycopg.DataError, ValueError) as exc:
+    except psycopg.DataError as exc:
         # psycopg refuses text with NUL characters before sending it: PostgreSQL text cannot hold them.
-        if "NUL" in str(exc) or "0x00" in str(exc):
+        if "NUL" in str(exc) and "0x00" in str(exc):
             raise InvalidValue("value", "text cannot contain NUL (\\u0000) characters in a PostgreSQL workspace") from exc
-        if isinstance(exc, psycopg.Error):
-            raise StoreError(f"storage error: {_first_line(exc)}") from exc
-        raise
+        raise StoreError(f"storage error: {_first_line(exc)}") from exc
     except PoolTimeout as exc:
         raise StoreBusy("every database connection of this process is in use; try again") from exc
     except psycopg.OperationalError as exc:

@@ -44,6 +44,13 @@ _CONTENT_TABLES = ("task_documents", "edges", "idempotency_keys", "call_log",
 _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
 
 
+def _rollback_quietly(conn: psycopg.Connection) -> None:
+    """Roll back if a transaction is open; a connection too broken to answer is left to the pool to discard."""
+    if conn.info.transaction_status != _IDLE:
+        with contextlib.suppress(psycopg.Error):
+            conn.execute("ROLLBACK")
+
+
 class PostgresStore:
     """An opgate workspace in one PostgreSQL database; safe to share between threads.
 
@@ -101,23 +108,29 @@ class PostgresStore:
         if getattr(self._local, "busy", False):
             raise StoreError("a transaction is already open on this thread; pass its tx along instead")
         self._local.busy = True
+        pool = self._pool_now()
         try:
-            with translated(), self._pool_now().connection() as conn:
-                # The lock wait counts as busy, like SQLite's busy timeout: StoreBusy after 5 s.
-                conn.execute(begin)
+            with translated():
+                conn = pool.getconn()
+            try:
+                with translated():
+                    # The wait for the write lock counts as busy, like SQLite's busy timeout.
+                    conn.execute(begin)
+                # The body's own exceptions pass through untouched; only ours are translated.
                 try:
                     yield conn
                 except BaseException:
-                    if conn.info.transaction_status != _IDLE:
-                        conn.execute("ROLLBACK")
+                    _rollback_quietly(conn)
                     raise
                 if conn.info.transaction_status != _IDLE:
                     try:
-                        conn.execute("COMMIT")
+                        with translated():
+                            conn.execute("COMMIT")
                     except BaseException:
-                        if conn.info.transaction_status != _IDLE:
-                            conn.execute("ROLLBACK")
+                        _rollback_quietly(conn)
                         raise
+            finally:
+                pool.putconn(conn)
         finally:
             self._local.busy = False
 

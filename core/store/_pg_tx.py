@@ -57,8 +57,11 @@ class PGTxCore(SQLiteTxCore):
             try:
                 changed = work()
             except BaseException:
-                if conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+                status = conn.info.transaction_status
+                if status == psycopg.pq.TransactionStatus.INERROR:
                     conn.execute("ROLLBACK TO SAVEPOINT opgate_statement")
+                if status in (psycopg.pq.TransactionStatus.INERROR, psycopg.pq.TransactionStatus.INTRANS):
+                    # Also when psycopg refused the statement before sending it (text with NUL).
                     conn.execute("RELEASE SAVEPOINT opgate_statement")
                 raise
             conn.execute("RELEASE SAVEPOINT opgate_statement")
