@@ -3,8 +3,7 @@
 Every rule of the store (checks, defaults, the document tree, deletes, the
 change set and the state digest) is the shared mixins' code; this module
 only changes how a statement reaches the database (:mod:`._pg_sql`), plus
-the few statements that have no shared spelling (search, bulk call-log
-inserts).
+search, which has no shared spelling.
 
 Each write statement runs inside a savepoint. In SQLite a statement that
 fails (a constraint, a number out of range) undoes itself and leaves the
@@ -16,21 +15,16 @@ same on both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 
-from ._errors import InvalidValue
 from ._pg_conn import translated
 from ._pg_search import PGSearchReads
 from ._pg_sql import translate
-from ._rows import encode_json
 from ._sqlite_base import SQLiteTxCore
-from ._sqlite_bookkeeping import CALL_LOG_COLUMNS
 from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
-
-_FLAGS = ("ok", "dry_run", "args_truncated")
 
 
 class PGTxCore(SQLiteTxCore):
@@ -67,35 +61,21 @@ class PGTxCore(SQLiteTxCore):
             conn.execute("RELEASE SAVEPOINT opgate_statement")
         return max(changed, 0)
 
-    def interrupt(self) -> None:
-        """Cancel the statement running on this transaction's connection (safe from another thread)."""
-        self._conn.cancel_safe()
-
-    # -- statements without a shared spelling ----------------------------------
-
-    def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
-        rows = []
-        for entry in entries:
-            unknown = set(entry) - set(CALL_LOG_COLUMNS)
-            if unknown:
-                raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
-            values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
-            values["ts"] = values["ts"] or self._clock()
-            for flag in _FLAGS:
-                values[flag] = 1 if values[flag] else 0
-            if values["args"] is not None:
-                values["args"] = encode_json(values["args"])
-            rows.append([values[c] for c in CALL_LOG_COLUMNS])
+    def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         self._check_open()
-        sql = (f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
-               f" VALUES ({', '.join(['%s'] * len(CALL_LOG_COLUMNS))})")
+        statement = translate(sql)
+        bound = [statement.params(row) for row in rows]
 
         def insert() -> int:
             with self._conn.cursor() as cursor:
-                cursor.executemany(sql, rows)
-            return len(rows)
+                cursor.executemany(statement.sql, bound)
+            return len(bound)
 
         self._in_savepoint(insert)
+
+    def interrupt(self) -> None:
+        """Cancel the statement running on this transaction's connection (safe from another thread)."""
+        self._conn.cancel_safe()
 
 
 class PostgresReadTransaction(PGTxCore, PGSearchReads, SQLiteReadTransaction):

@@ -17,7 +17,6 @@ from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
 from ._rows import encode_json
 from ._sqlite_base import SQLiteTxCore
-from ._sqlite_conn import translated
 
 _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at")
 CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
@@ -101,13 +100,11 @@ class BookkeepingWrites(BookkeepingReads):
             if values["args"] is not None:
                 values["args"] = encode_json(values["args"])
             rows.append([values[c] for c in CALL_LOG_COLUMNS])
-        self._check_open()
-        with translated():
-            self._conn.executemany(
-                f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
-                f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
-                rows,
-            )
+        self._run_many(
+            f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
+            rows,
+        )
 
     def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
         before = self._run("DELETE FROM call_log WHERE ts < ?", (older_than,))
