@@ -15,6 +15,7 @@ same on both.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -42,36 +43,40 @@ class PGTxCore(SQLiteTxCore):
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
         statement = translate(sql)
-        return self._in_savepoint(lambda: self._conn.execute(statement.sql, statement.params(params)).rowcount)
-
-    def _in_savepoint(self, work: Callable[[], int]) -> int:
-        conn = self._conn
-        with translated():
-            conn.execute("SAVEPOINT opgate_statement")
-            try:
-                changed = work()
-            except BaseException:
-                status = conn.info.transaction_status
-                if status == psycopg.pq.TransactionStatus.INERROR:
-                    conn.execute("ROLLBACK TO SAVEPOINT opgate_statement")
-                if status in (psycopg.pq.TransactionStatus.INERROR, psycopg.pq.TransactionStatus.INTRANS):
-                    # Also when psycopg refused the statement before sending it (text with NUL).
-                    conn.execute("RELEASE SAVEPOINT opgate_statement")
-                raise
-            conn.execute("RELEASE SAVEPOINT opgate_statement")
-        return max(changed, 0)
+        return self._in_savepoint(lambda cursor: cursor.execute(statement.sql, statement.params(params)))
 
     def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         self._check_open()
         statement = translate(sql)
         bound = [statement.params(row) for row in rows]
+        self._in_savepoint(lambda cursor: cursor.executemany(statement.sql, bound))
 
-        def insert() -> int:
-            with self._conn.cursor() as cursor:
-                cursor.executemany(statement.sql, bound)
-            return len(bound)
+    def _in_savepoint(self, work: Callable[[psycopg.Cursor], object]) -> int:
+        """Run ``work`` on a cursor inside a savepoint; return the rows it changed.
 
-        self._in_savepoint(insert)
+        The savepoint, the statement and the release go in one round trip
+        (pipeline mode): without it each write cost three.
+        """
+        conn = self._conn
+        with translated():
+            try:
+                with conn.cursor() as cursor:
+                    with conn.pipeline():
+                        conn.execute("SAVEPOINT opgate_statement")
+                        work(cursor)
+                        conn.execute("RELEASE SAVEPOINT opgate_statement")
+                    changed = cursor.rowcount  # known once the pipeline has synced
+            except BaseException:
+                status = conn.info.transaction_status
+                if status == psycopg.pq.TransactionStatus.INERROR:
+                    conn.execute("ROLLBACK TO SAVEPOINT opgate_statement")
+                    conn.execute("RELEASE SAVEPOINT opgate_statement")
+                elif status == psycopg.pq.TransactionStatus.INTRANS:
+                    # psycopg refused the statement before sending it (text with NUL): only the savepoint ran.
+                    with contextlib.suppress(psycopg.errors.InvalidSavepointSpecification):
+                        conn.execute("RELEASE SAVEPOINT opgate_statement")
+                raise
+        return max(changed, 0)
 
     def interrupt(self) -> None:
         """Cancel the statement running on this transaction's connection (safe from another thread)."""
