@@ -7,7 +7,7 @@
 -- as the store writes it, so that rows read back byte for byte the same;
 -- references are DEFERRABLE so that a reset can empty tables in any order.
 -- FTS5 has no counterpart: search_text keeps a tsvector per entity, filled
--- by one trigger function, and search_terms counts the indexed words for
+-- by one trigger function, and search_terms keeps the indexed words for
 -- fuzzy search (SQLite's fts5vocab table).
 
 CREATE EXTENSION IF NOT EXISTS unaccent;
@@ -274,11 +274,14 @@ CREATE TABLE search_text (
 );
 CREATE INDEX search_text_words ON search_text USING gin (words);
 
--- The indexed vocabulary and how many entities use each word.
-CREATE TABLE search_terms (
-    term text COLLATE "C" PRIMARY KEY,
-    uses bigint NOT NULL
-);
+-- Every word ever indexed, where fuzzy search looks for near-misses of
+-- typed words (SQLite's fts5vocab table). Words are added, never counted or
+-- removed: counting them meant updating the same few rows ("the", a common
+-- word) on every insert, and a transaction inserting thousands of entities
+-- slowed down with each one, walking the row versions it had made itself.
+-- A word whose last entity is gone only ever adds a query term that
+-- matches nothing.
+CREATE TABLE search_terms (term text COLLATE "C" PRIMARY KEY);
 
 CREATE FUNCTION search_words(name text, body text) RETURNS tsvector
 LANGUAGE sql STABLE AS $$
@@ -290,14 +293,10 @@ $$;
 CREATE FUNCTION search_text_sync() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     entity jsonb;
-    old_words tsvector;
     new_words tsvector;
     body text;
     i int;
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        SELECT words INTO old_words FROM search_text WHERE kind = TG_ARGV[0] AND entity_id = OLD.id;
-    END IF;
     IF TG_OP = 'DELETE' THEN
         DELETE FROM search_text WHERE kind = TG_ARGV[0] AND entity_id = OLD.id;
     ELSE
@@ -313,16 +312,10 @@ BEGIN
         ON CONFLICT (kind, entity_id) DO UPDATE
             SET name = EXCLUDED.name, body = EXCLUDED.body, words = EXCLUDED.words;
     END IF;
-    IF old_words IS DISTINCT FROM new_words THEN
-        IF old_words IS NOT NULL THEN
-            UPDATE search_terms SET uses = uses - 1 WHERE term = ANY (tsvector_to_array(old_words));
-            DELETE FROM search_terms WHERE uses <= 0 AND term = ANY (tsvector_to_array(old_words));
-        END IF;
-        IF new_words IS NOT NULL THEN
-            INSERT INTO search_terms (term, uses)
-            SELECT lexeme, 1 FROM unnest(tsvector_to_array(new_words)) AS lexeme
-            ON CONFLICT (term) DO UPDATE SET uses = search_terms.uses + 1;
-        END IF;
+    IF new_words IS NOT NULL THEN
+        INSERT INTO search_terms (term)
+        SELECT lexeme FROM unnest(tsvector_to_array(new_words)) AS lexeme
+        ON CONFLICT (term) DO NOTHING;
     END IF;
     RETURN NULL;
 END
