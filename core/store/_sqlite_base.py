@@ -1,4 +1,12 @@
-"""What every SQLite transaction mixin builds on: SQL helpers and the read log."""
+"""What every transaction mixin builds on: SQL helpers and the read log.
+
+The mixins (``_sqlite_*``) serve both backends: PostgreSQL's transactions
+run the same code with ``_fetch``, ``_run`` and ``_run_many`` sending each
+statement through ``_pg_sql.translate``. Write their SQL in the dialect both
+share (``TRUE``/``FALSE``, an alias on every subquery in ``FROM``, no
+untyped parameter as a column of a recursive query); the few SQLite
+spellings that translate knows are listed there.
+"""
 
 from __future__ import annotations
 
