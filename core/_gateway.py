@@ -10,6 +10,7 @@ from typing import Any
 
 from ._builtin import builtin_catalog_loads, builtin_contexts
 from ._scopes import ALL_CONTEXTS, ContextTable
+from .access import acting_as, current_caller
 from .catalog._sources import CatalogLoad, load_catalog
 from .config._model import OpgateConfig
 from .exec._batch import BatchRunner
@@ -255,24 +256,50 @@ class Gateway:
         self.refresh_upstreams()
         return self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
 
-    def exec(self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *, state_digest: str | None = None) -> dict[str, Any]:
+    def exec(
+        self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *,
+        state_digest: str | None = None, session: Session | None = None,
+    ) -> dict[str, Any]:
         """Run an op (or dry-run it) and answer with the success or error envelope.
 
         ``state_digest`` is the digest a dry-run returned: if the state it read
-        has changed since, the real run fails with CONFLICT.
+        has changed since, the real run fails with CONFLICT. ``session`` is the
+        caller's own :class:`Session` when one gateway serves several callers
+        (remembered ids, idempotency scope); by default, the gateway's.
         """
         self.refresh_upstreams()
+        caller = current_caller()
+        if caller is None:
+            return self._dispatcher.exec(
+                op, args, session=session or self.session, allow_write=self.allow_write, approver=self.approver,
+                idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker,
+            )
+        # A caller of a shared server: its role narrows what this gateway allows, never widens it.
         return self._dispatcher.exec(
-            op, args, session=self.session, allow_write=self.allow_write, approver=self.approver,
-            idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker,
+            op, args, session=session or caller.session or self.session, allow_write=self.allow_write and caller.may_write,
+            approver=self.approver if caller.may_confirm else None, idempotency_key=idempotency_key, dry_run=dry_run,
+            state_digest=state_digest, asker=self.asker, caller=caller,
         )
 
-    def batch(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:
-        """Run help and exec steps in one call; one envelope per step, in order."""
+    @property
+    def current_session(self) -> Session:
+        """The session of the caller being served (see :func:`~opgate.core.access.acting_as`), else the gateway's own."""
+        caller = current_caller()
+        return caller.session if caller is not None and caller.session is not None else self.session  # type: ignore[return-value]
+
+    def batch(self, steps: Any, on_error: str = "stop", *, session: Session | None = None) -> list[dict[str, Any]]:
+        """Run help and exec steps in one call; one envelope per step, in order (``session`` as for exec)."""
         self.refresh_upstreams()
+        caller = current_caller()
+
+        def exec_for_caller(*call: Any, **options: Any) -> dict[str, Any]:
+            # Read steps run on pool threads, which do not inherit the caller's context.
+            with acting_as(caller):
+                return self.exec(*call, session=session, **options)
+
         runner = BatchRunner(
             help_fn=self.help,
-            exec_fn=self.exec,
+            exec_fn=exec_for_caller,
             is_read=lambda op: isinstance(op, str) and (r := self.registry.resolve(op)) is not None and r.kind == "read",
             max_steps=self.settings.batch_max_steps,
             pool=self._pool(),
@@ -319,9 +346,13 @@ class Gateway:
     @property
     def discovery(self):
         """The discovery protocol (list, search_tool_by_category, search_nodes, expand_tool, call_tool)."""
+        return self.discovery_for(None)
+
+    def discovery_for(self, session: Session | None):
+        """The discovery protocol for one caller: its ``call_tool`` runs in ``session``."""
         from .discovery import Discovery
 
-        return Discovery(self)
+        return Discovery(self, session=session)
 
     def help_closest_paths(self, path: str, limit: int = 3) -> list[str]:
         return self._help.closest_paths(path, limit)

@@ -58,8 +58,9 @@ def _limit(limit: Any) -> int:
 class Discovery:
     """The protocol over one Gateway (its registry, scope, search index and exec)."""
 
-    def __init__(self, gateway: Any):
+    def __init__(self, gateway: Any, *, session: Any = None):
         self.gateway = gateway
+        self.session = session  # the caller's Session for call_tool; None: the gateway's own
 
     # -- helpers -------------------------------------------------------------------
 
@@ -188,7 +189,7 @@ class Discovery:
         return expanded
 
     def call_tool(self, tool_id: str, arguments: Any = None, *, dry_run: bool = False, idempotency_key: str | None = None) -> dict[str, Any]:
-        envelope = self.gateway.exec(tool_id, arguments, idempotency_key=idempotency_key, dry_run=dry_run)
+        envelope = self.gateway.exec(tool_id, arguments, idempotency_key=idempotency_key, dry_run=dry_run, session=self.session)
         error = envelope.get("error") or {}
         if error.get("code") == "PERMISSION_DENIED":
             envelope["error"]["protocol"] = {

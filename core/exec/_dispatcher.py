@@ -26,6 +26,7 @@ from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, OpError, P
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
 from ._results import bound_envelope, bound_result, entities_touched
 from ._session import Session
+from ..access import Caller
 from ._telemetry import CallLog
 from ._validation import ArgumentValidator
 
@@ -86,6 +87,7 @@ class Dispatcher:
         dry_run: bool = False,
         state_digest: str | None = None,
         asker: Asker | None = None,
+        caller: Caller | None = None,
     ) -> dict[str, Any]:
         trace_id = new_trace_id()
         started = time.perf_counter()
@@ -100,12 +102,12 @@ class Dispatcher:
                 record, args, requested=shown_op, dry_run=dry_run, idempotency_key=idempotency_key,
                 expected_digest=state_digest, session=session, validator=self.validator,
             )
-            self._authorize(call, allow_write)
+            self._authorize(call, allow_write, caller)
             # A repeat of a confirmed write replays its first answer without asking again.
             outcome = self._replay(executor, call, session)
             if outcome is None:
                 if record.requires_confirmation and not call.dry_run:
-                    self._confirm(call, executor, session, approver)
+                    self._confirm(call, executor, session, approver, caller)
                 outcome = self._run(executor, call, session, asker)
             envelope = self._success(call, outcome, trace_id, started)
             if not call.dry_run:
@@ -117,8 +119,10 @@ class Dispatcher:
         self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started)
         return envelope
 
-    def _authorize(self, call: Call, allow_write: bool) -> None:
+    def _authorize(self, call: Call, allow_write: bool, caller: Caller | None) -> None:
         if call.record.kind == "write" and not call.dry_run and not allow_write:
+            if caller is not None and not caller.may_write:
+                raise PermissionDenied(f"{call.op} writes: {caller.write_refusal()}", dry_run_available=True)
             raise PermissionDenied(
                 f"{call.op} writes, and writes are off (allow_write is false). Dry-run it to see the diff, or ask the person to enable writes.",
                 dry_run_available=True,
@@ -145,7 +149,9 @@ class Dispatcher:
             outcome.meta.setdefault("dry_run_kind", kind)
         return outcome
 
-    def _confirm(self, call: Call, executor: Any, session: Session, approver: Approver | None) -> None:
+    def _confirm(self, call: Call, executor: Any, session: Session, approver: Approver | None, caller: Caller | None) -> None:
+        if approver is None and caller is not None and not caller.may_confirm:
+            raise PermissionDenied(f"{call.op} needs a person's confirmation: {caller.confirm_refusal()}", requires_confirmation=True)
         if approver is None:
             raise PermissionDenied(
                 f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
@@ -158,6 +164,8 @@ class Dispatcher:
         request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:
             approved = bool(approver(request))
+        except PermissionDenied:  # an approver that cannot ask says why, in its own words
+            raise
         except Exception:
             log.exception("approver failed for %s", call.op)
             approved = False

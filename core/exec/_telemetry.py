@@ -170,7 +170,8 @@ class CallLog:
             at_once = self._closed or self._per_thread_database()
             if not at_once:
                 self._start_writer()
-                if len(self._pending) >= self._settings.call_log_flush_entries:
+                # The first entry of a batch wakes a writer asleep on an empty queue; a full batch, one waiting out its 50 ms.
+                if len(self._pending) == 1 or len(self._pending) >= self._settings.call_log_flush_entries:
                     self._wake.notify()
         if at_once:  # after close() nothing comes back for it; see _per_thread_database
             self.flush()

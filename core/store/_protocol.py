@@ -144,6 +144,12 @@ class StoreTransaction(Protocol):
     def upstream_pins(self, upstream: str) -> dict[str, dict]:
         """The pinned tool definitions of one upstream MCP server, by tool name."""
 
+    def api_token(self, token_hash: str) -> dict | None:
+        """The HTTP bearer token with this SHA-256 digest (revoked ones too): ``{name, role, token_hash, created_at, revoked_at}``."""
+
+    def api_tokens(self) -> list[dict]:
+        """Every bearer token, revoked ones included, by name."""
+
     def state_digest(self) -> str:
         """Hex sha256 of the pre-existing rows and query results read so far."""
 
@@ -206,6 +212,12 @@ class StoreWriteTransaction(StoreTransaction, Protocol):
 
     def unpin_upstream_tools(self, upstream: str, tools: Iterable[str]) -> int:
         """Forget the pins of tools an upstream no longer offers; return how many."""
+
+    def put_api_token(self, name: str, role: str, token_hash: str) -> dict:
+        """Add a bearer token (only its digest); :class:`Conflict` if a live one has this name."""
+
+    def revoke_api_token(self, name: str) -> dict | None:
+        """Mark a token revoked; ``None`` if no live token has this name."""
 
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
         """Add several call-log entries, in order."""

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import apsw
@@ -106,3 +107,18 @@ def test_old_entries_are_swept(tmp_path, new_workspace):
     ops = [c["op"] for c in gateway.recent_calls(100)]
     gateway.close()
     assert ops == ["onto.task.list"] + ["recent"] * 5
+
+
+def test_an_entry_after_a_quiet_spell_is_written_without_a_flush(tmp_path):
+    # The writer thread sleeps on an empty queue; the next entry must wake it, not wait for a full batch.
+    db = tmp_path / "ws.db"
+    gateway = Gateway(db_path=db)
+    try:
+        for round_ in range(2):
+            trace = gateway.exec("onto.project.list", {})["meta"]["trace_id"]
+            deadline = time.monotonic() + 5
+            while trace not in {entry["trace_id"] for entry in _logged(db)}:
+                assert time.monotonic() < deadline, f"entry {round_ + 1} was not written within 5 s"
+                time.sleep(0.05)
+    finally:
+        gateway.close()
