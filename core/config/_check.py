@@ -233,7 +233,11 @@ def check_config(data: Mapping[str, Any], file: Path) -> tuple[OpgateConfig | No
     """The configuration in ``data`` (parsed TOML from ``file``) and every problem in it."""
     c = _Checker(file)
     c.unknown(data, TOP_KEYS, "")
-    database = c.path(data, "database", "", must_exist=False)
+    raw_database = data.get("database")
+    if isinstance(raw_database, str) and raw_database.startswith(("postgresql://", "postgres://")):
+        database: Path | str | None = raw_database  # a PostgreSQL URL, not a file
+    else:
+        database = c.path(data, "database", "", must_exist=False)
     context = c.typed(data, "context", "", _is_str, "the name of a context scope")
     search = c.typed(data, "search", "", lambda v: v in ("default", "semantic"), "the search ranker: 'default' or 'semantic'")
     mode = c.typed(data, "mode", "", lambda v: v in SERVE_MODES, "the tools opgate serve offers: " + ", ".join(repr(m) for m in SERVE_MODES))

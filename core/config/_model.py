@@ -71,7 +71,7 @@ class OpgateConfig:
     http_upstreams: Mapping[str, HttpUpstreamConfig] = field(default_factory=dict)
     # MCP upstreams in the shape of an ``mcpServers`` JSON entry (command/args/env/cwd or url/headers).
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    database: Path | None = None
+    database: Path | str | None = None  # a file, or a postgresql:// URL
     context: str | None = None
     search: str | None = None  # the search ranker: "default" or "semantic"
     mode: str | None = None  # the tools ``opgate serve`` offers (SERVE_MODES); None: gateway

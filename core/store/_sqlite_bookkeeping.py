@@ -17,7 +17,6 @@ from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
 from ._rows import encode_json
 from ._sqlite_base import SQLiteTxCore
-from ._sqlite_conn import translated
 
 _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at")
 CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
@@ -57,7 +56,7 @@ class BookkeepingReads(SQLiteTxCore):
         return record
 
     def recent_calls(self, limit: int = 50, *, caller: str | None = None, op: str | None = None, kind: str | None = "exec") -> list[dict]:
-        where, params = ["1"], []
+        where, params = ["TRUE"], []
         for column, value in (("caller", caller), ("op", op), ("kind", kind)):
             if value is not None:
                 where.append(f"{column} = ?")
@@ -71,7 +70,7 @@ class BookkeepingReads(SQLiteTxCore):
 
     def calls_since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict]:
         """Call-log entries of every kind stamped at or after ``since`` (all when ``None``), oldest first."""
-        where, params = ("ts >= ?", [since]) if since else ("1", [])
+        where, params = ("ts >= ?", [since]) if since else ("TRUE", [])
         rows = self._fetch(
             f"SELECT {', '.join(CALL_LOG_COLUMNS)} FROM call_log WHERE {where}"
             " ORDER BY seq DESC LIMIT ?",
@@ -120,13 +119,11 @@ class BookkeepingWrites(BookkeepingReads):
                 if values[column] is not None:
                     values[column] = encode_json(values[column])
             rows.append([values[c] for c in CALL_LOG_COLUMNS])
-        self._check_open()
-        with translated():
-            self._conn.executemany(
-                f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
-                f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
-                rows,
-            )
+        self._run_many(
+            f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
+            rows,
+        )
 
     def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
         before = self._run("DELETE FROM call_log WHERE ts < ?", (older_than,))

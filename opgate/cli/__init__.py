@@ -12,6 +12,7 @@ from rich.text import Text
 from . import (
     _build_command,
     _config_command,
+    _db_command,
     _discover_command,
     _exec_command,
     _help_command,
@@ -38,6 +39,7 @@ COMMANDS = (
     _exec_command.add_batch_parser,
     _exec_command.add_demo_parser,
     _run_command.add_parser,
+    _db_command.add_parser,
     _discover_command.add_search_parser,
     _discover_command.add_discover_parser,
     _serve_command.add_parser,

@@ -102,6 +102,8 @@ def http_access(args: argparse.Namespace, server) -> HttpAccess:
 
 
 def _absolute(path: str) -> str:
+    if path.startswith(("postgresql://", "postgres://")):
+        return path  # a database URL, not a file
     name, sep, rest = path.partition("=")
     if sep and name.isidentifier():
         return f"{name}={Path(rest).expanduser().resolve()}"

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ._gateway_factory import cli_config
+from ._gateway_factory import configured_database
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -38,7 +38,7 @@ def run_token(args: argparse.Namespace, console: Console) -> int:
 
     errors = Console(file=sys.stderr, highlight=False, soft_wrap=True)
     try:
-        store = open_store(args.db or cli_config(args).database)
+        store = open_store(configured_database(args))
     except (StoreError, OSError) as exc:
         errors.print(Text.assemble(("opgate token: ", "red"), f"cannot open the workspace: {exc}"))
         return 2

@@ -72,8 +72,8 @@ def test_a_read_never_waits_for_the_write_lock_to_log(tmp_path):
     gateway.close()
 
 
-def test_close_writes_what_is_queued(tmp_path):
-    db = tmp_path / "ws.db"
+def test_close_writes_what_is_queued(tmp_path, new_workspace):
+    db = new_workspace(tmp_path, "ws.db")
     slow = GatewaySettings(call_log_flush_s=3600, call_log_flush_entries=10_000)
     gateway = Gateway(db_path=db, settings=slow)
     for n in range(5):
@@ -82,8 +82,8 @@ def test_close_writes_what_is_queued(tmp_path):
     assert [c["args"]["limit"] for c in _logged(db)] == [5, 4, 3, 2, 1]
 
 
-def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path):
-    db = tmp_path / "ws.db"
+def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path, new_workspace):
+    db = new_workspace(tmp_path, "ws.db")
     script = textwrap.dedent(f"""
         import sys
         from opgate.core import Gateway
@@ -97,8 +97,8 @@ def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path):
     assert len(_logged(db)) == 50
 
 
-def test_old_entries_are_swept(tmp_path):
-    db = tmp_path / "ws.db"
+def test_old_entries_are_swept(tmp_path, new_workspace):
+    db = new_workspace(tmp_path, "ws.db")
     with open_store(db) as store, store.write() as tx:
         tx.append_call_logs([{"ts": "2000-01-01T00:00:00Z", "op": "old", "ok": True}] * 3)
         tx.append_call_logs([{"op": "recent", "ok": True}] * 10)

@@ -8,28 +8,35 @@ import subprocess
 import sys
 from pathlib import Path
 
-import apsw
 import pytest
 
 from opgate.core.access import TOKEN_PREFIX, TokenBook, TokenError, token_digest
 from opgate.core.config import ServeConfig, check_config
-from opgate.core.store import SQLiteStore
+from opgate.core.store import connect_store
 
 
 @pytest.fixture
-def book(tmp_path):
-    store = SQLiteStore(tmp_path / "ws.db")
-    yield TokenBook(store)
+def token_store(tmp_path, new_workspace):
+    """A workspace on each backend (the tokens live in the store)."""
+    store = connect_store(new_workspace(tmp_path, "ws.db"))
+    yield store
     store.close()
 
 
-def test_only_the_digest_is_stored_and_the_token_verifies(book, tmp_path):
+@pytest.fixture
+def book(token_store):
+    return TokenBook(token_store)
+
+
+def test_only_the_digest_is_stored_and_the_token_verifies(book, token_store, tmp_path, backend):
     issued = book.create("qa-bot", "writer")
     assert issued.secret.startswith(TOKEN_PREFIX) and len(issued.secret) > 40
     assert book.verify(issued.secret) == ("qa-bot", "writer")
-    rows = apsw.Connection(str(tmp_path / "ws.db")).execute("SELECT name, role, token_hash FROM api_tokens").fetchall()
-    assert rows == [("qa-bot", "writer", token_digest(issued.secret))]
-    assert issued.secret not in (tmp_path / "ws.db").read_bytes().decode("latin-1")
+    with token_store.read() as tx:
+        rows = tx._fetch("SELECT name, role, token_hash FROM api_tokens")
+    assert [tuple(r) for r in rows] == [("qa-bot", "writer", token_digest(issued.secret))]
+    if backend == "sqlite":
+        assert issued.secret not in (tmp_path / "ws.db").read_bytes().decode("latin-1")
 
 
 def test_wrong_and_revoked_tokens_do_not_verify(book):
