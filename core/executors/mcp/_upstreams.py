@@ -130,15 +130,24 @@ class Upstreams:
             return up.listing_task
 
     async def _list(self, up: _Upstream) -> None:
-        connection = self._connection(up)
+        # Every listing in flight is known to close(), which cancels and awaits it: one left running
+        # past the loop's end would hand work to an executor that is already shut down.
+        task = asyncio.current_task()
+        if task is not None:
+            self._background.add(task)
         try:
-            tools = await connection.list_tools(self.list_timeout_s)
-        except Exception as exc:
-            up.list_error = _text(exc)
-            raise
-        pins_review = await asyncio.to_thread(self._review, up.config.name, tools)
-        up.listing, up.list_error = Listing(tools, pins_review, connection.starts), None
-        self._changed()
+            connection = self._connection(up)
+            try:
+                tools = await connection.list_tools(self.list_timeout_s)
+            except Exception as exc:
+                up.list_error = _text(exc)
+                raise
+            pins_review = await asyncio.to_thread(self._review, up.config.name, tools)
+            up.listing, up.list_error = Listing(tools, pins_review, connection.starts), None
+            self._changed()
+        finally:
+            if task is not None:
+                self._background.discard(task)
 
     def _review(self, name: str, tools: list[dict[str, Any]]) -> PinReview:
         store = self._store()
@@ -175,6 +184,8 @@ class Upstreams:
         task = asyncio.get_running_loop().create_task(self._list(up))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        # Nobody awaits a relisting: its failure is already kept in up.list_error.
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     # -- the registry part ---------------------------------------------------------------
 
@@ -328,8 +339,10 @@ class Upstreams:
         connections = [up.connection for up in self._upstreams.values() if up.connection is not None]
 
         async def close_all() -> None:
-            for task in list(self._background):
+            running = [task for task in self._background if not task.done()]
+            for task in running:
                 task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
             await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
 
         try:
