@@ -255,16 +255,19 @@ class Gateway:
         self.refresh_upstreams()
         return self._help.help(path, format=format, include_examples=include_examples, include_schemas=include_schemas)
 
-    def exec(self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *, state_digest: str | None = None) -> dict[str, Any]:
+    def exec(self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *, state_digest: str | None = None, id_seed: str | None = None) -> dict[str, Any]:
         """Run an op (or dry-run it) and answer with the success or error envelope.
 
         ``state_digest`` is the digest a dry-run returned: if the state it read
-        has changed since, the real run fails with CONFLICT.
+        has changed since, the real run fails with CONFLICT. ``id_seed`` is the
+        ``meta.id_seed`` a dry-run returned: the real run then creates the very
+        ids that dry-run's diff showed (any string of 8 to 128 characters
+        chosen before the dry-run works the same way).
         """
         self.refresh_upstreams()
         return self._dispatcher.exec(
             op, args, session=self.session, allow_write=self.allow_write, approver=self.approver,
-            idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker,
+            idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker, id_seed=id_seed,
         )
 
     def batch(self, steps: Any, on_error: str = "stop") -> list[dict[str, Any]]:

@@ -48,7 +48,7 @@ class ConfirmRunScreen(ModalScreen[bool]):
                 else:
                     yield Label("[b]What will change[/b] (from a dry-run just now)")
                     diff = DiffView(id="confirm-diff")
-                    diff.names = {i: n for i, _, n in touched_entities(self.preview) if n}
+                    diff.names = {**{i: n for i, _, n in touched_entities(self.preview) if n}, **(meta.get("names") or {})}
                     diff.diff = meta.get("diff") or {}
                     yield diff
                 if not self.preview.get("ok", True):

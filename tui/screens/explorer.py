@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -58,6 +59,9 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         self.call_args: dict[str, Any] = {}
         self.field_errors: list[dict[str, Any]] = []
         self.busy = False
+        # Chosen before the first dry-run and kept until a real write succeeds, so the
+        # ids a dry-run shows are the ids the confirmation shows and the run creates.
+        self.id_seed = secrets.token_hex(16)
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -285,12 +289,15 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="exec", name="exec")
     def exec_call(self, op: str, args: dict[str, Any], *, dry_run: bool = False, purpose: str = "show", state_digest: str | None = None) -> None:
-        envelope = self.gateway.exec(op, args, dry_run=dry_run, state_digest=state_digest)
+        envelope = self.gateway.exec(op, args, dry_run=dry_run, state_digest=state_digest, id_seed=self.id_seed)
         self.post_message(self.CallDone(op, args, envelope, purpose))
 
     @on(CallDone)
     async def _call_done(self, event: CallDone) -> None:
         self.app.remember(event.envelope)  # type: ignore[attr-defined]
+        meta = event.envelope.get("meta") or {}
+        if event.envelope.get("ok") and meta.get("diff") and not meta.get("dry_run"):
+            self.id_seed = secrets.token_hex(16)  # those ids are taken now: the next call gets new ones
         if event.purpose == "entity":
             await self.open_op(event.op, event.args, tab="result")
         if event.purpose == "preview" and event.envelope.get("ok"):

@@ -86,7 +86,8 @@ class ResultView(VerticalScroll):
         self._show_http(envelope, palette)
         entities = touched_entities(envelope)
         diff = meta.get("diff")
-        names = {i: n for i, _, n in entities if n}
+        names: dict[str, Any] = {i: n for i, _, n in entities if n}
+        names.update(meta.get("names") or {})
         view = self.query_one(DiffView)
         view.names = names
         view.diff = diff
