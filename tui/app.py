@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -13,8 +14,8 @@ from textual.screen import Screen
 
 from ._approver import ModalApprover, ModalAsker
 from ._commands import OpCommands
-from ._keys import APP_KEYS, COPY_FORMATS
-from .screens import ContextScreen, ExplorerScreen, HistoryScreen, KeysHelpScreen
+from ._keys import APP_KEYS, BINDING_IDS, COPY_FORMATS
+from .screens import AllowWriteScreen, ContextScreen, ExplorerScreen, HistoryScreen, KeysHelpScreen, ResetDemoScreen
 from .screens.context_picker import ALL
 from .widgets import GatewayBar
 
@@ -34,14 +35,18 @@ class ExplorerApp(App[int]):
     allow_write: reactive[bool] = reactive(False)
     context: reactive[str] = reactive(ALL)
 
-    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, global_options: list[str] | None = None, **kwargs: Any):
+    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, theme: str | None = None, global_options: list[str] | None = None, demo: bool = False, **kwargs: Any):
         super().__init__(**kwargs)
         self.gateway = gateway
         self.catalog_label = catalog_label
         # The command-line options the explorer was started with, for "copy as a command line".
         self.global_options: list[str] = list(global_options or [])
         self.session_traces: set[str] = set()
-        self.keymap_overrides: dict[str, str] = dict(keymap or {})
+        self.keymap_overrides: dict[str, str] = {k: v for k, v in (keymap or {}).items() if k in BINDING_IDS}
+        self.unknown_bindings = sorted(set(keymap or {}) - BINDING_IDS)
+        self.wanted_theme = theme
+        # A demo on a scratch copy: resetting it is harmless, so the palette offers it without a workspace check.
+        self.demo = demo
         self.set_reactive(ExplorerApp.allow_write, bool(gateway.allow_write))
         self.set_reactive(ExplorerApp.context, gateway.context or ALL)
 
@@ -53,6 +58,13 @@ class ExplorerApp(App[int]):
         self.gateway.asker = ModalAsker(self)
         if self.keymap_overrides:
             self.set_keymap(self.keymap_overrides)
+        if self.unknown_bindings:
+            self.notify(f"opgate.toml [explorer.keymap]: no binding {', '.join(self.unknown_bindings)} (F1 lists the binding ids)", severity="warning", timeout=10, markup=False)
+        if self.wanted_theme:
+            if self.wanted_theme in self.available_themes:
+                self.theme = self.wanted_theme
+            else:
+                self.notify(f"opgate.toml [explorer] theme: no theme {self.wanted_theme!r}; the palette's Theme command lists them", severity="warning", timeout=10, markup=False)
 
     @property
     def explorer(self) -> ExplorerScreen:
@@ -97,7 +109,29 @@ class ExplorerApp(App[int]):
     # -- actions ------------------------------------------------------------------------------
 
     def action_toggle_writes(self) -> None:
-        self.set_allow_write(not self.allow_write)
+        """Turning writes off is immediate; turning them on asks once, so no stray key can arm real runs."""
+        if self.allow_write:
+            self.set_allow_write(False)
+            return
+        self.push_screen(AllowWriteScreen(None), lambda allow: allow and self.set_allow_write(True))
+
+    def action_reset_demo(self) -> None:
+        def answered(reset: bool | None) -> None:
+            if reset:
+                self.reset_demo_workspace()
+
+        self.push_screen(ResetDemoScreen(self.gateway.db_location, scratch=self.demo), answered)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="reset", name="reset demo")
+    def reset_demo_workspace(self) -> None:
+        from opgate.core.store import NotAWorkspace, StoreError, reset_demo
+
+        try:
+            reset_demo(self.gateway.db_location).close()
+        except (NotAWorkspace, StoreError, OSError) as exc:
+            self.call_from_thread(self.notify, f"Nothing was reset: {exc}", title="Reset demo", severity="error", markup=False)
+            return
+        self.call_from_thread(self.notify, "The workspace holds the demo again.", title="Reset demo")
 
     def action_pick_context(self) -> None:
         def chosen(name: str | None) -> None:
@@ -130,6 +164,7 @@ class ExplorerApp(App[int]):
                 seen.add(binding.id or binding.action)
                 target = self if binding in APP_KEYS else screen
                 yield SystemCommand(binding.description, binding.tooltip, partial(target.run_action, binding.action))
+        yield SystemCommand("Reset demo workspace", "Replace what the workspace holds with the demo (asks first)", self.action_reset_demo)
         if isinstance(screen, ExplorerScreen):
             for fmt, title in COPY_FORMATS:
                 yield SystemCommand(f"Copy as {title}", f"Copy the call being built as {title}", partial(screen.copy_as, fmt))

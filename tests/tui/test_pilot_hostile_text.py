@@ -140,7 +140,7 @@ async def test_a_stored_title_made_of_markup_shows_as_it_is(tmp_path):
             await settle(pilot)
             field = next(f for f in screen.query(FormField) if f.slot.label == "task_id")
             field.query_one("Input").focus()
-            await pilot.press("ctrl+o")
+            await pilot.press("f7")
             await settle(pilot)
             assert isinstance(app.screen, IdPickerScreen)
             await pilot.press(*"Stored")

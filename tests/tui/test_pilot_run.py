@@ -68,7 +68,11 @@ async def test_cancelling_either_prompt_writes_nothing(app, gateway):
         await pilot.press("n")
         await settle(pilot)
         assert not gateway.allow_write and isinstance(app.screen, ExplorerScreen)
-        await pilot.press("ctrl+l")
+        await pilot.press("f8")
+        await settle(pilot)
+        assert not gateway.allow_write, "the writes key asks before turning writes on"
+        await pilot.press("w")
+        await settle(pilot)
         assert gateway.allow_write
         await pilot.press("f6")
         await settle(pilot)

@@ -11,22 +11,23 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from .._calltext import render as render_call
+from .._clipboard import copy_text
 from .._failures import ReportsWorkerFailures
 from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
 from ..widgets import CallBuilder, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
+from ._explorer_moves import ExplorerMoves
 from .id_picker import IdPickerScreen
-from .jump import Jump, JumpScreen
 
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
+class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -62,9 +63,11 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         # Chosen before the first dry-run and kept until a real write succeeds, so the
         # ids a dry-run shows are the ids the confirmation shows and the run creates.
         self.id_seed = secrets.token_hex(16)
+        self.init_moves()
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
+        yield Static("", id="breadcrumb")
         with Horizontal(id="main"):
             yield OpTree(id="tree")
             with TabbedContent(id="tabs", initial="docs"):
@@ -80,6 +83,7 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         self.watch(self.app, "allow_write", lambda _: self.app.sync_bar(self.query_one(GatewayBar)))  # type: ignore[attr-defined]
         self.watch(self.app, "context", lambda _: self.reload_tree(), init=False)
         self.reload_tree()
+        self.query_one("#breadcrumb").display = False
         self.query_one(OpTree).focus()
 
     @property
@@ -133,23 +137,18 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         await self.query_one(CallBuilder).open(record, args)
         self.action_show_tab(tab)
         if tab == "build":
-            self.query_one(CallBuilder).focus_first_field()
+            self.query_one(CallBuilder).focus_first_needed()
+        self.show_breadcrumb()
         return True
 
-    def action_find(self) -> None:
-        paths = [r.op for r in self.gateway.help_tree.root.ops()]
-
-        async def chosen(jump: Jump | None) -> None:
-            if jump:
-                await self.open_op(jump.op, jump.args or None)
-
-        self.app.push_screen(JumpScreen(paths), chosen)
-
     def action_show_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        tabs = self.query_one(TabbedContent)
+        if tab == "docs" and tabs.active == "docs" and self.query_one(OpDocs).has_focus:
+            self.query_one(OpDocs).show_schema = not self.query_one(OpDocs).show_schema  # F2 again: the schema
+        tabs.active = tab
         widget = self.query_one(FOCUS_IN_TAB[tab])
         if tab == "build":
-            self.query_one(CallBuilder).focus_first_field()
+            self.query_one(CallBuilder).focus_first_needed()
         else:
             widget.focus()
 
@@ -223,13 +222,18 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         return f"# no request to show: {(envelope.get('error') or {}).get('message', 'not an HTTP op')}"
 
     def copy_as(self, fmt: str) -> None:
-        """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard."""
-        if not self.call_op:
-            return
-        text = self.call_text(fmt)
-        self.app.copy_to_clipboard(text)
-        title = dict(COPY_FORMATS).get(fmt, fmt)
-        self.notify(text if len(text) < 300 else text[:297] + "…", title=f"Copied as {title}", markup=False)
+        """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard, and say what really happened."""
+        if self.call_op:
+            self.copy_call(self.call_text(fmt), dict(COPY_FORMATS).get(fmt, fmt))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="copy", name="copy")
+    def copy_call(self, text: str, title: str) -> None:
+        copied, how = copy_text(self.app, text)
+        shown = text if len(text) < 300 else text[:297] + "…"
+        self.app.call_from_thread(
+            self.notify, f"{how}\n{shown}", title=f"{'Copied' if copied else 'Copy'}: {title}",
+            severity="information" if copied else "warning", markup=False, timeout=8,
+        )
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -251,7 +255,11 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         return builder.record
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """F5 and F6 are shown disabled for an op that nothing can run here."""
+        """F5 and F6 are shown disabled for an op that nothing can run here; Back only when there is a way back."""
+        if action == "find_from_slash":
+            return self.slash_opens_find()
+        if action == "back":
+            return bool(self.back_stack)
         if action in ("dry_run", "run"):
             record = self.gateway.registry.get(self.call_op or "")
             if record is not None and not record.runnable:
@@ -298,8 +306,13 @@ class ExplorerScreen(ReportsWorkerFailures, Screen[None]):
         meta = event.envelope.get("meta") or {}
         if event.envelope.get("ok") and meta.get("diff") and not meta.get("dry_run"):
             self.id_seed = secrets.token_hex(16)  # those ids are taken now: the next call gets new ones
+        if event.purpose != "entity":
+            self.last_call = (event.op, event.args, event.envelope)
         if event.purpose == "entity":
+            self.remember_place(self.query_one(ResultView).envelope)
             await self.open_op(event.op, event.args, tab="result")
+            self.last_call = (event.op, event.args, event.envelope)
+            self.refresh_bindings()
         if event.purpose == "preview" and event.envelope.get("ok"):
             digest = (event.envelope.get("meta") or {}).get("state_digest")
 
