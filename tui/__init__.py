@@ -21,8 +21,15 @@ def make_app(gateway: Any, catalog_label: str = "built-in catalogue", **options:
     return ExplorerApp(gateway, catalog_label, **options)
 
 
-def run_explorer(gateway: Any, *, catalog_label: str = "built-in catalogue", keymap: dict[str, str] | None = None, global_options: list[str] | None = None) -> int:
-    """Run the explorer in the terminal until the person quits; the exit status."""
-    app = make_app(gateway, catalog_label, keymap=keymap, global_options=global_options)
+def run_explorer(
+    gateway: Any, *, catalog_label: str = "built-in catalogue", keymap: dict[str, str] | None = None,
+    theme: str | None = None, global_options: list[str] | None = None, demo: bool = False,
+) -> int:
+    """Run the explorer in the terminal until the person quits; the exit status.
+
+    ``keymap`` maps binding ids (F1 lists them) to keys, ``theme`` names a
+    Textual theme: both usually come from ``[explorer]`` in opgate.toml.
+    """
+    app = make_app(gateway, catalog_label, keymap=keymap, theme=theme, global_options=global_options, demo=demo)
     result = app.run()
     return int(result or app.return_code or 0)

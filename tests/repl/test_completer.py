@@ -113,7 +113,7 @@ def test_a_small_integer_range_and_its_default(shared_gateway):
 
 def test_setting_values_include_the_scopes(shared_gateway):
     assert texts(complete(shared_gateway, "set format ")) == ["table", "json"]
-    assert "project" in texts(complete(shared_gateway, "set scope "))
+    assert "project" in texts(complete(shared_gateway, "set context "))
 
 
 def test_batch_options(shared_gateway):

@@ -73,7 +73,7 @@ def test_a_confirmation_defaults_to_no_and_yes_runs_it(gateway, tmp_path):
     with ReplDriver(gateway, tmp_path / "history") as repl:
         repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
         repl.enter_and_wait_for("needs your confirmation")
-        assert "- task " + SPONSORS_TASK in repl.output  # the diff, before the question
+        assert '- deleted task "Find three sponsors" ' + SPONSORS_TASK in repl.output  # the diff, named, before the question
         repl.enter_and_wait_for("not confirmed; nothing was written")
         repl.wait_for_prompt()
         with gateway.store.read() as tx:

@@ -88,9 +88,9 @@ async def test_validation_is_live_and_inline(app):
         project = field(screen, "project_id")
         assert project.has_class("-missing")
         await fill(pilot, screen, ("project_id",), "not-a-uuid", keys=True)
-        assert "is not a 'uuid'" in project.error and project.has_class("-invalid")
+        assert "is not a valid uuid" in project.error and project.has_class("-invalid")
         await fill(pilot, screen, ("due_at",), "tomorrow")
-        assert "is not a 'date-time'" in field(screen, "due_at").error
+        assert "is not a valid date-time; expected a date and time such as 2026-03-01T09:00:00Z" in field(screen, "due_at").error
         builder = screen.query_one(CallBuilder)
         assert {e["path"] for e in builder.field_errors} >= {"/project_id", "/due_at", "/title"}
         project.query_one("Input").value = PROJECT
