@@ -329,11 +329,14 @@ class Gateway:
     def help_closest_paths(self, path: str, limit: int = 3) -> list[str]:
         return self._help.closest_paths(path, limit)
 
-    def id_choices(self, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20) -> list:
-        """Stored entities that can fill an id argument (``project_id`` -> the projects, by name)."""
+    def id_choices(self, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20, moving: str | None = None) -> list:
+        """Stored entities that can fill an id argument (``project_id`` -> the projects, by name).
+
+        ``moving``: the document a move is about, left out (with what is under it) of its new-parent choices.
+        """
         from ._id_choices import id_choices
 
-        return id_choices(self.store, argument, text, project_id=project_id, limit=limit)
+        return id_choices(self.store, argument, text, project_id=project_id, limit=limit, moving=moving)
 
     def _pool(self) -> ThreadPoolExecutor:
         with self._store_lock:

@@ -30,7 +30,9 @@ class ExplorerApp(App[int]):
     TITLE = "opgate"
     BINDINGS: ClassVar = APP_KEYS
     COMMANDS: ClassVar = App.COMMANDS | {OpCommands}
-    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (110, "-wide"), (160, "-xwide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-tiny"), (80, "-narrow"), (110, "-wide"), (160, "-xwide")]
+    # 24 rows or fewer: the form keeps the room, the raw JSON editor and payload step aside.
+    VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (25, "-tall")]
 
     allow_write: reactive[bool] = reactive(False)
     context: reactive[str] = reactive(ALL)

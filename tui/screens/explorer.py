@@ -143,6 +143,10 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
 
     def action_show_tab(self, tab: str) -> None:
         tabs = self.query_one(TabbedContent)
+        if tab == "docs" and self.call_op and not self.query_one(OpTree).has_focus and self.shown_path != self.call_op:
+            # From the builder or a result, Docs is about the call being built, not where the tree cursor was left.
+            self.shown_path = self.call_op
+            self.load_help(self.call_op)
         if tab == "docs" and tabs.active == "docs" and self.query_one(OpDocs).has_focus:
             self.query_one(OpDocs).show_schema = not self.query_one(OpDocs).show_schema  # F2 again: the schema
         tabs.active = tab
@@ -169,15 +173,20 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
     @on(FormField.PickRequested)
     def _pick(self, event: FormField.PickRequested) -> None:
         project = self.call_args.get("project_id") if event.name != "project_id" else None
+        moving = self.call_args.get("document_id") if event.name in ("new_parent_id", "parent_id") else None
 
-        async def picked(choice: tuple[str, str] | None) -> None:
+        async def picked(choice: tuple[str | None, str] | None) -> None:
             if choice:
                 await self.query_one(CallBuilder).set_field(event.path, choice[0])
                 if event.field.is_attached:
                     event.field.set_note(choice[1])
                     event.field.focus_input()
 
-        self.app.push_screen(IdPickerScreen(event.name, project if isinstance(project, str) else None), picked)
+        picker = IdPickerScreen(
+            event.name, project if isinstance(project, str) else None,
+            moving=moving if isinstance(moving, str) else None, offer_root=event.field.slot.spec.nullable,
+        )
+        self.app.push_screen(picker, picked)
 
     async def action_insert_example(self) -> None:
         builder = self.query_one(CallBuilder)

@@ -117,9 +117,10 @@ class FormField(Vertical):
             index = self._select_index(self._value)
             blank = not self.slot.in_array or index is Select.NULL
             return Select(options, prompt="(not set)", allow_blank=blank, value=index, compact=True)
-        kind = "integer" if spec.kind == "integer" and not spec.nullable else "number" if spec.kind == "number" and not spec.nullable else "text"
-        # Focus never selects the text: the next key must not replace a picked id.
-        return Input(to_text(spec, self._value), placeholder=_placeholder(self.slot), type=kind, compact=True, valid_empty=True, select_on_focus=False)
+        # Always a text input: a number input drops refused keys without a word, while the
+        # form says why "3x" is not a whole number. Focus never selects the text, so the
+        # next key cannot replace a picked id.
+        return Input(to_text(spec, self._value), placeholder=_placeholder(self.slot), compact=True, valid_empty=True, select_on_focus=False)
 
     def _choices(self) -> list[Any]:
         spec = self.slot.spec
