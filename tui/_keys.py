@@ -66,7 +66,9 @@ def key_label(app: object, binding_id: str) -> str:
     binding = next(b for b in ALL_KEYS if b.id == binding_id)
     keys = overrides.get(binding_id) or binding.key
     first = keys.split(",")[0].strip()
-    return first.upper() if first.startswith("f") and first[1:].isdigit() else first
+    if first.startswith("f") and first[1:].isdigit():
+        return first.upper()
+    return {"escape": "Esc"}.get(first, first)
 
 
 def _app(binding_id: str) -> Binding:

@@ -180,7 +180,7 @@ class StoreExecutor:
             digest = tx.state_digest()
             self._check_digest(call, digest)
             diff = tx.changes.to_dict()
-            meta: dict[str, Any] = {"diff": diff, "state_digest": digest, "names": diff_names(tx, diff)}
+            meta: dict[str, Any] = {"diff": diff, "state_digest": digest, "names": diff_names(tx, diff, call.args)}
             if call.dry_run:
                 meta["dry_run"] = True
                 meta["dry_run_kind"] = ROLLBACK

@@ -44,14 +44,15 @@ def _mentioned(diff: dict[str, Any]) -> Iterator[str]:
             yield from (v for v in (link.get("task_id"), link.get("document_id")) if isinstance(v, str))
 
 
-def diff_names(tx: Any, diff: dict[str, Any]) -> Names:
-    """``{id: {"kind", "name"}}`` for every entity ``diff`` mentions that can be named."""
+def diff_names(tx: Any, diff: dict[str, Any], args: dict[str, Any] | None = None) -> Names:
+    """``{id: {"kind", "name"}}`` for every entity ``diff`` (or an ``…_id`` argument of the call) mentions that can be named."""
     names: Names = {}
+    extra = [v for k, v in (args or {}).items() if k.endswith("_id") and isinstance(v, str)]
     for section in ("created", "deleted"):
         for entry in diff.get(section, []):
             kind, row = str(entry.get("kind")), entry.get("row") or {}
             names[str(entry.get("id"))] = {"kind": kind, "name": _display(kind, row)}
-    for entity_id in _mentioned(diff):
+    for entity_id in [*_mentioned(diff), *extra]:
         if entity_id in names:
             continue
         kind = tx.kind_of(entity_id)

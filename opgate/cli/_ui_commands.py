@@ -43,7 +43,10 @@ def run_explore(args: argparse.Namespace, console: Console) -> int:
         if args.db:
             raise GatewaySetupError("--demo opens a scratch copy of the demo workspace; leave --db out")
         with tempfile.TemporaryDirectory(prefix="opgate-demo-") as scratch:
-            args.db = str(Path(scratch) / "demo.db")  # a fresh workspace gets the demo
+            from opgate.core.store import open_store
+
+            args.db = str(Path(scratch) / "demo.db")
+            open_store(args.db).close()  # a fresh workspace gets the demo: filled now, before the first frame
             return _explore(args, demo=True)
     return _explore(args, demo=False)
 

@@ -98,7 +98,8 @@ class ExplorerMoves:
         if self.back_stack:
             trail = "  ›  ".join(place.label for place in self.back_stack[-3:])
             more = "…  ›  " if len(self.back_stack) > 3 else ""
-            here = self.call_op or ""  # type: ignore[attr-defined]
+            record = self.query_one("#builder").record  # type: ignore[attr-defined]
+            here = record.op if record is not None else ""
             back_key = key_label(self.app, "opgate.back")  # type: ignore[attr-defined]
             crumb.update(Text.assemble((f"{back_key} back: ", "bold"), more, trail, "  ›  ", (here, "bold")))
 
