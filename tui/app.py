@@ -77,7 +77,7 @@ class ExplorerApp(App[int]):
     def sync_bar(self, bar: GatewayBar) -> None:
         """Set a screen's top bar from the gateway (attributes down)."""
         bar.catalog = self.catalog_label
-        bar.db = self.gateway.db_location
+        bar.db = f"scratch demo copy (deleted at exit) {self.gateway.db_location}" if self.demo else self.gateway.db_location
         bar.context = self.context
         bar.ops = self.gateway.help_tree.root.total
         bar.allow_write = self.allow_write
