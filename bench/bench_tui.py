@@ -1,6 +1,10 @@
 """The explorer: cold start to first frame, and keystroke-to-render in the tree with Twilio loaded.
 
 Run: python bench/bench_tui.py
+The floors run in the same script: a bare Textual app showing a Tree of
+1,447 nodes (first frame), and a bare app mounting one Label and Input per
+argument of Twilio's widest op (the form). The explorer's catalogue is read
+through the registry cache (a temp folder), as a second start reads it.
 Cold start spawns a fresh interpreter per run (imports, catalogue, registry,
 app, first frame; headless via ``App.run_test``) and times it until the child
 says its first screen is up. Keystrokes drive a headless app with a pilot:
@@ -12,6 +16,7 @@ worker and drawn); the pilot's own waiting is not counted.
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 import tempfile
@@ -43,14 +48,40 @@ asyncio.run(first_frame())
 """
 
 
-def cold_start(catalog: str) -> list[float]:
+# The floor: a bare Textual app showing a Tree with one node per Twilio op, nothing else.
+FLOOR_CHILD = """
+import asyncio, json, sys
+from textual.app import App
+from textual.widgets import Tree
+
+tools = json.load(open(sys.argv[2]))["tools"]
+
+class Floor(App):
+    def compose(self):
+        tree = Tree("ops")
+        for tool in tools:
+            tree.root.add_leaf(tool["op"])
+        tree.root.expand()
+        yield tree
+
+async def first_frame():
+    async with Floor().run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        print("ready", flush=True)
+
+asyncio.run(first_frame())
+"""
+
+
+def cold_start(catalog: str, child_code: str = CHILD) -> list[float]:
     times = []
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.db")
-        subprocess.run([sys.executable, "-c", CHILD, db, catalog], check=True, capture_output=True)  # creates the db
+        env = dict(os.environ, OPGATE_CACHE_DIR=str(Path(folder) / "cache"))
+        subprocess.run([sys.executable, "-c", child_code, db, catalog], check=True, capture_output=True, env=env)  # creates the db and the cache
         for _ in range(COLD_RUNS):
             started = time.perf_counter()
-            child = subprocess.Popen([sys.executable, "-c", CHILD, db, catalog], stdout=subprocess.PIPE, text=True)
+            child = subprocess.Popen([sys.executable, "-c", child_code, db, catalog], stdout=subprocess.PIPE, text=True, env=env)
             assert child.stdout is not None
             line = child.stdout.readline()
             times.append((time.perf_counter() - started) * 1000)
@@ -107,12 +138,69 @@ async def keystrokes() -> dict[str, list[float]]:
     return results
 
 
+async def big_form() -> list[list[object]]:
+    """Opening Twilio's widest op in the builder, and a keystroke in its first field, against bare Textual doing the same."""
+    from textual.app import App
+    from textual.containers import VerticalScroll
+    from textual.widgets import Input, Label
+
+    from opgate.core import Gateway
+    from opgate.tui import make_app
+    from opgate.tui.widgets import CallForm
+
+    rows: list[list[object]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        gw = Gateway.from_catalogs([TWILIO], db_path=Path(folder) / "t.db")
+        widest = max(gw.registry, key=lambda r: len(r.parameters.get("properties", {})))
+        width = len(widest.parameters["properties"])
+        app = make_app(gw, str(TWILIO))
+        opened, echoed = [], []
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            for _ in range(3):
+                started = time.perf_counter()
+                await app.screen.open_op(widest.op)
+                await pilot.pause()
+                opened.append((time.perf_counter() - started) * 1000)
+                field = app.screen.query_one(CallForm).query(Input).first()
+                field.focus()
+                await pilot.pause()
+                started = time.perf_counter()
+                await pilot.press("x")
+                echoed.append((time.perf_counter() - started) * 1000)
+        gw.close()
+
+    class Floor(App):
+        def compose(self):
+            yield VerticalScroll(id="form")
+
+    floor_open, floor_echo = [], []
+    async with Floor().run_test(size=(120, 36)) as pilot:
+        for _ in range(3):
+            form = pilot.app.query_one("#form")
+            await form.remove_children()
+            started = time.perf_counter()
+            await form.mount_all([w for n in range(width) for w in (Label(f"arg{n}"), Input(placeholder=f"arg{n}"))])
+            await pilot.pause()
+            floor_open.append((time.perf_counter() - started) * 1000)
+            form.query(Input).first().focus()
+            await pilot.pause()
+            started = time.perf_counter()
+            await pilot.press("x")
+            floor_echo.append((time.perf_counter() - started) * 1000)
+    rows.append([f"open {widest.op} ({width} arguments)", f"{median(opened):.0f}", f"{median(floor_open):.0f}", f"{median(opened) / median(floor_open):.1f}x"])
+    rows.append(["keystroke echo in its first field", f"{median(echoed):.1f}", f"{median(floor_echo):.1f}", f"{median(echoed) / median(floor_echo):.1f}x"])
+    return rows
+
+
 def main() -> None:
-    rows = []
-    for label, catalog in (("built-in (68 ops)", ""), ("Twilio (1,447 ops)", str(TWILIO))):
+    floor = cold_start(str(TWILIO), FLOOR_CHILD)
+    rows = [["floor: bare Textual Tree of 1,447 nodes", f"{median(floor):.0f}", f"{p95(floor):.0f}", "1.0x"]]
+    for label, catalog in (("built-in (68 ops)", ""), ("Twilio (1,447 ops), registry cached", str(TWILIO))):
         times = cold_start(catalog)
-        rows.append([label, f"{median(times):.0f}", f"{p95(times):.0f}", COLD_RUNS])
-    print_table("Cold start to first frame (fresh interpreter, headless, ms)", ["catalogue", "median", "p95", "runs"], rows)
+        rows.append([label, f"{median(times):.0f}", f"{p95(times):.0f}", f"{median(times) / median(floor):.2f}x"])
+    print_table(f"Cold start to first frame (fresh interpreter, headless, ms, {COLD_RUNS} runs)", ["app", "median", "p95", "vs floor"], rows)
+    print_table("The widest form (ms, median of 3): opgate against bare Textual mounting as many Label + Input pairs", ["what", "opgate", "floor", "ratio"], asyncio.run(big_form()))
 
     presses = asyncio.run(keystrokes())
     rows = [[key, f"{median(t):.1f}", f"{p95(t):.1f}", len(t)] for key, t in presses.items() if t]

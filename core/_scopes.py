@@ -18,6 +18,11 @@ from .registry._record import OpRecord
 ALL_CONTEXTS = "all"
 
 
+def everything(record: OpRecord) -> bool:
+    """The visibility of no context: every op (help recognises it and skips checking each record)."""
+    return True
+
+
 @dataclass(frozen=True)
 class ContextTable:
     """Context name -> tool groups, with a description of each context."""
@@ -38,7 +43,7 @@ class ContextTable:
     def visibility(self, context: str | None):
         """A predicate for :class:`OpRecord` visibility in ``context`` (``None``: everything)."""
         if context is None or context == ALL_CONTEXTS:
-            return lambda record: True
+            return everything
         if context not in self.contexts:
             raise ValueError(f"unknown context {context!r}; known: {', '.join(self.names) or 'none'}")
         groups = frozenset(self.contexts[context])

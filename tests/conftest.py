@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
+
+# pg_cluster.py sits beside this file; under --import-mode=importlib it is not on sys.path by itself.
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -14,6 +20,13 @@ REAL_CATALOGS = {
     "loom": CATALOGS / "loom_tools.json",
     "twilio": CATALOGS / "twilio_openapi_tools.json",
 }
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_default_workspace(tmp_path_factory):
+    """A gateway made without a database uses the default workspace, and logs its calls there
+    (help and search too): in tests that is one in a temp folder, never the person's own."""
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
 
 
 def _require(path: Path) -> Path:
@@ -27,6 +40,12 @@ def real_catalog(request) -> tuple[str, Path]:
     return request.param, _require(REAL_CATALOGS[request.param])
 
 
+@pytest.fixture(scope="session")
+def real_catalog_paths() -> dict[str, Path]:
+    """Every real catalogue by name, for fixtures that load one once per module."""
+    return {name: _require(path) for name, path in REAL_CATALOGS.items()}
+
+
 @pytest.fixture
 def github_catalog() -> Path:
     return _require(REAL_CATALOGS["github"])
@@ -35,3 +54,70 @@ def github_catalog() -> Path:
 @pytest.fixture
 def twilio_catalog() -> Path:
     return _require(REAL_CATALOGS["twilio"])
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_registry_cache(tmp_path_factory):
+    """Registries built by the tests (and their subprocesses) are cached in a temp folder, never the user's."""
+    import os
+
+    os.environ["OPGATE_CACHE_DIR"] = str(tmp_path_factory.mktemp("opgate-cache"))
+    yield
+# -- the workspace store, on each backend ------------------------------------
+# Store, handler and exec tests ask for ``new_workspace`` (directly or through
+# their folder's ``store`` fixture) and so run once per backend: SQLite files
+# in tmp_path, and databases in one PostgreSQL cluster started for the session.
+
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """The session's PostgreSQL cluster; a test needing it fails (never skips) if it cannot start."""
+    from pg_cluster import PgCluster
+
+    try:
+        cluster = PgCluster()
+    except Exception as exc:  # noqa: BLE001 - any reason PostgreSQL did not start is a failure to report
+        pytest.fail(f"could not start the test PostgreSQL cluster: {exc}", pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def fresh_workspace(backend, request):
+    """``fresh_workspace(folder, name="workspace.db", migrated=True)``: a new, empty workspace's location.
+
+    For fixtures that live longer than a test (module scope). A file path
+    under ``folder`` on SQLite (no file yet); on PostgreSQL the URL of a new
+    database holding opgate's schema and no rows, or nothing at all when
+    ``migrated`` is false. Pass it to ``open_store`` or ``connect_store``.
+    """
+    if backend == "sqlite":
+        return lambda folder, name="workspace.db", migrated=True: Path(folder) / name
+    cluster = request.getfixturevalue("pg_cluster")
+    return lambda folder=None, name=None, migrated=True: cluster.new_database(migrated=migrated)
+
+
+@pytest.fixture
+def new_workspace(backend, request, fresh_workspace):
+    """As :func:`fresh_workspace`, for one test: PostgreSQL databases are emptied and reused after it."""
+    if backend == "sqlite":
+        yield fresh_workspace
+        return
+    cluster = request.getfixturevalue("pg_cluster")
+    lent: list[str] = []
+
+    def make(folder=None, name=None, migrated=True) -> str:
+        url = cluster.borrow() if migrated else cluster.new_database(migrated=False)
+        lent.append(url)
+        return url
+
+    yield make
+    for url in lent:
+        cluster.give_back(url)

@@ -4,8 +4,10 @@ Each binding has an ``id`` (``opgate.<name>``) so keys can be remapped with
 ``App.set_keymap``: ``[explorer.keymap]`` in opgate.toml, by binding id, as
 posting does (``"opgate.dry_run" = "f8"``). Keys that also work while typing
 in a form are function keys or control keys that Textual's Input and TextArea
-leave alone. Reflex keys keep their usual meaning: ctrl+l (clear screen) and
-ctrl+o (open) are not used, and ctrl+s is left for "save".
+leave alone. Reflex keys keep their usual meaning: ctrl+s saves (the call, to a
+collection), ctrl+o opens (the collections, beside the tree), ctrl+l (clear
+screen) is not used. F10 and F11 are left alone: many terminals take them
+(menu bar, full screen) before the explorer sees them.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ EXPLORER_KEYS: list[Binding] = [
     Binding("f9", "copy", "Copy", tooltip="Copy the call as JSON, an opgate exec command line, or Python", id="opgate.copy"),
     Binding("ctrl+e", "export", "Export", tooltip="Write the last dry-run or run (arguments, envelope, diff) to a .md or .json file", id="opgate.export"),
     Binding("f12", "toggle_schema", "Schema", tooltip="Show or hide the op's JSON Schema in Docs", id="opgate.schema"),
+    Binding("ctrl+s", "save_call", "Save", tooltip="Save the call being built to a collection (with what it last answered as the expectation)", id="opgate.save"),
+    Binding("ctrl+o", "toggle_collections", "Collections", tooltip="Show the collections instead of the op tree (F5/F6 there dry-run or run a call or a whole collection)", id="opgate.collections"),
     Binding("ctrl+backslash", "toggle_tree", "Tree", tooltip="Hide or show the op tree", id="opgate.tree"),
-    Binding("f11", "maximize_pane", "Maximise", tooltip="Give the focused pane the whole screen, or give the tree back", id="opgate.maximize"),
+    Binding("ctrl+n", "maximize_pane", "Maximise", tooltip="Give the focused pane the whole screen, or give the tree back", id="opgate.maximize"),
     Binding("escape,alt+left", "back", "Back", tooltip="Back to the call you were building before following an entity", id="opgate.back"),
 ]
 
@@ -50,6 +54,8 @@ HISTORY_KEYS: list[Binding] = [
     Binding("ctrl+b", "run_batch", "Run batch", tooltip="Run the collected calls with gw.batch (writes need allow-write)", id="opgate.history.run_batch"),
     Binding("ctrl+d", "dry_run_batch", "Dry-run batch", tooltip="Dry-run the collected calls with gw.batch", id="opgate.history.dry_batch"),
     Binding("ctrl+x", "clear_batch", "Clear batch", tooltip="Empty the batch", id="opgate.history.clear"),
+    Binding("slash,ctrl+f", "filter", "Filter", key_display="/", tooltip="Filter the calls: op:PART, is:ok|failed|cancelled|dry-run|run, or any words", id="opgate.history.filter"),
+    Binding("ctrl+s", "save_call", "Save", tooltip="Save the highlighted call to a collection", id="opgate.history.save"),
     Binding("f5", "refresh", "Refresh", tooltip="Read the call log again", id="opgate.history.refresh"),
     Binding("escape", "close", "Back", tooltip="Back to the explorer", id="opgate.history.back"),
 ]
@@ -88,7 +94,7 @@ EXPLORER_BINDINGS: list[Binding] = [
     *(_local(EXPLORER_KEYS, i) for i in ("opgate.find", "opgate.find_slash", "opgate.dry_run", "opgate.run")),
     _app("opgate.quit"),
     *(_app(i) for i in ("opgate.writes", "opgate.history")),
-    *(_local(EXPLORER_KEYS, i) for i in ("opgate.back", "opgate.example", "opgate.export", "opgate.copy")),
+    *(_local(EXPLORER_KEYS, i) for i in ("opgate.save", "opgate.collections", "opgate.back", "opgate.example", "opgate.export", "opgate.copy")),
     _app("opgate.context"),
     *(_local(EXPLORER_KEYS, i) for i in ("opgate.docs", "opgate.build", "opgate.result", "opgate.tree", "opgate.maximize", "opgate.schema")),
 ]

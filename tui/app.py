@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
@@ -37,7 +38,10 @@ class ExplorerApp(App[int]):
     allow_write: reactive[bool] = reactive(False)
     context: reactive[str] = reactive(ALL)
 
-    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, theme: str | None = None, global_options: list[str] | None = None, demo: bool = False, **kwargs: Any):
+    def __init__(
+        self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, theme: str | None = None,
+        global_options: list[str] | None = None, demo: bool = False, collections_dir: str | Path | None = None, **kwargs: Any,
+    ):
         super().__init__(**kwargs)
         self.gateway = gateway
         self.catalog_label = catalog_label
@@ -49,6 +53,9 @@ class ExplorerApp(App[int]):
         self.wanted_theme = theme
         # A demo on a scratch copy: resetting it is harmless, so the palette offers it without a workspace check.
         self.demo = demo
+        # Where saved calls go, one folder per collection (ctrl+o shows them; ctrl+s saves).
+        self.collections_dir = Path(collections_dir) if collections_dir else Path.cwd() / "collections"
+        self.last_collection: str | None = None
         self.set_reactive(ExplorerApp.allow_write, bool(gateway.allow_write))
         self.set_reactive(ExplorerApp.context, gateway.context or ALL)
 

@@ -7,17 +7,24 @@ config folder) and returns an :class:`OpgateConfig`; any problem raises
 
 from ._check import ConfigError, ConfigProblem, check_config
 from ._file import FILE_NAME, find_config, load_config, read_config, user_config_path
-from ._model import AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._model import SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._serve import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, ServeConfig, is_host_name, is_public_url
 
 __all__ = [
+    "DEFAULT_RATE_BURST",
+    "DEFAULT_RATE_LIMIT",
     "FILE_NAME",
+    "SERVE_MODES",
     "AuthConfig",
     "ConfigError",
     "ConfigProblem",
     "HttpUpstreamConfig",
     "OpgateConfig",
+    "ServeConfig",
     "check_config",
     "find_config",
+    "is_host_name",
+    "is_public_url",
     "load_config",
     "read_config",
     "user_config_path",

@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._serve import ServeConfig, check_serve
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _KEYS = re.compile(r"^[a-z0-9_+\-]+(,[a-z0-9_+\-]+)*$")
 _OP_KINDS = ("read", "write")
 
-TOP_KEYS = ("database", "context", "search", "upstreams", "explorer")
+TOP_KEYS = ("database", "context", "search", "mode", "cache_dir", "upstreams", "explorer", "serve")
 HTTP_KEYS = ("openapi", "base_url", "auth", "headers", "timeout_s", "retries", "read_only", "confirm", "idempotency_header", "operations")
 AUTH_KEYS = ("scheme", "username_env", "password_env", "token_env", "api_key_env")
 OPERATION_KEYS = ("kind", "destructive", "confirm")
@@ -232,11 +233,21 @@ def check_config(data: Mapping[str, Any], file: Path) -> tuple[OpgateConfig | No
     """The configuration in ``data`` (parsed TOML from ``file``) and every problem in it."""
     c = _Checker(file)
     c.unknown(data, TOP_KEYS, "")
-    database = c.path(data, "database", "", must_exist=False)
+    raw_database = data.get("database")
+    if isinstance(raw_database, str) and raw_database.startswith(("postgresql://", "postgres://")):
+        database: Path | str | None = raw_database  # a PostgreSQL URL, not a file
+    else:
+        database = c.path(data, "database", "", must_exist=False)
     context = c.typed(data, "context", "", _is_str, "the name of a context scope")
     search = c.typed(data, "search", "", lambda v: v in ("default", "semantic"), "the search ranker: 'default' or 'semantic'")
+    mode = c.typed(data, "mode", "", lambda v: v in SERVE_MODES, "the tools opgate serve offers: " + ", ".join(repr(m) for m in SERVE_MODES))
+    cache_dir = "off" if str(data.get("cache_dir", "")).strip().lower() == "off" else c.path(data, "cache_dir", "", must_exist=False)
     http, mcp = _upstreams(c, data["upstreams"]) if "upstreams" in data else ({}, {})
     theme, keymap = _explorer(c, data["explorer"]) if "explorer" in data else (None, {})
+    serve = check_serve(c, data["serve"]) if "serve" in data else ServeConfig()
     if c.problems:
         return None, c.problems
-    return OpgateConfig(source=file, http_upstreams=http, mcp_servers=mcp, database=database, context=context, search=search, theme=theme, keymap=keymap), []
+    return OpgateConfig(
+        source=file, http_upstreams=http, mcp_servers=mcp, database=database, context=context, search=search, mode=mode,
+        theme=theme, keymap=keymap, serve=serve, cache_dir=cache_dir,
+    ), []

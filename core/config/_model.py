@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog.openapi import ApiPolicy
+from ._serve import ServeConfig
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_RETRIES = 2
 _METHOD = re.compile(r"^[A-Z]+$")
+# What ``opgate serve`` can offer: the same names as ``ToolRouter``'s modes (a test keeps them equal).
+SERVE_MODES = ("gateway", "hybrid", "full", "deferred", "protocol")
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,14 @@ class OpgateConfig:
     http_upstreams: Mapping[str, HttpUpstreamConfig] = field(default_factory=dict)
     # MCP upstreams in the shape of an ``mcpServers`` JSON entry (command/args/env/cwd or url/headers).
     mcp_servers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    database: Path | None = None
+    database: Path | str | None = None  # a file, or a postgresql:// URL
     context: str | None = None
     search: str | None = None  # the search ranker: "default" or "semantic"
+    mode: str | None = None  # the tools ``opgate serve`` offers (SERVE_MODES); None: gateway
+    cache_dir: Path | str | None = None  # where built registries are cached; "off": nowhere (OPGATE_CACHE_DIR wins)
     theme: str | None = None
     keymap: Mapping[str, str] = field(default_factory=dict)
+    serve: ServeConfig = field(default_factory=ServeConfig)
 
     def policies(self) -> dict[str, ApiPolicy]:
         return {name: upstream.policy() for name, upstream in self.http_upstreams.items()}

@@ -8,13 +8,16 @@ and the next action. Ops outside the caller's scope do not exist here, as in
 help: naming one is ``TOOL_NOT_FOUND``. ``NOT_AUTHORIZED`` is for a visible
 op the caller may not run as asked (a write while writes are off, a
 confirmation nobody gave). ``call_tool`` goes through exec, never around it.
+Each operation is recorded by telemetry (search -> choose -> expand -> call
+can be read back from the call log).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._cursor import BadCursor, make_cursor, read_cursor
+from .._cursor import BadCursor, make_cursor, read_cursor
+from ._recorded import recorded
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
@@ -58,8 +61,9 @@ def _limit(limit: Any) -> int:
 class Discovery:
     """The protocol over one Gateway (its registry, scope, search index and exec)."""
 
-    def __init__(self, gateway: Any):
+    def __init__(self, gateway: Any, *, session: Any = None):
         self.gateway = gateway
+        self.session = session  # the caller's Session for call_tool; None: the gateway's own
 
     # -- helpers -------------------------------------------------------------------
 
@@ -90,6 +94,7 @@ class Discovery:
 
     # -- the operations ------------------------------------------------------------------
 
+    @recorded
     def list(self, path: Any = None, tags: list[str] | None = None, query: str | None = None, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
         problem = _argument_problem("list", {"path": path, "tags": tags, "query": query, "limit": limit, "cursor": cursor})
         if problem:
@@ -123,6 +128,7 @@ class Discovery:
         tools, next_cursor = self._page([self._pointer(r, c) for r, c in records], offset, limit, request)
         return {"ok": True, "path": segments, "nodes": nodes if offset == 0 else [], "tools": tools, "next_cursor": next_cursor}
 
+    @recorded
     def search_tool_by_category(self, query: str, category_path: Any = None, limit: Any = None, cursor: str | None = None) -> dict[str, Any]:
         problem = _argument_problem("search_tool_by_category", {"query": query, "category_path": category_path, "limit": limit, "cursor": cursor})
         if problem:
@@ -150,6 +156,7 @@ class Discovery:
         next_cursor = make_cursor(offset + limit, self.gateway.registry.version, request) if more else None
         return {"ok": True, "category_path": segments, "results": results, "next_cursor": next_cursor}
 
+    @recorded
     def search_nodes(self, query: str, limit: Any = None) -> dict[str, Any]:
         problem = _argument_problem("search_nodes", {"query": query, "limit": limit})
         if problem:
@@ -157,6 +164,7 @@ class Discovery:
         hits = self.gateway.search_node_hits(query, limit=_limit(limit))
         return {"ok": True, "results": [{"path": h.path.split("."), "summary": h.summary, "ops": h.ops, "confidence": h.confidence} for h in hits]}
 
+    @recorded
     def expand_tool(self, tool_id: str) -> dict[str, Any]:
         problem = _argument_problem("expand_tool", {"tool_id": tool_id})
         if problem:
@@ -187,8 +195,9 @@ class Discovery:
             expanded["policy"] = record.policy
         return expanded
 
+    @recorded
     def call_tool(self, tool_id: str, arguments: Any = None, *, dry_run: bool = False, idempotency_key: str | None = None) -> dict[str, Any]:
-        envelope = self.gateway.exec(tool_id, arguments, idempotency_key=idempotency_key, dry_run=dry_run)
+        envelope = self.gateway.exec(tool_id, arguments, idempotency_key=idempotency_key, dry_run=dry_run, session=self.session)
         error = envelope.get("error") or {}
         if error.get("code") == "PERMISSION_DENIED":
             envelope["error"]["protocol"] = {

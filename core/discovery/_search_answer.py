@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._cursor import BadCursor, make_cursor, read_cursor
+from .._cursor import BadCursor, make_cursor, read_cursor
 from ._protocol import MAX_LIMIT, _error
 
 

@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._handler import Handler, HandlerContext
 from ._session import Session
+from ._session_table import IDLE_SECONDS, MAX_SESSIONS, SessionTable
 from ._telemetry import CallLog
 
 if _typing.TYPE_CHECKING:
@@ -39,7 +40,9 @@ __getattr__ = _lazy_attributes(__name__, globals(), _LAZY)
 __all__ = [
     "CONFLICT",
     "ERROR_CODES",
+    "IDLE_SECONDS",
     "INTERNAL",
+    "MAX_SESSIONS",
     "NOT_FOUND",
     "PERMISSION_DENIED",
     "VALIDATION_ERROR",
@@ -60,6 +63,7 @@ __all__ = [
     "PermissionDenied",
     "Question",
     "Session",
+    "SessionTable",
     "answer_fields",
     "answer_problems",
     "failure",

@@ -32,6 +32,7 @@ class ConfirmationRequest:
 
 
 Approver = Callable[[ConfirmationRequest], bool]
+"""Answers whether the person confirmed; may raise ``PermissionDenied`` to refuse with its own reason (it cannot ask now)."""
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, OpError, P
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
 from ._results import bound_envelope, bound_result, entities_touched
 from ._session import Session
-from ._telemetry import CallLog
+from ..access import Caller
 from ._validation import ArgumentValidator
+from ._waiting import PersonWait
 
 log = logging.getLogger("opgate.exec")
 
@@ -62,7 +63,7 @@ class Dispatcher:
         executors: Any,
         visible: Callable[[OpRecord], bool],
         settings: GatewaySettings,
-        call_log: CallLog,
+        telemetry: Any,
         context: str | None = None,
     ):
         self.registry = registry
@@ -71,7 +72,7 @@ class Dispatcher:
         self.validator = ArgumentValidator()
         self.executors = executors
         self._store = store_provider
-        self.call_log = call_log
+        self.telemetry = telemetry  # an opgate.core.telemetry.Telemetry
         self.context = context
 
     def exec(
@@ -87,12 +88,15 @@ class Dispatcher:
         state_digest: str | None = None,
         asker: Asker | None = None,
         id_seed: str | None = None,
+        caller: Caller | None = None,
     ) -> dict[str, Any]:
         trace_id = new_trace_id()
         started = time.perf_counter()
+        started_at = time.time()
         shown_op = op if isinstance(op, str) else ""
         record: OpRecord | None = None
         call: Call | None = None
+        waits = PersonWait()
         try:
             record = resolve_op(op, self.registry, self.visible, self.context)
             shown_op = record.op
@@ -101,25 +105,30 @@ class Dispatcher:
                 record, args, requested=shown_op, dry_run=dry_run, idempotency_key=idempotency_key,
                 expected_digest=state_digest, session=session, validator=self.validator, id_seed=id_seed,
             )
-            self._authorize(call, allow_write)
+            self._authorize(call, allow_write, caller)
             # A repeat of a confirmed write replays its first answer without asking again.
             outcome = self._replay(executor, call, session)
             if outcome is None:
                 if record.requires_confirmation and not call.dry_run:
-                    self._confirm(call, executor, session, approver)
-                outcome = self._run(executor, call, session, asker)
-            envelope = self._success(call, outcome, trace_id, started)
+                    self._confirm(call, executor, session, approver, caller, waits)
+                outcome = self._run(executor, call, session, waits.wrap(asker))
+            envelope = self._success(call, outcome, trace_id, started, waits.seconds)
             if not call.dry_run:
                 # A dry-run's ids were rolled back: they must not become the session's.
                 session.learn_from(call.args, outcome.result)
         except Exception as exc:  # the boundary: nothing escapes
             envelope = self._failure(shown_op, record, exc, trace_id, args)
         envelope = bound_envelope(envelope, self.settings.result_char_limit)
-        self.call_log.record(envelope, record=record, call=call, session=session, requested=op, args=args, started=started)
+        self.telemetry.record_exec(
+            envelope, record=record, call=call, session=session, requested=op, args=args, started=started, started_at=started_at,
+            dry_run=bool(dry_run), waited_s=waits.seconds,
+        )
         return envelope
 
-    def _authorize(self, call: Call, allow_write: bool) -> None:
+    def _authorize(self, call: Call, allow_write: bool, caller: Caller | None) -> None:
         if call.record.kind == "write" and not call.dry_run and not allow_write:
+            if caller is not None and not caller.may_write:
+                raise PermissionDenied(f"{call.op} writes: {caller.write_refusal()}", dry_run_available=True)
             raise PermissionDenied(
                 f"{call.op} writes, and writes are off (allow_write is false). Dry-run it to see the diff, or ask the person to enable writes.",
                 dry_run_available=True,
@@ -146,7 +155,11 @@ class Dispatcher:
             outcome.meta.setdefault("dry_run_kind", kind)
         return outcome
 
-    def _confirm(self, call: Call, executor: Any, session: Session, approver: Approver | None) -> None:
+    def _confirm(
+        self, call: Call, executor: Any, session: Session, approver: Approver | None, caller: Caller | None, waits: PersonWait,
+    ) -> None:
+        if approver is None and caller is not None and not caller.may_confirm:
+            raise PermissionDenied(f"{call.op} needs a person's confirmation: {caller.confirm_refusal()}", requires_confirmation=True)
         if approver is None:
             raise PermissionDenied(
                 f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
@@ -158,24 +171,28 @@ class Dispatcher:
         # The approver sees a copy: nothing it does can change what runs.
         request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:
-            approved = bool(approver(request))
+            approved = bool(waits.around(approver, request))
+        except PermissionDenied:  # an approver that cannot ask says why, in its own words
+            raise
         except Exception:
             log.exception("approver failed for %s", call.op)
             approved = False
         if not approved:
-            raise PermissionDenied(f"the person did not confirm {call.op}; nothing was written", requires_confirmation=True)
+            raise PermissionDenied(f"the person did not confirm {call.op}; nothing was written", requires_confirmation=True, cancelled=True)
         # The person approved this diff: if the state it came from changes before
         # the real run, the run fails with CONFLICT instead of doing something else.
         call.expected_digest = call.expected_digest or preview.meta.get("state_digest")
 
-    def _success(self, call: Call, outcome: Outcome, trace_id: str, started: float) -> dict[str, Any]:
+    def _success(self, call: Call, outcome: Outcome, trace_id: str, started: float, waited_s: float = 0.0) -> dict[str, Any]:
         warnings = [*call.warnings, *outcome.warnings]
-        latency_ms = (time.perf_counter() - started) * 1000
+        latency_ms = (time.perf_counter() - started - waited_s) * 1000
         budget = call.record.metadata.latency_budget_ms or self.settings.default_latency_budget_ms
         if latency_ms > budget:
             warnings.append(f"took {latency_ms:.0f} ms, over its latency budget of {budget} ms")
         result, cuts = bound_result(outcome.result, self.settings.result_char_limit)
         meta = dict(outcome.meta)
+        if waited_s:
+            meta["waited_ms"] = round(waited_s * 1000, 2)
         if outcome.replayed:
             meta["idempotent_replay"] = True
         if cuts:

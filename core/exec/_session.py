@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..telemetry._trail import DiscoveryTrail
+
 # Arguments a session may fill in when a call leaves them out.
 REMEMBERED_IDS = ("project_id",)
+# Ops a session remembers having inspected (help on the op, expand_tool, a schema listing), newest last.
+INSPECTED_LIMIT = 32
 
 
 @dataclass
@@ -17,12 +22,20 @@ class Session:
 
     ``known`` holds ids the session has seen in use (the current project): a
     call that leaves out a required argument of that name gets it filled in,
-    with a warning saying so.
+    with a warning saying so. ``caller`` scopes idempotency keys and names the
+    session in the call log. ``recent_calls`` feeds the loop guard;
+    ``inspected`` lists the ops whose schema the caller has read, which the
+    hybrid mode promotes into its typed lane. A host with several clients
+    (``opgate serve``) gives each client its own Session.
     """
 
     caller: str = "local"
     known: dict[str, str] = field(default_factory=dict)
     recent_calls: deque = field(default_factory=lambda: deque(maxlen=20))
+    inspected: list[str] = field(default_factory=list)
+    # Telemetry: the id every call of this session is logged under, and which discovery step led to which call.
+    id: str = field(default_factory=lambda: "se_" + secrets.token_hex(8))
+    trail: DiscoveryTrail = field(default_factory=DiscoveryTrail, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def remember(self, **ids: str) -> None:
@@ -57,3 +70,11 @@ class Session:
                     break
                 count += 1
             return count
+
+    def note_inspected(self, op: str) -> None:
+        """Remember that the caller read ``op``'s schema (the oldest are forgotten past a bound)."""
+        with self._lock:
+            if op in self.inspected:
+                self.inspected.remove(op)
+            self.inspected.append(op)
+            del self.inspected[:-INSPECTED_LIMIT]

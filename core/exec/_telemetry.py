@@ -1,6 +1,8 @@
-"""The call log: one entry per exec, kept in the workspace database.
+"""The call log: one entry per gateway call, kept in the workspace database.
 
-The explorer's history reads it back. Writing an entry must never cost the
+Every call is logged (help, search, the discovery steps, the hybrid lane;
+see :mod:`opgate.core.telemetry`); the explorer's history reads back the
+exec entries. Writing an entry must never cost the
 call itself a write transaction (a read would otherwise queue for the write
 lock behind every other process), so :meth:`CallLog.record` only queues the
 entry; a writer thread commits the queue in one transaction every
@@ -47,7 +49,8 @@ _HEAD_CHARS = 200
 _STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 
-def _now() -> str:
+def now_stamp() -> str:
+    """Now, as the log stamps its entries (UTC, to the second)."""
     return datetime.now(timezone.utc).strftime(_STAMP)
 
 
@@ -88,6 +91,18 @@ def _shortened(args: dict, chars: int) -> dict:
     return kept
 
 
+CANCELLED = "CANCELLED"
+"""The call log's code for a call the person declined to confirm: nothing was written, nothing failed."""
+
+
+def outcome_code(envelope: dict[str, Any]) -> str | None:
+    if envelope.get("ok"):
+        return None
+    error = envelope["error"]
+    # The envelope keeps PERMISSION_DENIED (an agent's five codes); the log tells a "no" from a refusal.
+    return CANCELLED if (error.get("details") or {}).get("cancelled") else error["code"]
+
+
 _OPEN: weakref.WeakSet[CallLog] = weakref.WeakSet()
 _hooks_installed = False
 _hooks_lock = threading.Lock()
@@ -118,8 +133,11 @@ def _reset_all_after_fork() -> None:
 class CallLog:
     """Queues call-log entries and writes them in batches; ``enabled=False`` keeps nothing."""
 
-    def __init__(self, store_provider: Callable[[], Any] | None, *, enabled: bool = True, settings: GatewaySettings | None = None):
+    def __init__(self, store_provider: Callable[[], Any] | None, *, enabled: bool = True, settings: GatewaySettings | None = None, location: Callable[[], str] | None = None):
         self._store = store_provider
+        # Where the store is, known without opening it: queueing an entry must not open the
+        # workspace in the caller's thread (help and search never needed it before).
+        self._location = location
         self.enabled = enabled and store_provider is not None
         self._settings = settings or GatewaySettings()
         self._reset_after_fork()
@@ -137,19 +155,21 @@ class CallLog:
         self._closed = False
         self._failing = False
 
-    def entry(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float) -> dict[str, Any]:
+    def entry(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float,
+              dry_run: bool | None = None, waited_s: float = 0.0) -> dict[str, Any]:
         args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
         meta = envelope.get("meta") or {}
         kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
         return {
-            "ts": _now(),
+            "ts": now_stamp(),
             "trace_id": meta.get("trace_id", ""),
             "op": envelope.get("op") or (requested if isinstance(requested, str) else ""),
             "tool_name": record.tool_name if record else "",
-            "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+            # The person's time (confirmation, questions) is not the call's.
+            "duration_ms": round((time.perf_counter() - started - waited_s) * 1000, 3),
             "ok": bool(envelope.get("ok")),
-            "code": None if envelope.get("ok") else envelope["error"]["code"],
-            "dry_run": bool(getattr(call, "dry_run", False)),
+            "code": outcome_code(envelope),
+            "dry_run": bool(getattr(call, "dry_run", False) if dry_run is None else dry_run),
             "caller": getattr(session, "caller", ""),
             "args_digest": digest,
             "args": kept,
@@ -157,7 +177,7 @@ class CallLog:
         }
 
     def record(self, envelope: dict[str, Any], **context: Any) -> None:
-        """Queue the call's entry; the writer thread commits it within ``call_log_flush_s``."""
+        """Queue an exec's entry; the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
             return
         try:
@@ -165,12 +185,19 @@ class CallLog:
         except Exception:
             log.warning("could not make the call log entry", exc_info=True)
             return
+        self.append(entry)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        """Queue one entry (call-log columns); the writer thread commits it within ``call_log_flush_s``."""
+        if not self.enabled:
+            return
         with self._wake:
             self._queue([entry])
             at_once = self._closed or self._per_thread_database()
             if not at_once:
                 self._start_writer()
-                if len(self._pending) >= self._settings.call_log_flush_entries:
+                # The first entry of a batch wakes a writer asleep on an empty queue; a full batch, one waiting out its 50 ms.
+                if len(self._pending) == 1 or len(self._pending) >= self._settings.call_log_flush_entries:
                     self._wake.notify()
         if at_once:  # after close() nothing comes back for it; see _per_thread_database
             self.flush()
@@ -199,11 +226,20 @@ class CallLog:
         _OPEN.discard(self)
 
     def recent(self, limit: int = 50, **filters: Any) -> list[dict[str, Any]]:
+        """The newest exec entries (``kind=None``: every kind), this log's queue written first."""
         if not self.enabled:
             return []
         self.flush()
         with self._store().read() as tx:
             return tx.recent_calls(limit, **filters)
+
+    def since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict[str, Any]]:
+        """Entries of every kind from ``since`` on, oldest first, this log's queue written first."""
+        if not self.enabled:
+            return []
+        self.flush()
+        with self._store().read() as tx:
+            return tx.calls_since(since, limit=limit)
 
     # -- the writer ---------------------------------------------------------
 
@@ -217,7 +253,8 @@ class CallLog:
     def _per_thread_database(self) -> bool:
         # Each thread's connection to ":memory:" is a database of its own: a
         # writer thread would log into an empty one, so such a store logs in the caller's thread.
-        return getattr(self._store(), "location", None) == ":memory:"
+        location = self._location() if self._location is not None else getattr(self._store(), "location", None)
+        return str(location) == ":memory:"
 
     def _start_writer(self) -> None:
         if self._writer is None:

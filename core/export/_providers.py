@@ -8,8 +8,8 @@ from ..registry._exported import NAME_LIMIT, exported_name, exported_op_name
 from ..registry._record import OpRecord
 from ._gemini_schema import to_gemini_schema
 
-PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "mcp")
-__all__ = ["NAME_LIMIT", "PROVIDERS", "export_tool", "mcp_annotations", "provider_tool_name"]
+PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "gemini-openapi", "mcp")
+__all__ = ["NAME_LIMIT", "PROVIDERS", "export_tool", "mcp_annotations", "provider_tool", "provider_tool_name"]
 
 
 def provider_tool_name(record: OpRecord, *, by_op: bool = False) -> str:
@@ -38,21 +38,44 @@ def mcp_annotations(record: OpRecord) -> dict[str, Any]:
     }
 
 
+def provider_tool(
+    provider: str,
+    name: str,
+    description: str,
+    parameters: dict[str, Any],
+    *,
+    annotations: dict[str, Any] | None = None,
+    defer_loading: bool = False,
+    strict: bool = False,
+) -> dict[str, Any]:
+    """One tool in ``provider``'s own shape (for Gemini: one function declaration).
+
+    ``strict`` marks an OpenAI tool strict; ``parameters`` must then already
+    be strict-compatible (:func:`to_strict_schema`). Gemini gets the JSON
+    Schema unchanged in ``parameters_json_schema``; ``gemini-openapi`` gets
+    the OpenAPI-subset ``parameters`` that google-genai's ``Schema`` holds.
+    """
+    deferred = {"defer_loading": True} if defer_loading else {}
+    if provider == "openai":
+        function = {"name": name, "description": description, "parameters": parameters, **({"strict": True} if strict else {})}
+        return {"type": "function", "function": function}
+    if provider == "openai-responses":
+        # The SDK's FunctionToolParam requires strict; False says plainly that the schema is not strict-checked.
+        return {"type": "function", "name": name, "description": description, "parameters": parameters, "strict": strict, **deferred}
+    if provider == "anthropic":
+        return {"name": name, "description": description, "input_schema": parameters, **deferred}
+    if provider == "gemini":
+        return {"name": name, "description": description, "parameters_json_schema": parameters}
+    if provider == "gemini-openapi":
+        return {"name": name, "description": description, "parameters": to_gemini_schema(parameters)}
+    if provider == "mcp":
+        return {"name": name, "description": description, "inputSchema": parameters, "annotations": dict(annotations or {})}
+    raise ValueError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
+
+
 def export_tool(record: OpRecord, provider: str, *, by_op: bool = False) -> dict[str, Any]:
     """The tool definition ``provider`` expects for this op."""
-    name = provider_tool_name(record, by_op=by_op)
-    description = _description(record)
-    if provider == "openai":
-        return {"type": "function", "function": {"name": name, "description": description, "parameters": record.parameters}}
-    if provider == "openai-responses":
-        return {"type": "function", "name": name, "description": description, "parameters": record.parameters}
-    if provider == "anthropic":
-        return {"name": name, "description": description, "input_schema": record.parameters}
-    if provider == "gemini":
-        return {"name": name, "description": description, "parameters": to_gemini_schema(record.parameters)}
-    if provider == "mcp":
-        tool = {"name": name, "description": description, "inputSchema": record.parameters, "annotations": mcp_annotations(record)}
-        if record.title:
-            tool["title"] = record.title
-        return tool
-    raise ValueError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
+    tool = provider_tool(provider, provider_tool_name(record, by_op=by_op), _description(record), record.parameters, annotations=mcp_annotations(record))
+    if provider == "mcp" and record.title:
+        tool["title"] = record.title
+    return tool

@@ -6,65 +6,8 @@ from typing import Any
 
 from ..registry._record import OpRecord
 from ._args import describe_args, usage_line
-from ._tree import HelpNode
 
-# A node with this many ops or fewer lists them all; a bigger one lists its subgroups.
-FLAT_LISTING_LIMIT = 20
-# ``<group>.read`` and ``<group>.write`` list a group's ops by kind, unless a real op has that name.
-KIND_SUFFIXES = ("read", "write")
 SHORT_DESCRIPTION_LIMIT = 160
-
-
-def _op_line(record: OpRecord) -> dict[str, Any]:
-    line: dict[str, Any] = {"op": record.op, "kind": record.kind, "summary": record.summary}
-    extra = [b for b in record.badges if b not in ("read", "write")]
-    if extra:
-        line["badges"] = extra
-    return line
-
-
-def _group_line(node: HelpNode) -> dict[str, Any]:
-    return {"name": node.name, "ops": node.total, "read": node.reads, "write": node.writes}
-
-
-def render_root(root: HelpNode, summaries: dict[str, str]) -> dict[str, Any]:
-    groups = []
-    for name in sorted(root.children):
-        child = root.children[name]
-        line: dict[str, Any] = {"name": name, "ops": child.total}
-        if name in summaries:
-            line["summary"] = summaries[name]
-        groups.append(line)
-    return {
-        "ok": True,
-        "path": "root",
-        "type": "root",
-        "ops": root.total,
-        "groups": groups,
-        "next": "help(path=<group>) lists a group; exec(op, args) runs an op",
-    }
-
-
-def render_group(node: HelpNode, summaries: dict[str, str], *, kind: str | None = None, include_schemas: bool = False) -> dict[str, Any]:
-    """A group: its ops when there are few, its subgroups (with counts) when there are many."""
-    payload: dict[str, Any] = {"ok": True, "path": node.path + (f".{kind}" if kind else ""), "type": "group"}
-    if node.path in summaries:
-        payload["summary"] = summaries[node.path]
-    payload["ops"] = node.total if kind is None else (node.reads if kind == "read" else node.writes)
-    if kind is not None or node.total <= FLAT_LISTING_LIMIT:
-        records = [r for r in node.ops() if kind is None or r.kind == kind]
-        payload["list"] = [_op_line(r) for r in records]
-        if include_schemas:
-            payload["schemas"] = {r.op: r.parameters for r in records}
-        if kind is None and node.reads and node.writes and not set(KIND_SUFFIXES) & set(node.children):
-            payload["next"] = f"help('{node.path}.read') or help('{node.path}.write') splits them by kind"
-        return payload
-    payload["groups"] = [_group_line(node.children[n]) for n in sorted(node.children) if node.children[n].children]
-    direct = [node.children[n].record for n in sorted(node.children) if node.children[n].record is not None]
-    if direct:
-        payload["list"] = [_op_line(r) for r in direct if r is not None]
-    payload["next"] = f"help('{node.path}.<name>') opens a group"
-    return payload
 
 
 def runs_on(record: OpRecord) -> dict[str, Any]:

@@ -7,13 +7,19 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .._scopes import everything
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
-from ._render import KIND_SUFFIXES, render_group, render_op, render_root
+from .._cursor import BadCursor
+from ._listing import KIND_SUFFIXES, group_listing, root_listing
+from ._render import render_op
 from ._tree import HelpTree
 
 FORMATS = ("short", "full")
 CACHE_LIMIT = 4096
+# Up to this many ops, an unknown path is compared with every path; beyond, with those near it
+# (difflib over the 100,000 paths of a big catalogue takes seconds).
+FUZZY_ALL_PATHS = 5000
 ROOT_ALIASES = ("", "root", ".")
 
 
@@ -33,43 +39,55 @@ class HelpService:
 
     def __init__(self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None):
         self.registry = registry
-        self._visible = visible or (lambda record: True)
-        self.tree = HelpTree(r for r in registry if self._visible(r))
+        self._visible = visible or everything
+        if self._visible is everything:
+            self.tree = HelpTree.from_ops(registry.ops, registry.kinds(), registry.get)
+        else:
+            self.tree = HelpTree(r for r in registry if self._visible(r))
         self._cache: dict[tuple[Any, ...], str] = {}
 
-    def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False) -> dict[str, Any]:
+    def help(self, path: str | None = "", format: str = "short", include_examples: bool = True, include_schemas: bool = False, cursor: str | None = None) -> dict[str, Any]:
+        """Help for a path. A root or group answer over 4 KB comes in pages; ``cursor`` (from ``page.next_cursor``) asks for the next."""
         if path is not None and not isinstance(path, str):
             return help_error("root", "VALIDATION_ERROR", "path must be a string such as 'onto.task' ('' for the groups)", [], "help(path='')")
         if not isinstance(format, str):
             return help_error(path or "root", "VALIDATION_ERROR", "format must be 'short' or 'full'", list(FORMATS), f"help(path={path!r})")
-        key = (self.registry.version, path, format, bool(include_examples), bool(include_schemas))
+        if cursor is not None and not isinstance(cursor, str):
+            return help_error(path or "root", "VALIDATION_ERROR", "cursor must be the string a previous help answer gave as page.next_cursor", [], f"help(path={path!r})")
+        key = (self.registry.version, path, format, bool(include_examples), bool(include_schemas), cursor or None)
         cached = self._cache.get(key)
         if cached is None:
-            cached = json.dumps(self._answer(path, format, include_examples, include_schemas), separators=(",", ":"))
+            try:
+                answer = self._answer(path, format, include_examples, include_schemas, cursor or None)
+            except BadCursor as exc:
+                answer = help_error(path or "root", "VALIDATION_ERROR", str(exc), [], f"help(path={path!r})")
+            cached = json.dumps(answer, separators=(",", ":"))
             if len(self._cache) >= CACHE_LIMIT:
                 # Oldest first: a long-running server asked for many unknown paths must not grow without end.
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = cached
         return json.loads(cached)
 
-    def _answer(self, raw_path: str | None, format: str, include_examples: bool, include_schemas: bool) -> dict[str, Any]:
+    def _answer(self, raw_path: str | None, format: str, include_examples: bool, include_schemas: bool, cursor: str | None) -> dict[str, Any]:
         path = (raw_path or "").strip().strip(".").lower() if isinstance(raw_path, str) else ""
         if format not in FORMATS:
             return help_error(path or "root", "VALIDATION_ERROR", f"format must be 'short' or 'full', not {format!r}", list(FORMATS), f"help(path={path!r}, format='short')")
         summaries = self.registry.group_summaries
+        tree, version = self.tree, self.registry.version
         if path in ROOT_ALIASES:
-            return render_root(self.tree.root, summaries)
-        node = self.tree.node(path)
+            return root_listing(tree.root, summaries, tree.record_of).answer(cursor, version)
+        node = tree.node(path)
         if node is not None and node.record is not None and not node.children:
             return render_op(node.record, full=format == "full", include_examples=include_examples, include_schemas=include_schemas)
         if node is not None:
-            payload = render_group(node, summaries, include_schemas=include_schemas)
+            payload = group_listing(node, summaries, tree.kind_of, tree.record_of, include_schemas=include_schemas).answer(cursor, version)
             if node.record is not None:
                 payload["op"] = render_op(node.record, full=format == "full", include_examples=include_examples, include_schemas=include_schemas)
             return payload
         base, _, suffix = path.rpartition(".")
         if suffix in KIND_SUFFIXES and self.tree.node(base) is not None:
-            return render_group(self.tree.node(base), summaries, kind=suffix, include_schemas=include_schemas)  # type: ignore[arg-type]
+            group = tree.node(base)
+            return group_listing(group, summaries, tree.kind_of, tree.record_of, kind=suffix, include_schemas=include_schemas).answer(cursor, version)  # type: ignore[arg-type]
         record = self.registry.resolve(raw_path.strip() if isinstance(raw_path, str) else "")
         if record is not None and self._visible(record):
             payload = render_op(record, full=format == "full", include_examples=include_examples, include_schemas=include_schemas)
@@ -79,7 +97,7 @@ class HelpService:
 
     def closest_paths(self, path: str, limit: int = 3) -> list[str]:
         """Nearest existing paths: fuzzy matches first, then the deepest existing prefix."""
-        paths = self.tree.paths
+        paths = self.tree.paths if len(self.tree.ops) <= FUZZY_ALL_PATHS else self._nearby_paths(path)
         hints = difflib.get_close_matches(path, paths, n=limit, cutoff=0.6)
         # Also compare the last segment alone, so "onto.tsk.list" still finds "onto.task.list".
         if len(hints) < limit:
@@ -93,6 +111,20 @@ class HelpService:
         if prefix and prefix not in hints:
             hints.append(prefix)
         return hints[: limit + 1]
+
+    def _nearby_paths(self, path: str) -> list[str]:
+        """Paths up to two levels under the deepest part of ``path`` that exists (at most FUZZY_ALL_PATHS)."""
+        prefix = path
+        while prefix and self.tree.node(prefix) is None:
+            prefix = prefix.rpartition(".")[0]
+        node = self.tree.node(prefix) or self.tree.root
+        found: list[str] = []
+        for child in node.children.values():
+            found.append(child.path)
+            found.extend(grandchild.path for grandchild in child.children.values())
+            if len(found) >= FUZZY_ALL_PATHS:
+                break
+        return found
 
     def _unknown(self, path: str) -> dict[str, Any]:
         hints = self.closest_paths(path)

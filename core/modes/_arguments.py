@@ -5,10 +5,67 @@ from __future__ import annotations
 from typing import Any
 
 from ..exec._envelope import failure
+from ..jsonpointer import resolve_local_schema
+
+_MAX_REF_DEPTH = 8
+_MAX_NESTING = 32
 
 
 def _bad_arguments(tool: str, message: str) -> dict[str, Any]:
     return failure(tool, "VALIDATION_ERROR", message, help_path="root")
+
+
+def _accepts_null(schema: Any, root: dict[str, Any], depth: int = 0) -> bool:
+    if not isinstance(schema, dict) or depth > _MAX_REF_DEPTH:
+        return True
+    if isinstance(schema.get("$ref"), str):
+        target = resolve_local_schema(root, schema["$ref"])
+        return target is None or _accepts_null(target, root, depth + 1)
+    if "const" in schema:
+        return schema["const"] is None
+    if isinstance(schema.get("enum"), list):
+        return None in schema["enum"]
+    kind = schema.get("type")
+    if kind is not None:
+        return kind == "null" or (isinstance(kind, list) and "null" in kind) or schema.get("nullable") is True
+    for union in ("anyOf", "oneOf"):
+        if isinstance(schema.get(union), list):
+            return any(_accepts_null(b, root, depth + 1) for b in schema[union])
+    return True  # no type: any value, null included
+
+
+def _schema_of(schema: Any, root: dict[str, Any]) -> Any:
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        return resolve_local_schema(root, schema["$ref"]) or {}
+    return schema
+
+
+def absent_nulls(arguments: Any, schema: dict[str, Any], root: dict[str, Any] | None = None, depth: int = 0) -> Any:
+    """``arguments`` without the nulls given for optional properties whose schema does not take null.
+
+    A strict OpenAI export makes every property required and the optional
+    ones nullable (:func:`opgate.core.export.to_strict_schema`), so a model
+    says "not given" with null. Read that way, the call means what the model
+    meant and validates against the op's own schema. A null the schema does
+    take, or one for a required property, is left for validation to judge.
+    """
+    root = schema if root is None else root
+    schema = _schema_of(schema, root)
+    if depth > _MAX_NESTING or not isinstance(schema, dict):
+        return arguments
+    if isinstance(arguments, list) and isinstance(schema.get("items"), dict):
+        return [absent_nulls(item, schema["items"], root, depth + 1) for item in arguments]
+    properties = schema.get("properties")
+    if not isinstance(arguments, dict) or not isinstance(properties, dict):
+        return arguments
+    required = set(schema.get("required") or [])
+    kept = {}
+    for name, value in arguments.items():
+        sub = properties.get(name)
+        if value is None and name in properties and name not in required and not _accepts_null(sub, root):
+            continue
+        kept[name] = absent_nulls(value, sub, root, depth + 1) if sub is not None else value
+    return kept
 
 
 def check_arguments(tool: str, arguments: Any, schema: dict[str, Any]) -> dict[str, Any]:
@@ -21,6 +78,7 @@ def check_arguments(tool: str, arguments: Any, schema: dict[str, Any]) -> dict[s
         arguments = {}
     if not isinstance(arguments, dict):
         return _bad_arguments(tool, f"{tool} takes an object of arguments")
+    arguments = absent_nulls(arguments, schema)
     allowed = set(schema.get("properties", {}))
     unknown = sorted(str(name) for name in set(arguments) - allowed)
     if unknown:

@@ -1,9 +1,9 @@
 """The gateway mode: four tools (help, exec, batch, search) in front of every op.
 
-The descriptions carry the map of the namespace (the root groups and their
-entity groups), so a model can call exec on an obvious op without a first
-help call. Kept small on purpose: the whole set is measured by the modes
-benchmark against the 2,118 bytes a production gateway's three tools cost.
+The payload is the same whatever the catalogue: the map of the namespace
+comes from ``help('')``, not from the descriptions. Kept small on purpose:
+the whole set is measured by the modes benchmark against the 2,118 bytes a
+production gateway's three tools cost.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from ._spec import ToolSpec
-
-_MAP_ENTITY_LIMIT = 14
 
 # The schemas are not closed (no additionalProperties: false) to save bytes on
 # every turn; the call router rejects unknown arguments itself.
@@ -23,6 +21,7 @@ HELP_SCHEMA: dict[str, Any] = {
         "format": {"type": "string", "enum": ["short", "full"]},
         "include_examples": {"type": "boolean"},
         "include_schemas": {"type": "boolean"},
+        "cursor": {"type": "string"},
     },
 }
 EXEC_SCHEMA: dict[str, Any] = {
@@ -61,29 +60,30 @@ SEARCH_SCHEMA: dict[str, Any] = {
 }
 
 
-def namespace_map(gateway: Any) -> str:
-    """``onto(63: task, project, ...), util(5)``: the root groups and their biggest entity groups."""
-    parts = []
-    root = gateway.help_tree.root
-    for name in sorted(root.children):
-        node = root.children[name]
-        groups = sorted((c for c in node.children.values() if c.children), key=lambda c: (-c.total, c.name))
-        names = ",".join(c.name for c in groups[:_MAP_ENTITY_LIMIT])
-        more = "…" if len(groups) > _MAP_ENTITY_LIMIT else ""
-        parts.append(f"{name}({node.total}{': ' + names + more if names else ''})")
-    return "; ".join(parts)
+# The descriptions tell a model how to discover cheaply (seed 000 §7.2): go
+# straight to exec when the op is known, open help only when something is
+# uncertain, and batch a multi-step job. They never name the catalogue's own
+# groups, so the payload costs the same for 1 root or 40; help('') is the map.
+GATEWAY_TOOLS = (
+    ToolSpec(
+        "help",
+        "The op map, for when you are unsure: the op or entity is unclear, the args are, exec gave a validation error, "
+        "or the user asks what is possible. help('') lists root groups; a group, its ops; an op, its usage and args.",
+        HELP_SCHEMA,
+        {"readOnlyHint": True, "title": "help"},
+    ),
+    ToolSpec(
+        "exec",
+        "Run an op: {op:'root.entity.action',args:{}}. Known op and args (from help, search or a past call)? "
+        "Exec directly, no help first. Writes need allow_write. Errors name the fields to fix and a help path.",
+        EXEC_SCHEMA,
+        {"readOnlyHint": False, "destructiveHint": True, "title": "exec"},
+    ),
+    ToolSpec("batch", "Several help/exec steps in one call, one answer each: use it for any task of more than one step.", BATCH_SCHEMA, {"readOnlyHint": False, "title": "batch"}),
+    ToolSpec("search", "Find ops by what they do when you do not know the name; ranked with confidence.", SEARCH_SCHEMA, {"readOnlyHint": True, "title": "search"}),
+)
 
 
 def gateway_tools(gateway: Any) -> list[ToolSpec]:
-    ops = f"Ops: {namespace_map(gateway)}."
-    return [
-        ToolSpec("help", f"Browse ops: groups, then an op's usage, args, examples. {ops}", HELP_SCHEMA, {"readOnlyHint": True, "title": "help"}),
-        ToolSpec(
-            "exec",
-            "Run an op: {op:'onto.task.list',args:{}}. Writes need allow_write. Errors name the fields to fix and a help path.",
-            EXEC_SCHEMA,
-            {"readOnlyHint": False, "destructiveHint": True, "title": "exec"},
-        ),
-        ToolSpec("batch", "Several help/exec steps in one call; one answer per step.", BATCH_SCHEMA, {"readOnlyHint": False, "title": "batch"}),
-        ToolSpec("search", "Find ops by what they do; ranked with confidence.", SEARCH_SCHEMA, {"readOnlyHint": True, "title": "search"}),
-    ]
+    """The four gateway tools. ``gateway`` is accepted for symmetry with the other modes: nothing here depends on it."""
+    return list(GATEWAY_TOOLS)

@@ -1,8 +1,9 @@
 """The hybrid mode: a typed lane chosen per turn, plus ``list_tools`` and ``run_tool``.
 
 The typed lane holds the ops most likely needed this turn as real typed
-tools: first the ops the model has just inspected (help on the op, or
-expand), so that a schema it read becomes a tool it can call; then ops
+tools: first the ops the model has just inspected (help on the op,
+expand_tool, or list_tools with ``detail: "schema"``), so that a schema it
+read becomes a tool it can call; then ops
 matching the user's message. The lane is capped at 16 schemas and 12 KB. The
 generic pair reaches the long tail; ``run_tool`` goes through exec like any
 other call and refuses to call itself.
@@ -14,6 +15,7 @@ import json
 from typing import Any
 
 from ..exec._envelope import failure
+from ..telemetry._surfaced import search_surfaced
 from ._arguments import check_arguments, is_envelope_error
 from ._spec import ToolSpec, typed_tool
 
@@ -22,6 +24,9 @@ TYPED_LANE_BYTES = 12 * 1024
 LIST_DEFAULT_LIMIT = 20
 LIST_MAX_LIMIT = 50
 LIST_MAX_BYTES = 8 * 1024
+# With detail="schema" each line carries its op's argument schema: the typed lane's byte budget applies.
+LIST_SCHEMA_MAX_BYTES = TYPED_LANE_BYTES
+LIST_DETAILS = ("summary", "schema")
 SELF_DISPATCH = ("run_tool",)
 
 LIST_TOOLS_SCHEMA: dict[str, Any] = {
@@ -33,6 +38,7 @@ LIST_TOOLS_SCHEMA: dict[str, Any] = {
         "auth_required_only": {"type": "boolean"},
         "limit": {"type": "integer", "minimum": 1, "maximum": LIST_MAX_LIMIT},
         "offset": {"type": "integer", "minimum": 0},
+        "detail": {"enum": list(LIST_DETAILS), "description": "schema: each op's argument schema too"},
     },
 }
 RUN_TOOL_SCHEMA: dict[str, Any] = {
@@ -76,17 +82,35 @@ def typed_lane(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
 
 
 def hybrid_tools(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
-    return [*typed_lane(gateway, router, turn), *GENERIC_TOOLS]
+    """The tools offered this turn. With a router (a live session), the offer is recorded:
+    seed 003's typed and total schema counts, and the lane that later calls are checked against."""
+    if router is None:
+        with gateway.telemetry.unrecorded():
+            return [*typed_lane(gateway, router, turn), *GENERIC_TOOLS]
+    session = router.session
+    with router.gateway.telemetry.step("lane", session) as step:
+        lane = typed_lane(gateway, router, turn)
+        tools = [*lane, *GENERIC_TOOLS]
+        session.trail.offer_lane(spec.op for spec in lane if spec.op)
+        step.done(
+            True, typed=len(lane), total=len(tools),
+            typed_bytes=sum(_spec_bytes(spec) for spec in lane), total_bytes=sum(_spec_bytes(spec) for spec in tools),
+            ops=[spec.op for spec in lane],
+        )
+    return tools
 
 
-def _line(record: Any) -> dict[str, Any]:
-    return {
+def _line(record: Any, with_schema: bool) -> dict[str, Any]:
+    line = {
         "name": record.op,
         "summary": record.summary,
         "required_args": list(record.required_args),
         "mutates": record.mutates,
         "auth_required": record.metadata.auth_required,
     }
+    if with_schema:
+        line["arguments_schema"] = record.parameters
+    return line
 
 
 def list_tools(gateway: Any, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -104,11 +128,14 @@ def list_tools(gateway: Any, arguments: dict[str, Any]) -> dict[str, Any]:
     if arguments.get("auth_required_only"):
         records = [r for r in records if r.metadata.auth_required]
     page = records[offset : offset + limit]
+    with_schema = arguments.get("detail") == "schema"
+    budget = LIST_SCHEMA_MAX_BYTES if with_schema else LIST_MAX_BYTES
     lines, size, cut = [], 0, False
     for record in page:
-        line = _line(record)
+        line = _line(record, with_schema)
         size += len(json.dumps(line, separators=(",", ":")))
-        if size > LIST_MAX_BYTES:
+        # The first line always goes out: an op whose schema alone is over budget must still be readable.
+        if size > budget and lines:
             cut = True
             break
         lines.append(line)
@@ -124,14 +151,40 @@ def list_tools(gateway: Any, arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 def generic_call(router: Any, name: str, arguments: Any) -> Any:
-    """Answer list_tools / run_tool; ``None`` for any other name."""
+    """Answer list_tools / run_tool; ``None`` for any other name.
+
+    Both are recorded (seed 003's generic list and run counts); a run_tool
+    whose arguments do not fit, its own or the op's, counts as a validation
+    failure. The exec a run_tool makes is recorded as its child.
+    """
     if name not in ("list_tools", "run_tool"):
         return None
+    gateway = router.gateway
+    raw_target = arguments.get("name") if isinstance(arguments, dict) else None
+    with gateway.telemetry.step(name, router.session, raw_target or "", lane="generic", wraps=name == "run_tool") as step:
+        answer = _generic_answer(router, name, arguments)
+        if name == "list_tools":
+            asked = arguments if isinstance(arguments, dict) else {}
+            query = asked.get("query") if isinstance(asked.get("query"), str) else None
+            step.answered(answer, subject=query or asked.get("category") or "", surfaced=search_surfaced(answer), new_chain=bool(query),
+                          category=asked.get("category") if isinstance(asked.get("category"), str) else None)
+        else:
+            code = (answer.get("error") or {}).get("code") if isinstance(answer, dict) else None
+            target = answer.get("op") if isinstance(answer, dict) and isinstance(answer.get("op"), str) and answer.get("op") != name else raw_target
+            step.answered(answer, subject=target, validation_failure=True if code == "VALIDATION_ERROR" else None)
+    return answer
+
+
+def _generic_answer(router: Any, name: str, arguments: Any) -> Any:
     arguments = check_arguments(name, arguments, LIST_TOOLS_SCHEMA if name == "list_tools" else RUN_TOOL_SCHEMA)
     if is_envelope_error(arguments):
         return arguments
     if name == "list_tools":
-        return list_tools(router.gateway, arguments)
+        answer = list_tools(router.gateway, arguments)
+        if arguments.get("detail") == "schema":
+            for line in answer["tools"]:
+                router.session.note_inspected(line["name"])
+        return answer
     target = arguments.get("name")
     if not isinstance(target, str) or not target:
         return failure(name, "VALIDATION_ERROR", "run_tool needs 'name': an op from list_tools", help_path="root")

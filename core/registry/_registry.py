@@ -51,6 +51,14 @@ class Registry:
     def ops(self) -> list[str]:
         return list(self._by_op)
 
+    def errors(self) -> list[LoadProblem]:
+        """The problems that left a tool out (``severity == "error"``), without the warnings."""
+        return [p for p in self.problems if p.severity == "error"]
+
+    def kinds(self) -> list[str]:
+        """Each op's kind (``read`` or ``write``), in the order of :attr:`ops`."""
+        return [r.kind for r in self._by_op.values()]
+
     def get(self, op: str) -> OpRecord | None:
         return self._by_op.get(op)
 

@@ -18,6 +18,9 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from ._packed import PostingList, pack, posting_list, unpack
 
 # Robertson's usual defaults: k1 in [1.2, 2.0], b = 0.75.
 DEFAULT_K1 = 1.2
@@ -33,7 +36,7 @@ class Field:
 
 
 class BM25Index:
-    """An inverted index from term to ``(document, saturated weight)`` postings."""
+    """An inverted index from term to its postings: document ids with saturated weights (and raw frequencies)."""
 
     def __init__(self, documents: Sequence[Mapping[str, Sequence[str]]], fields: Mapping[str, Field], *, k1: float = DEFAULT_K1):
         self.size = len(documents)
@@ -49,19 +52,21 @@ class BM25Index:
                 for term, count in Counter(field_terms).items():
                     postings = pseudo.setdefault(term, {})
                     postings[doc_id] = postings.get(doc_id, 0.0) + count * norm
-        # Raw pseudo-frequencies, for words scored together with their stand-ins;
-        # saturated weights, for the usual case of a word scored alone.
-        self.frequencies: dict[str, list[tuple[int, float]]] = {term: list(postings.items()) for term, postings in pseudo.items()}
-        self.postings: dict[str, list[tuple[int, float]]] = {
-            term: [(doc_id, tf / (k1 + tf)) for doc_id, tf in postings] for term, postings in self.frequencies.items()
-        }
-        self.idf: dict[str, float] = {term: self._idf(len(postings)) for term, postings in self.postings.items()}
-        self._best = {term: max(w for _, w in postings) for term, postings in self.postings.items()}
-        self._combined: dict[tuple[tuple[str, float], ...], tuple[float, list[tuple[int, float]]]] = {}
+        # Per term: (doc ids, saturated weights, raw pseudo-frequencies). The
+        # saturated weights serve a word scored alone; the raw frequencies, a
+        # word scored together with its stand-ins.
+        table = {term: posting_list(postings.keys(), [tf / (k1 + tf) for tf in postings.values()], postings.values()) for term, postings in pseudo.items()}
+        self._set(table, {}, None)
+
+    def _set(self, table: dict[str, PostingList], combined: dict[tuple[tuple[str, float], ...], tuple[float, PostingList]], unseen: float | None) -> None:
+        self.postings = table
+        self.idf: dict[str, float] = {term: self._idf(len(postings[0])) for term, postings in table.items()}
+        self._best = {term: max(postings[1]) for term, postings in table.items()}
+        self._combined = combined
         # A word no document has is scored as if one document matched it as
         # strongly as any document matches any word: it still counts against
         # every document when a score is compared with what was possible.
-        self._unseen = self._idf(0) * max(self._best.values(), default=1.0)
+        self._unseen = unseen if unseen is not None else self._idf(0) * max(self._best.values(), default=1.0)
 
     def _idf(self, document_frequency: int) -> float:
         # The "+1" form (as in Lucene) stays positive for terms in over half the documents.
@@ -87,14 +92,13 @@ class BM25Index:
             if len(present) == 1 and present[0][1] == query_weight:
                 term = present[0][0]
                 weight = query_weight * self.idf[term]
-                for doc_id, saturated in self.postings[term]:
-                    scores[doc_id] = get(doc_id, 0.0) + weight * saturated
-                continue
-            shares = tuple(sorted((term, term_weight / query_weight) for term, term_weight in present))
-            idf, postings = self._combined.get(shares) or self._combine(shares)
-            weight = query_weight * idf
-            for doc_id, saturated in postings:
-                scores[doc_id] = get(doc_id, 0.0) + weight * saturated
+                ids, saturated = self.postings[term][:2]
+            else:
+                shares = tuple(sorted((term, term_weight / query_weight) for term, term_weight in present))
+                idf, (ids, saturated) = self._combined.get(shares) or self._combine(shares)
+                weight = query_weight * idf
+            for doc_id, value in zip(ids, saturated):
+                scores[doc_id] = get(doc_id, 0.0) + weight * value
         return scores
 
     def prepare(self, alternatives: Mapping[str, float]) -> None:
@@ -106,15 +110,33 @@ class BM25Index:
         if len(present) > 1:
             self._combined[present] = self._combine(present)
 
-    def _combine(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, list[tuple[int, float]]]:
+    def _combine(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, PostingList]:
         combined: dict[int, float] = {}
         for term, share in shares:
-            for doc_id, tf in self.frequencies[term]:
+            ids, _, frequencies = self.postings[term]
+            for doc_id, tf in zip(ids, frequencies):
                 combined[doc_id] = combined.get(doc_id, 0.0) + share * tf
         k1 = self.k1
-        return min(self.idf[term] for term, _ in shares), [(doc_id, tf / (k1 + tf)) for doc_id, tf in combined.items()]
+        return min(self.idf[term] for term, _ in shares), posting_list(combined.keys(), [tf / (k1 + tf) for tf in combined.values()])
 
     def best_weight(self, term: str) -> float:
         """The highest score one occurrence-weighted term gives any document (``idf * best saturation``)."""
         best = self._best.get(term)
         return self._unseen if best is None else self.idf[term] * best
+
+    # -- the cache ------------------------------------------------------------------
+
+    def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
+        """What :meth:`unpacked` needs: small values as JSON, posting lists as packed arrays."""
+        keys = list(self._combined)
+        meta = {"size": self.size, "k1": self.k1, "unseen": self._unseen, "combined": [[list(map(list, k)), self._combined[k][0]] for k in keys]}
+        return meta, {**pack(self.postings, "words"), **pack({str(i): self._combined[k][1] for i, k in enumerate(keys)}, "combined")}
+
+    @classmethod
+    def unpacked(cls, meta: dict[str, Any], read: Any) -> BM25Index:
+        index = cls.__new__(cls)
+        index.size, index.k1 = int(meta["size"]), float(meta["k1"])
+        combined_lists = unpack(read, "combined")
+        combined = {tuple((str(t), float(w)) for t, w in key): (float(idf), combined_lists[str(i)]) for i, (key, idf) in enumerate(meta["combined"])}
+        index._set(unpack(read, "words"), combined, float(meta["unseen"]))
+        return index

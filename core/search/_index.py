@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import json
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -91,7 +92,7 @@ class Ranked:
 class SearchIndex:
     """Ranked, filtered, paged search over a fixed list of ops."""
 
-    def __init__(self, records: list[OpRecord], lexical: LexicalRanker, semantic: SemanticRanker | None = None, group_summaries: dict[str, str] | None = None):
+    def __init__(self, records: Sequence[OpRecord], lexical: LexicalRanker, semantic: SemanticRanker | None = None, group_summaries: dict[str, str] | None = None):
         self.records = records
         self.lexical = lexical
         self.semantic = semantic
@@ -102,6 +103,30 @@ class SearchIndex:
         self.calibration = default_calibration()
         phrased = sum(1 for r in records if r.metadata.search_phrases)
         self.semantic_share = SEMANTIC_SHARE_WITH_PHRASES if records and phrased >= len(records) / 2 else SEMANTIC_SHARE
+
+    def pack(self) -> dict[str, bytes]:
+        """The index as cache sections (JSON values and packed posting lists); the semantic ranker is not packed."""
+        lexical_meta, sections = self.lexical.pack()
+        meta = {"size": len(self.records), "lexical": lexical_meta, "rules": self.rules.pack(), "group_sizes": self._group_sizes, "semantic_share": self.semantic_share}
+        return {"meta": json.dumps(meta, separators=(",", ":")).encode(), **sections}
+
+    @classmethod
+    def unpacked(cls, records: Sequence[OpRecord], read: Callable[[str], Any], group_summaries: dict[str, str] | None = None) -> SearchIndex:
+        """An index read back from :meth:`pack`'s sections over the same ``records`` (in op order); it ranks exactly as the one packed."""
+        meta = json.loads(bytes(read("meta")))
+        if int(meta["size"]) != len(records):
+            raise ValueError("the packed index is over another number of ops")
+        index = cls.__new__(cls)
+        index.records = records
+        index.lexical = LexicalRanker.unpacked(meta["lexical"], read)
+        index.semantic = None
+        index.group_summaries = dict(group_summaries or {})
+        index._group_sizes = {str(k): int(v) for k, v in meta["group_sizes"].items()}
+        index.intents = default_intent_reader()
+        index.rules = Rules.unpacked(records, meta["rules"])
+        index.calibration = default_calibration()
+        index.semantic_share = float(meta["semantic_share"])
+        return index
 
     def _action_terms(self, action: str) -> set[str]:
         """An action's term and its related terms ("reorganize" -> restructure, rearrange...)."""
@@ -263,13 +288,8 @@ def _best_first(scores: dict[int, float], *, keep: Callable[[int], bool], lead: 
     Most searches read a page of ten: the best ``head`` are picked without
     sorting every matching op, and the rest are sorted only if read.
     """
-    top = heapq.nsmallest(head, scores, key=lambda d: (-scores[d], d))
-    if len(top) == len(scores):
-        rest: list[int] = []
-    else:
-        chosen = set(top)
-        rest = [d for d in scores if d not in chosen]
-    ordered = itertools.chain(top, _sorted_later(rest, scores))
+    top = _top(scores, head)
+    ordered = itertools.chain(top, _sorted_later(scores, top) if len(top) < len(scores) else ())
     if lead is not None:
         yield lead
     held: list[int] = []
@@ -288,11 +308,26 @@ def _best_first(scores: dict[int, float], *, keep: Callable[[int], bool], lead: 
     yield from held
 
 
-def _sorted_later(rest: list[int], scores: dict[int, float]) -> Iterator[int]:
-    yield from sorted(rest, key=lambda d: (-scores[d], d))
+def _top(scores: dict[int, float], head: int) -> list[int]:
+    """The ``head`` best documents, by score then id: what ``heapq.nsmallest`` with that key gives.
+
+    The threshold comes from the scores alone (compared in C), so only the
+    few documents at or above it are sorted with a Python key.
+    """
+    if len(scores) <= head:
+        return sorted(scores, key=lambda d: (-scores[d], d))
+    threshold = heapq.nlargest(head, scores.values())[-1]
+    candidates = [d for d, score in scores.items() if score >= threshold]
+    return sorted(candidates, key=lambda d: (-scores[d], d))[:head]
 
 
-def _group_sizes(records: list[OpRecord], visible: Visible | None) -> dict[str, int]:
+def _sorted_later(scores: dict[int, float], top: list[int]) -> Iterator[int]:
+    """The documents after ``top``, sorted only if a caller reads that far."""
+    chosen = set(top)
+    yield from sorted((d for d in scores if d not in chosen), key=lambda d: (-scores[d], d))
+
+
+def _group_sizes(records: Sequence[OpRecord], visible: Visible | None) -> dict[str, int]:
     sizes: dict[str, int] = {}
     for record in records:
         if visible is None or visible(record):

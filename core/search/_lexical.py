@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
@@ -98,6 +99,21 @@ class LexicalRanker:
         content = [_content_words(t.name, t.summary, t.description, t.phrases) for t in texts]
         self.ngrams = NgramIndex(content)
         self.speller = Speller.of(content)
+
+    def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
+        """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
+        words_meta, words = self.words.pack()
+        grams_meta, grams = self.ngrams.pack()
+        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack()}, {**words, **grams}
+
+    @classmethod
+    def unpacked(cls, meta: dict[str, Any], read: Any) -> LexicalRanker:
+        ranker = cls.__new__(cls)
+        ranker.related = default_related_terms()
+        ranker.words = BM25Index.unpacked(meta["words"], read)
+        ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
+        ranker.speller = Speller.unpacked(meta["speller"])
+        return ranker
 
     def query_terms(self, query: str) -> dict[str, int]:
         """The query's terms, a word no op has replaced by the op word it is one typo away from."""

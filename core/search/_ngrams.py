@@ -15,9 +15,12 @@ gram's share of the document's unit-length vector.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ._packed import PostingList, pack, posting_list, unpack
 
 GRAM_SIZES = (3,)
 _SHORT_POSTINGS = 50
@@ -55,12 +58,26 @@ class NgramIndex:
             frequency.update(counts.keys())
         limit = max(_SHORT_POSTINGS, int(max_share * self.size))
         self.idf = {g: math.log((1 + self.size) / (1 + df)) + 1.0 for g, df in frequency.items() if df <= limit}
-        self.postings: dict[str, list[tuple[int, float]]] = {}
+        postings: dict[str, tuple[list[int], list[float]]] = {}
         for doc_id, counts in enumerate(counted):
             weights = {g: (1.0 + math.log(c)) * self.idf[g] for g, c in counts.items() if g in self.idf}
             norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
             for gram, weight in weights.items():
-                self.postings.setdefault(gram, []).append((doc_id, weight / norm))
+                ids, values = postings.setdefault(gram, ([], []))
+                ids.append(doc_id)
+                values.append(weight / norm)
+        self.postings: dict[str, PostingList] = {gram: posting_list(ids, values) for gram, (ids, values) in postings.items()}
+
+    def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
+        return {"size": self.size, "idf": self.idf}, pack(self.postings, "grams")
+
+    @classmethod
+    def unpacked(cls, meta: dict[str, Any], read: Any) -> NgramIndex:
+        index = cls.__new__(cls)
+        index.size = int(meta["size"])
+        index.idf = {str(g): float(v) for g, v in meta["idf"].items()}
+        index.postings = unpack(read, "grams")
+        return index
 
     def scores(self, words: Iterable[str]) -> dict[int, float]:
         """Cosine similarity to the query (0..1) of every document sharing a gram with it."""
@@ -72,6 +89,6 @@ class NgramIndex:
         get = scores.get
         for gram, weight in query.items():
             share = weight / norm
-            for doc_id, doc_weight in self.postings[gram]:
+            for doc_id, doc_weight in zip(*self.postings[gram]):
                 scores[doc_id] = get(doc_id, 0.0) + share * doc_weight
         return scores

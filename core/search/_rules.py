@@ -17,7 +17,7 @@ the vocabulary is the catalogue's and never invented.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +64,7 @@ class Adjusted:
 class Rules:
     """The rules over one list of records (see the module docstring)."""
 
-    def __init__(self, records: list[OpRecord], state_fields: tuple[str, ...], action_terms: Callable[[str], set[str]]):
+    def __init__(self, records: Sequence[OpRecord], state_fields: tuple[str, ...], action_terms: Callable[[str], set[str]]):
         self.records = records
         self.destructive = {i for i, r in enumerate(records) if is_destructive(r)}
         self.states = {i: found for i, r in enumerate(records) if (found := state_field(r, state_fields))}
@@ -73,11 +73,28 @@ class Rules:
         # verb lift; in one where a few names happen to end in a verb
         # ("agency.find" among plugin names), a lift would only pick those few.
         self._structured = len(action_terms_of) >= STRUCTURED_SHARE * len(records)
-        self._action_terms = action_terms_of
         self._by_action_term: dict[str, list[int]] = {}
         for doc_id, found in action_terms_of.items():
-            for term in found:
+            for term in sorted(found):
                 self._by_action_term.setdefault(term, []).append(doc_id)
+
+    def pack(self) -> dict[str, Any]:
+        return {
+            "destructive": sorted(self.destructive),
+            "states": [[doc_id, field, list(values)] for doc_id, (field, values) in self.states.items()],
+            "structured": self._structured,
+            "by_action_term": self._by_action_term,
+        }
+
+    @classmethod
+    def unpacked(cls, records: Sequence[OpRecord], data: dict[str, Any]) -> Rules:
+        rules = cls.__new__(cls)
+        rules.records = records
+        rules.destructive = set(data["destructive"])
+        rules.states = {int(doc_id): (str(field), tuple(values)) for doc_id, field, values in data["states"]}
+        rules._structured = bool(data["structured"])
+        rules._by_action_term = {str(term): [int(d) for d in docs] for term, docs in data["by_action_term"].items()}
+        return rules
 
     def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> Adjusted:
         """Scores after the rules, suggested arguments by op, and which ops may lead."""

@@ -43,6 +43,13 @@ class Speller:
                 for key in _deletions(word) | {word}:
                     self._by_deletion.setdefault(key, []).append(word)
 
+    def pack(self) -> dict[str, int]:
+        return dict(self.counts)
+
+    @classmethod
+    def unpacked(cls, counts: dict[str, int]) -> Speller:
+        return cls(Counter({str(word): int(count) for word, count in counts.items()}))
+
     @classmethod
     def of(cls, documents: Iterable[Iterable[str]]) -> Speller:
         counts: Counter[str] = Counter()

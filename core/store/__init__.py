@@ -1,8 +1,10 @@
 """The workspace store: the ontology of docs/ontology.md in an embedded database.
 
 Handlers program against :class:`OntologyStore` and its transactions; the
-SQLite backend (:class:`SQLiteStore`, on apsw) is the only implementation so
-far. See docs/store.md.
+backends are SQLite (:class:`SQLiteStore`, on apsw, a file) and PostgreSQL
+(:class:`PostgresStore`, on psycopg, a ``postgresql://`` URL; the
+``postgres`` extra). :func:`connect_store` picks one from a location. See
+docs/store.md.
 """
 
 import typing as _typing
@@ -16,6 +18,9 @@ from ._protocol import COUNT_CAP, OntologyStore, Page, Removal, StoreTransaction
 
 if _typing.TYPE_CHECKING:
     from ._demo import default_path, demo_fixture_path, load_demo, load_workspace, open_store, reset_demo
+    from ._copy import CopyReport, copy_workspace
+    from ._locate import connect_store, is_postgres_url
+    from ._pg_store import PostgresStore
     from ._sqlite_store import SQLiteStore
     from ._workspace_check import WorkspaceContents, inspect_workspace
 
@@ -23,6 +28,11 @@ if _typing.TYPE_CHECKING:
 # on first use: the kinds, errors and protocol are all most importers need.
 _LAZY = {
     "SQLiteStore": "._sqlite_store",
+    "PostgresStore": "._pg_store",
+    "connect_store": "._locate",
+    "is_postgres_url": "._locate",
+    "copy_workspace": "._copy",
+    "CopyReport": "._copy",
     **{name: "._demo" for name in ("default_path", "demo_fixture_path", "load_demo", "load_workspace", "open_store", "reset_demo")},
     **{name: "._workspace_check" for name in ("WorkspaceContents", "inspect_workspace")},
 }
@@ -36,6 +46,7 @@ __all__ = [
     "CUT_MARKER",
     "ChangeSet",
     "Conflict",
+    "CopyReport",
     "DOCUMENT_ROLES",
     "ENTITY_KINDS",
     "InvalidValue",
@@ -46,6 +57,7 @@ __all__ = [
     "NotFound",
     "OntologyStore",
     "Page",
+    "PostgresStore",
     "REL_VALUES",
     "Removal",
     "SQLiteStore",
@@ -55,9 +67,12 @@ __all__ = [
     "StoreTransaction",
     "StoreWriteTransaction",
     "WorkspaceContents",
+    "connect_store",
+    "copy_workspace",
     "default_path",
     "demo_fixture_path",
     "inspect_workspace",
+    "is_postgres_url",
     "load_demo",
     "load_workspace",
     "open_store",

@@ -16,8 +16,9 @@ from typing import Any
 
 import platformdirs
 
-from ._errors import StoreError
+from ._errors import NotAWorkspace, StoreError
 from ._kinds import KINDS
+from ._locate import connect_store, is_postgres_url
 from ._protocol import OntologyStore, StoreWriteTransaction
 from ._rows import utc_now
 from ._sqlite_store import SQLiteStore
@@ -96,7 +97,7 @@ def open_store(
     "Fresh" means never opened before: a workspace first opened without the
     demo, or emptied by its user, is not filled later.
     """
-    store = SQLiteStore(default_path() if path is None else path, clock=clock)
+    store = connect_store(default_path() if path is None else path, clock=clock)
     try:
         data = read_workspace() if demo and not store.is_seeded() else None
         store.seed_once(None if data is None else lambda tx: load_workspace(tx, data))
@@ -106,7 +107,7 @@ def open_store(
     return store
 
 
-def reset_demo(path: str | os.PathLike[str] | None = None) -> SQLiteStore:
+def reset_demo(path: str | os.PathLike[str] | None = None, *, force: bool = False) -> SQLiteStore:
     """Replace what the workspace holds with a fresh demo, in place; return the open store.
 
     Only an opgate workspace (or a path with no file yet) is reset: anything
@@ -114,20 +115,36 @@ def reset_demo(path: str | os.PathLike[str] | None = None) -> SQLiteStore:
     :func:`inspect_workspace` first to show what will be replaced. The reset
     is one write transaction on the same file, so front ends that have it
     open see the demo on their next call and lose none of their later writes.
+
+    ``path`` may be a ``postgresql://`` URL. A workspace holding a project
+    that is not one of the demo's is someone's work: it is refused with
+    :class:`NotAWorkspace` unless ``force``.
     """
     if path is not None and not str(os.fspath(path)).strip():
         # Path("") is ".": say what is wrong instead of looking at the current folder.
         raise StoreError("the database path is empty; name a file, or leave it out for the default workspace")
-    target = default_path() if path is None else Path(path)
-    inspect_workspace(target)
+    target = default_path() if path is None else (str(path) if is_postgres_url(str(path)) else Path(path))
+    held = inspect_workspace(target)
     data = read_workspace()
-    store = SQLiteStore(target)
+    if held is not None and not force:
+        refuse_unless_demo(held, data)
+    store = connect_store(target)
     try:
         store.replace_contents(lambda tx: load_workspace(tx, data))
     except BaseException:
         store.close()
         raise
     return store
+
+
+def refuse_unless_demo(held: Any, demo: Mapping[str, Any]) -> None:
+    """Raise :class:`NotAWorkspace` if the workspace holds a project the demo does not have."""
+    foreign = sorted(set(held.project_ids) - {p["id"] for p in demo.get("projects", [])})
+    if foreign:
+        raise NotAWorkspace(
+            f"{held.path} holds {len(foreign)} project(s) that are not the demo's (first: {foreign[0]}), "
+            "so it is not the demo workspace; a reset would destroy them. Pass --force (force=True) "
+            "if you really mean to replace it, or copy it away first with `opgate db copy`.")
 
 
 def _parents_first(documents: list[dict]) -> list[dict]:

@@ -28,9 +28,9 @@ class Migration:
     sql: str
 
 
-def available_migrations() -> list[Migration]:
-    """Every migration shipped with the package, lowest version first."""
-    folder = resources.files(__package__).joinpath("migrations")
+def available_migrations(folder_name: str = "migrations") -> list[Migration]:
+    """Every migration shipped with the package in ``folder_name`` (SQLite's by default), lowest version first."""
+    folder = resources.files(__package__).joinpath(folder_name)
     found = []
     for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)

@@ -138,11 +138,22 @@ class StoreTransaction(Protocol):
         """The stored record (``response`` decoded), or ``None``."""
 
     def recent_calls(self, limit: int = 50, *, caller: str | None = None,
-                     op: str | None = None) -> list[dict]:
-        """Call-log entries, newest first."""
+                     op: str | None = None, kind: str | None = "exec") -> list[dict]:
+        """Call-log entries, newest first; only exec calls unless ``kind`` says
+        otherwise (``None``: every kind)."""
+
+    def calls_since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict]:
+        """Call-log entries of every kind stamped at or after ``since``
+        (``YYYY-MM-DDTHH:MM:SSZ``; all when ``None``), the newest ``limit``, oldest first."""
 
     def upstream_pins(self, upstream: str) -> dict[str, dict]:
         """The pinned tool definitions of one upstream MCP server, by tool name."""
+
+    def api_token(self, token_hash: str) -> dict | None:
+        """The HTTP bearer token with this SHA-256 digest (revoked ones too): ``{name, role, token_hash, created_at, revoked_at}``."""
+
+    def api_tokens(self) -> list[dict]:
+        """Every bearer token, revoked ones included, by name."""
 
     def state_digest(self) -> str:
         """Hex sha256 of the pre-existing rows and query results read so far."""
@@ -206,6 +217,12 @@ class StoreWriteTransaction(StoreTransaction, Protocol):
 
     def unpin_upstream_tools(self, upstream: str, tools: Iterable[str]) -> int:
         """Forget the pins of tools an upstream no longer offers; return how many."""
+
+    def put_api_token(self, name: str, role: str, token_hash: str) -> dict:
+        """Add a bearer token (only its digest); :class:`Conflict` if a live one has this name."""
+
+    def revoke_api_token(self, name: str) -> dict | None:
+        """Mark a token revoked; ``None`` if no live token has this name."""
 
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
         """Add several call-log entries, in order."""

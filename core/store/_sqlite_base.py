@@ -1,4 +1,12 @@
-"""What every SQLite transaction mixin builds on: SQL helpers and the read log."""
+"""What every transaction mixin builds on: SQL helpers and the read log.
+
+The mixins (``_sqlite_*``) serve both backends: PostgreSQL's transactions
+run the same code with ``_fetch``, ``_run`` and ``_run_many`` sending each
+statement through ``_pg_sql.translate``. Write their SQL in the dialect both
+share (``TRUE``/``FALSE``, an alias on every subquery in ``FROM``, no
+untyped parameter as a column of a recursive query); the few SQLite
+spellings that translate knows are listed there.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +19,7 @@ from ._digest import ReadLog
 from ._errors import NotFound, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
 from ._rows import decode, decode_some, json_columns_of
-from ._sqlite_conn import fetch, run
+from ._sqlite_conn import fetch, run, translated
 
 EDGE_KIND = "edge"
 LINK_KIND = "task_document"
@@ -46,6 +54,12 @@ class SQLiteTxCore:
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
         return run(self._conn, sql, params)
+
+    def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
+        """Run one statement once per row of parameters."""
+        self._check_open()
+        with translated():
+            self._conn.executemany(sql, rows)
 
     def interrupt(self) -> None:
         """Stop the statement running on this transaction's connection (safe from another thread).

@@ -17,17 +17,30 @@ from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
 from ._rows import encode_json
 from ._sqlite_base import SQLiteTxCore
-from ._sqlite_conn import translated
 
 _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at")
 CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
-                    "caller", "args_digest", "args", "args_truncated")
+                    "caller", "args_digest", "args", "args_truncated",
+                    "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
+_JSON_COLUMNS = ("args", "detail")
 _FLAGS = ("ok", "dry_run", "args_truncated")
 
 
 def _later(stamp: str, seconds: int) -> str:
     moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     return (moment + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _decoded(rows: list) -> list[dict]:
+    entries = [dict(zip(CALL_LOG_COLUMNS, row)) for row in rows]
+    for entry in entries:
+        for flag in _FLAGS:
+            entry[flag] = bool(entry[flag])
+        for column in _JSON_COLUMNS:
+            if entry[column] is not None:
+                # The log keeps the arguments of refused calls too, however deep they were.
+                entry[column] = load_bounded(entry[column], MAX_ARGUMENT_DEPTH)
+    return entries
 
 
 class BookkeepingReads(SQLiteTxCore):
@@ -42,9 +55,9 @@ class BookkeepingReads(SQLiteTxCore):
             record["response"] = json.loads(record["response"])
         return record
 
-    def recent_calls(self, limit: int = 50, *, caller: str | None = None, op: str | None = None) -> list[dict]:
-        where, params = ["1"], []
-        for column, value in (("caller", caller), ("op", op)):
+    def recent_calls(self, limit: int = 50, *, caller: str | None = None, op: str | None = None, kind: str | None = "exec") -> list[dict]:
+        where, params = ["TRUE"], []
+        for column, value in (("caller", caller), ("op", op), ("kind", kind)):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
@@ -53,14 +66,17 @@ class BookkeepingReads(SQLiteTxCore):
             " ORDER BY seq DESC LIMIT ?",
             [*params, limit],
         )
-        entries = [dict(zip(CALL_LOG_COLUMNS, row)) for row in rows]
-        for entry in entries:
-            for flag in _FLAGS:
-                entry[flag] = bool(entry[flag])
-            if entry["args"] is not None:
-                # The log keeps the arguments of refused calls too, however deep they were.
-                entry["args"] = load_bounded(entry["args"], MAX_ARGUMENT_DEPTH)
-        return entries
+        return _decoded(rows)
+
+    def calls_since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict]:
+        """Call-log entries of every kind stamped at or after ``since`` (all when ``None``), oldest first."""
+        where, params = ("ts >= ?", [since]) if since else ("TRUE", [])
+        rows = self._fetch(
+            f"SELECT {', '.join(CALL_LOG_COLUMNS)} FROM call_log WHERE {where}"
+            " ORDER BY seq DESC LIMIT ?",
+            [*params, limit],
+        )
+        return _decoded(rows[::-1])
 
 
 class BookkeepingWrites(BookkeepingReads):
@@ -98,16 +114,16 @@ class BookkeepingWrites(BookkeepingReads):
             values["ts"] = values["ts"] or self._clock()
             for flag in _FLAGS:
                 values[flag] = 1 if values[flag] else 0
-            if values["args"] is not None:
-                values["args"] = encode_json(values["args"])
+            values["kind"] = values["kind"] or "exec"
+            for column in _JSON_COLUMNS:
+                if values[column] is not None:
+                    values[column] = encode_json(values[column])
             rows.append([values[c] for c in CALL_LOG_COLUMNS])
-        self._check_open()
-        with translated():
-            self._conn.executemany(
-                f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
-                f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
-                rows,
-            )
+        self._run_many(
+            f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
+            rows,
+        )
 
     def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
         before = self._run("DELETE FROM call_log WHERE ts < ?", (older_than,))

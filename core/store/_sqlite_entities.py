@@ -69,7 +69,7 @@ class EntityReads(SQLiteTxCore):
         if limit is None:
             return self._fetch(f"SELECT count(*) {source}", params)[0][0], True
         stop = max(COUNT_CAP, offset + limit)
-        counted = self._fetch(f"SELECT count(*) FROM (SELECT 1 {source} LIMIT ?)", [*params, stop + 1])[0][0]
+        counted = self._fetch(f"SELECT count(*) FROM (SELECT 1 {source} LIMIT ?) AS matches", [*params, stop + 1])[0][0]
         return counted, counted <= stop
 
 

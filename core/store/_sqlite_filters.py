@@ -27,14 +27,14 @@ def where_clause(spec: KindSpec, filters: Mapping[str, Any], alias: str = "") ->
         elif isinstance(value, (list, tuple, set, frozenset)):
             values = list(value)
             if not values:
-                parts.append("0")
+                parts.append("FALSE")
                 continue
             parts.append(f"{column} IN ({', '.join('?' * len(values))})")
             params.extend(values)
         else:
             parts.append(f"{column} = ?")
             params.append(value)
-    return (" AND ".join(parts) or "1"), params
+    return (" AND ".join(parts) or "TRUE"), params
 
 
 def order_clause(spec: KindSpec, order: Order, alias: str = "") -> str:

@@ -27,7 +27,7 @@ class TreeReads(EntityReads):
         self._require("document", document_id)
         sql = (
             "WITH RECURSIVE up(id, depth) AS ("
-            " SELECT ?, 0 UNION ALL"
+            " SELECT id, 0 FROM documents WHERE id = ? UNION ALL"
             " SELECT d.parent_id, up.depth + 1 FROM documents d JOIN up ON d.id = up.id"
             f" WHERE d.parent_id IS NOT NULL AND up.depth < {_MAX_DEPTH})"
             f" SELECT {column_list(_DOCUMENT.columns, 'd')} FROM documents d JOIN up ON d.id = up.id"
@@ -39,7 +39,7 @@ class TreeReads(EntityReads):
         self._require("document", document_id)
         sql = (
             "WITH RECURSIVE down(id, depth) AS ("
-            " SELECT ?, 0 UNION ALL"
+            " SELECT id, 0 FROM documents WHERE id = ? UNION ALL"
             " SELECT d.id, down.depth + 1 FROM documents d JOIN down ON d.parent_id = down.id"
             f" WHERE down.depth < {_MAX_DEPTH})"
             f" SELECT {column_list(_DOCUMENT.columns, 'd')} FROM documents d JOIN down ON d.id = down.id"

@@ -12,14 +12,15 @@ from ._sqlite_delete import DeleteRules
 from ._sqlite_graph import GraphReads
 from ._sqlite_pins import PinReads, PinWrites
 from ._sqlite_search import SearchReads
+from ._sqlite_tokens import TokenReads, TokenWrites
 from ._sqlite_tree import TreeReads
 
 
-class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads, PinReads):
+class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads, PinReads, TokenReads):
     """Reads over one snapshot (a deferred ``BEGIN``)."""
 
 
-class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites, PinWrites):
+class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites, PinWrites, TokenWrites):
     """Reads and writes under the write lock (``BEGIN IMMEDIATE``)."""
 
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], dry_run: bool) -> None:

@@ -18,6 +18,7 @@ import apsw
 
 from ._errors import NotAWorkspace, SchemaTooNew
 from ._kinds import KINDS
+from ._locate import is_postgres_url
 from ._migrate import available_migrations
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -31,8 +32,9 @@ REQUIRED_TABLES = frozenset({"store_meta", *COUNTED_TABLES})
 class WorkspaceContents:
     """Rows per table of a workspace file (``projects``, ``tasks``, ..., ``edges``)."""
 
-    path: Path
+    path: Path | str
     counts: dict[str, int]
+    project_ids: tuple[str, ...] = ()
 
     @property
     def total(self) -> int:
@@ -49,7 +51,12 @@ def inspect_workspace(path: str | os.PathLike[str]) -> WorkspaceContents | None:
 
     Raises :class:`NotAWorkspace` for anything that is not an opgate
     workspace, and :class:`SchemaTooNew` for one written by a newer opgate.
+    A ``postgresql://`` URL is inspected in that database.
     """
+    if is_postgres_url(str(path)):
+        from ._pg_inspect import inspect_pg_workspace
+
+        return inspect_pg_workspace(str(path))
     target = Path(path)
     if not target.exists():
         _refuse_stray_side_files(target)
@@ -100,9 +107,10 @@ def _read_contents(target: Path) -> WorkspaceContents:
         if version > latest:
             raise SchemaTooNew(version, latest, str(target))
         counts = {table: conn.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0] for table in COUNTED_TABLES}
+        project_ids = tuple(row[0] for row in conn.execute("SELECT id FROM projects ORDER BY id"))
     except apsw.Error as exc:
         raise NotAWorkspace(f"cannot read {target} as a database ({exc}); refusing to touch it") from exc
     finally:
         if conn is not None:
             conn.close()
-    return WorkspaceContents(target, counts)
+    return WorkspaceContents(target, counts, project_ids)

@@ -9,7 +9,22 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from . import _build_command, _config_command, _discover_command, _exec_command, _help_command, _new_command, _serve_command, _tools_command, _ui_commands, _upstreams_command
+from . import (
+    _build_command,
+    _config_command,
+    _db_command,
+    _discover_command,
+    _exec_command,
+    _help_command,
+    _new_command,
+    _run_command,
+    _serve_command,
+    _stats_command,
+    _token_command,
+    _tools_command,
+    _ui_commands,
+    _upstreams_command,
+)
 from ._gateway_factory import GatewaySetupError
 from ._logging import configure_logging
 from ._options import add_global_options, merge_global_options
@@ -23,14 +38,18 @@ COMMANDS = (
     _exec_command.add_parser,
     _exec_command.add_batch_parser,
     _exec_command.add_demo_parser,
+    _run_command.add_parser,
+    _db_command.add_parser,
     _discover_command.add_search_parser,
     _discover_command.add_discover_parser,
     _serve_command.add_parser,
+    _token_command.add_parser,
     _tools_command.add_parser,
     _upstreams_command.add_parser,
     _build_command.add_parser,
     _config_command.add_parser,
     _new_command.add_parser,
+    _stats_command.add_parser,
 )
 
 

@@ -64,7 +64,7 @@ def _print(console: Console, answer: dict[str, Any]) -> int:
 
 
 def run_search(args: argparse.Namespace, console: Console) -> int:
-    gateway = make_gateway(args)
+    gateway = make_gateway(args, call_log=False)  # not logged, as `opgate help` (see there)
     answer = gateway.search(" ".join(args.query), path=args.path, kind=args.kind, limit=args.limit, cursor=args.cursor)
     if args.json or not console.file.isatty():
         return _print(console, answer)
@@ -93,7 +93,7 @@ def search_table(answer: dict[str, Any]) -> RenderableType:
 
 
 def run_discover(args: argparse.Namespace, console: Console) -> int:
-    discovery = make_gateway(args).discovery
+    discovery = make_gateway(args, call_log=False).discovery
     calls = {
         "list": lambda: discovery.list(args.path, tags=args.tags, query=args.query, limit=args.limit, cursor=args.cursor),
         "category": lambda: discovery.search_tool_by_category(args.query, args.path, limit=args.limit, cursor=args.cursor),

@@ -50,6 +50,7 @@ def add_demo_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("demo", help="the demo workspace", description="Manage the demo workspace.")
     parser.add_argument("action", choices=("reset",), help="reset: replace what the workspace holds with the demo (only an opgate workspace; other files are refused)")
     parser.add_argument("--yes", action="store_true", help="reset without asking, even at a terminal")
+    parser.add_argument("--force", action="store_true", help="reset even a workspace that holds projects other than the demo's")
     parser.set_defaults(run=run_demo)
     return parser
 
@@ -144,10 +145,17 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
 
 def run_demo(args: argparse.Namespace, console: Console) -> int:
     from opgate.core.store import StoreError, default_path, inspect_workspace, reset_demo
+    from opgate.core.store._demo import read_workspace, refuse_unless_demo
+    from opgate.core.store._locate import is_postgres_url
 
-    path = Path(args.db) if args.db else default_path()
+    from ._gateway_factory import configured_database
+
+    chosen = configured_database(args)
+    path = default_path() if chosen is None else (str(chosen) if is_postgres_url(str(chosen)) else Path(chosen))
     try:
         held = inspect_workspace(path)
+        if held is not None and not args.force:
+            refuse_unless_demo(held, read_workspace())
     except StoreError as exc:
         console.print(f"[red]cannot reset:[/] {exc}", markup=True, highlight=False)
         return 2
@@ -159,7 +167,7 @@ def run_demo(args: argparse.Namespace, console: Console) -> int:
             console.print("nothing was changed", markup=False)
             return 1
     try:
-        store = reset_demo(path)
+        store = reset_demo(path, force=args.force)
     except (StoreError, OSError) as exc:
         console.print(Text.assemble(("cannot reset: ", "red"), str(exc)))
         return 2

@@ -24,6 +24,15 @@ def cli_config(args: argparse.Namespace) -> OpgateConfig:
         raise GatewaySetupError(f"the configuration has {len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
 
 
+def configured_database(args: argparse.Namespace) -> Any:
+    """The workspace to use: ``--db``, else ``$OPGATE_DB``, else the configuration's ``database`` (None: the default file)."""
+    if getattr(args, "db", None):
+        return args.db
+    if os.environ.get("OPGATE_DB", "").strip():
+        return os.environ["OPGATE_DB"]
+    return cli_config(args).database
+
+
 def make_upstreams(paths: list[str], config: OpgateConfig | None = None) -> Any:
     """The upstream MCP servers of ``--mcp-servers`` files and of opgate.toml (nothing connects yet), closed when the command exits."""
     from opgate.core.executors.mcp import UpstreamConfigError, Upstreams
@@ -46,7 +55,7 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     """
     config = cli_config(args)
     options.setdefault("context", args.context or config.context)
-    options.setdefault("db_path", args.db or config.database)
+    options.setdefault("db_path", args.db or os.environ.get("OPGATE_DB", "").strip() or config.database)
     ranker = getattr(args, "search", None) or os.environ.get("OPGATE_SEARCH") or config.search or "default"
     if ranker == "semantic":
         from opgate.core.search import semantic_available
@@ -67,7 +76,7 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
             options["upstreams"].close()
         raise GatewaySetupError(str(exc)) from None
     if args.catalog or config.http_upstreams:
-        errors = [p for p in gateway.registry.problems if p.severity == "error"]
+        errors = gateway.registry.errors()
         for problem in errors[:20]:
             print(f"opgate: {problem}", file=sys.stderr)
         if len(errors) > 20:

@@ -17,14 +17,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--full", action="store_true", help="the full description, metadata and schema")
     parser.add_argument("--examples", action=argparse.BooleanOptionalAction, default=True, help="include examples (default: yes)")
     parser.add_argument("--schemas", action="store_true", help="include the parameters schema")
+    parser.add_argument("--cursor", help="the next page of a long group (the cursor a previous answer printed)")
     parser.add_argument("--json", action="store_true", help="print exactly the JSON an agent receives")
     parser.set_defaults(run=run)
     return parser
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    gateway = make_gateway(args)
-    payload = gateway.help(args.path, format="full" if args.full else "short", include_examples=args.examples, include_schemas=args.schemas)
+    # One-shot discovery is not logged: the process is a session of one call, with no chain
+    # to trace, and logging it would open the workspace that help never needs (test_import_cost).
+    gateway = make_gateway(args, call_log=False)
+    payload = gateway.help(
+        args.path, format="full" if args.full else "short", include_examples=args.examples, include_schemas=args.schemas, cursor=args.cursor,
+    )
     if args.json:
         console.file.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:

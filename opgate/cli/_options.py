@@ -30,7 +30,7 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
         help="upstream MCP servers, in the mcpServers (Claude Desktop, Cursor) or servers (VS Code) JSON format; repeatable",
     )
     group.add_argument("--context", dest=f"{position}_context", metavar="NAME", help="a context scope: only its ops are visible")
-    group.add_argument("--db", dest=f"{position}_db", metavar="PATH", type=workspace_path, help="the workspace database (default: the user data folder)")
+    group.add_argument("--db", dest=f"{position}_db", metavar="PATH_OR_URL", type=workspace_path, help="the workspace database: an SQLite file or a postgresql:// URL (default: $OPGATE_DB, else the configuration's database, else a file in the user data folder)")
     group.add_argument("--config", dest=f"{position}_config", metavar="FILE", help="the configuration file (default: ./opgate.toml, else opgate.toml in the user config folder)")
     group.add_argument(
         "--search",

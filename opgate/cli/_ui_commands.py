@@ -25,6 +25,7 @@ def add_explore_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("explore", help="the explorer (default): browse, build calls, dry-run and run", description="Open the Textual explorer on the catalogue and workspace.")
     parser.add_argument("--allow-write", action="store_true", help="start with writes allowed (toggle inside with the write key)")
     add_demo_flag(parser, on_subcommand=True)
+    parser.add_argument("--collections", metavar="DIR", help="the folder of collections (one subfolder each) that ctrl+o shows and ctrl+s saves to (default: ./collections)")
     parser.set_defaults(run=run_explore)
     return parser
 
@@ -62,7 +63,7 @@ def _explore(args: argparse.Namespace, *, demo: bool) -> int:
     try:
         return run_explorer(
             gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=options,
-            keymap=dict(config.keymap), theme=config.theme, demo=demo,
+            keymap=dict(config.keymap), theme=config.theme, demo=demo, collections_dir=getattr(args, "collections", None),
         )
     finally:
         gateway.close()  # the scratch workspace is deleted next: nothing may hold it open

@@ -7,7 +7,9 @@ protocol versions, :class:`ElicitingChannel`), or an ``InputRequiredResult``
 the client answers by calling again (2026-07-28, see ``_input_required``).
 :class:`ApproverBridge` is the approver; each tool call hands it the channel
 its client can be asked through, and the worker thread blocks on
-``anyio.from_thread.run`` until the channel has the answer.
+``anyio.from_thread.run`` until the channel has the answer. The wait holds
+no lock and no shared capacity beyond its own bounded place
+(``ConfirmationBudget``), so other sessions' calls go on meanwhile.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import anyio
 import anyio.from_thread
 import mcp_types as types
 
-from opgate.core.exec import ConfirmationRequest, Question
+from opgate.core.exec import ConfirmationRequest, PermissionDenied, Question
+
+from ._clients import Client, ConfirmationBudget
 
 log = logging.getLogger(__name__)
 
@@ -127,10 +131,12 @@ def can_elicit_form(capabilities: types.ClientCapabilities | None) -> bool:
 class ElicitingChannel:
     """Asks with an ``elicitation/create`` request tied to the tool call (handshake protocol versions)."""
 
-    def __init__(self, session: Any, request_id: types.RequestId | None, timeout: float):
+    def __init__(self, session: Any, request_id: types.RequestId | None, timeout: float, budget: ConfirmationBudget, client: Client):
         self._session = session
         self._request_id = request_id
         self._timeout = timeout
+        self._budget = budget
+        self._client = client
 
     def ask(self, request: ConfirmationRequest) -> bool:
         return anyio.from_thread.run(self._ask, request)
@@ -140,26 +146,38 @@ class ElicitingChannel:
 
     async def _question(self, question: Question) -> dict[str, Any] | None:
         message = f"{question.op} (upstream MCP server {question.upstream!r}) asks: {question.message}"
-        with anyio.move_on_after(self._timeout):
-            try:
-                result = await self._session.elicit_form(message, question.schema, related_request_id=self._request_id)
-            except Exception as exc:  # a client error or a dropped connection declines, never crashes
-                log.warning("passing %s's question to the client failed: %s", question.op, exc)
-                return None
-            if isinstance(result, types.ElicitResult) and result.action == "accept":
-                return dict(result.content or {})
+        try:
+            self._budget.take(self._client, question.op)  # an upstream's question waits within the same bounds
+        except PermissionDenied as refused:
+            log.warning("not passing %s's question on: %s", question.op, refused)
             return None
+        try:
+            with anyio.move_on_after(self._timeout):
+                try:
+                    result = await self._session.elicit_form(message, question.schema, related_request_id=self._request_id)
+                except Exception as exc:  # a client error or a dropped connection declines, never crashes
+                    log.warning("passing %s's question to the client failed: %s", question.op, exc)
+                    return None
+                if isinstance(result, types.ElicitResult) and result.action == "accept":
+                    return dict(result.content or {})
+                return None
+        finally:
+            self._budget.give_back(self._client)
         log.warning("no answer to %s's question within %.0f s; declined", question.op, self._timeout)
         return None
 
     async def _ask(self, request: ConfirmationRequest) -> bool:
         form = confirmation_form(request)
-        with anyio.move_on_after(self._timeout):
-            try:
-                result = await self._session.elicit_form(form.message, form.requested_schema, related_request_id=self._request_id)
-            except Exception as exc:  # a client error or a dropped connection is a no, never a crash
-                log.warning("asking to confirm %s failed: %s", request.op, exc)
-                return False
-            return is_confirmed(result)
+        self._budget.take(self._client, request.op)  # refuses, with the reason, when too many wait
+        try:
+            with anyio.move_on_after(self._timeout):
+                try:
+                    result = await self._session.elicit_form(form.message, form.requested_schema, related_request_id=self._request_id)
+                except Exception as exc:  # a client error or a dropped connection is a no, never a crash
+                    log.warning("asking to confirm %s failed: %s", request.op, exc)
+                    return False
+                return is_confirmed(result)
+        finally:
+            self._budget.give_back(self._client)
         log.warning("no answer to confirm %s within %.0f s; not running it", request.op, self._timeout)
         return False

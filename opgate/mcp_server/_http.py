@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ._http_access import HttpAccess, access_app, extra_hosts
 from ._server import GatewayMCPServer
 
 log = logging.getLogger(__name__)
@@ -57,11 +58,12 @@ class HttpAddress:
         return f"[{self.host}]" if ":" in self.host else self.host
 
 
-def transport_security(address: HttpAddress, extra_origins: Iterable[str] = ()) -> TransportSecuritySettings:
-    """Loopback Host names and loopback (or listed) Origins pass; a missing Origin passes too."""
+def transport_security(address: HttpAddress, extra_origins: Iterable[str] = (), extra_hosts: Iterable[str] = ()) -> TransportSecuritySettings:
+    """Loopback (or listed) Host names and loopback (or listed) Origins pass; a missing Origin passes too."""
     hosts = [f"{name}:*" for name in LOOPBACK_NAMES]
     if not address.is_loopback:
         hosts.append(f"{address.url_host}:*")
+    hosts += extra_hosts
     origins = [f"{scheme}://{name}{port}" for scheme in ("http", "https") for name in LOOPBACK_NAMES for port in ("", ":*")]
     origins += [origin.rstrip("/") for origin in extra_origins]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
@@ -83,13 +85,27 @@ def bind(address: HttpAddress) -> socket.socket:
     return sock
 
 
-def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: Iterable[str] = ()) -> None:
+class UnsafeBind(ValueError):
+    """Serving a non-loopback address without authentication: anyone who reaches it could call the tools."""
+
+
+def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: Iterable[str] = (), access: HttpAccess | None = None) -> None:
     """Serve until interrupted; prints the URL on standard error once listening."""
-    if not address.is_loopback:
-        log.warning("serving on %s, which is not loopback: anyone who can reach it can call the tools", address.host)
-    app = mcp.server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=transport_security(address, allowed_origins), host=address.host)
+    access = access or HttpAccess(allowed_origins=tuple(allowed_origins))
+    exposed = [name for name in (address.host, *access.exposed_names()) if not HttpAddress(name, 0).is_loopback]
+    if exposed and not access.authenticated:
+        raise UnsafeBind(
+            f"refusing to serve {', '.join(exposed)}, which is not loopback, without authentication: anyone who can reach it could call the tools. "
+            "Create a token (opgate token create --name NAME --role reader|writer|approver) and serve again, "
+            "or bind 127.0.0.1 behind a reverse proxy that authenticates."
+        )
     sock = bind(address)
     port = sock.getsockname()[1]
+    local_url = f"http://{address.url_host}:{port}{MCP_PATH}"
+    public_url = access.public_url or local_url
+    security = transport_security(address, [*allowed_origins, *access.allowed_origins], extra_hosts(access, public_url))
+    app = access_app(mcp.server, path=MCP_PATH, security=security, host=address.host, access=access, public_url=public_url)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
-    print(f"opgate MCP server listening on http://{address.url_host}:{port}{MCP_PATH}", file=sys.stderr, flush=True)
+    shown = "with bearer-token authentication" if access.authenticated else "without authentication"
+    print(f"opgate MCP server listening on {local_url} ({shown})", file=sys.stderr, flush=True)
     server.run(sockets=[sock])

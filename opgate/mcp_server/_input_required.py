@@ -7,7 +7,9 @@ again with the answer and the state. The op must not run twice (a batch may
 have written before the step that asks), so the first call's exec keeps
 running in its worker thread, blocked in the approver, and the retry hands it
 the answer: the state is the key of that waiting call. A call nobody answers
-is refused after the timeout, as a declined one is.
+is refused after the timeout, as a declined one is. Waiting calls are bounded
+per client and in all (``ConfirmationBudget``); only the caller who was asked
+can answer.
 """
 
 from __future__ import annotations
@@ -28,13 +30,11 @@ import mcp_types as types
 
 from opgate.core.exec import ConfirmationRequest
 
+from ._clients import Client, ConfirmationBudget
 from ._confirmation import CONFIRM_FIELD, confirmation_form, is_confirmed
 from ._tools import tool_result
 
 log = logging.getLogger(__name__)
-
-MAX_WAITING = 16
-"""Calls that may wait for a person at once; each holds a worker thread, so more are refused."""
 
 
 def call_fingerprint(name: str, arguments: dict[str, Any] | None) -> str:
@@ -56,8 +56,9 @@ class _Finished:
 class _WaitingCall:
     """One tool call whose exec may stop to ask; it talks to the request handlers through a stream."""
 
-    def __init__(self, calls: PendingCalls, fingerprint: str):
+    def __init__(self, calls: PendingCalls, fingerprint: str, client: Client):
         self.fingerprint = fingerprint
+        self.client = client
         self._calls = calls
         self._send, self._receive = anyio.create_memory_object_stream[_Question | _Finished](math.inf)
         self._answered = anyio.Event()
@@ -69,14 +70,16 @@ class _WaitingCall:
         return anyio.from_thread.run(self._ask, request)
 
     async def _ask(self, request: ConfirmationRequest) -> bool:
-        if not self._calls.register(self):
-            log.warning("%d calls already wait for a person; refusing %s", MAX_WAITING, request.op)
-            return False
-        self._answered, self._answer = anyio.Event(), False
-        await self._send.send(_Question(request))
-        with anyio.move_on_after(self._calls.timeout):
-            await self._answered.wait()
-            return self._answer
+        self._calls.budget.take(self.client, request.op)  # refuses, with the reason, when too many wait
+        try:
+            self._calls.register(self)
+            self._answered, self._answer = anyio.Event(), False
+            await self._send.send(_Question(request))
+            with anyio.move_on_after(self._calls.timeout):
+                await self._answered.wait()
+                return self._answer
+        finally:
+            self._calls.budget.give_back(self.client)
         self._calls.forget(self)
         log.warning("no answer to confirm %s within %.0f s; not running it", request.op, self._calls.timeout)
         return False
@@ -100,25 +103,23 @@ class _WaitingCall:
 class PendingCalls:
     """The calls waiting for a person's answer, by the ``requestState`` their question carried."""
 
-    def __init__(self, task_group: anyio.abc.TaskGroup, timeout: float):
+    def __init__(self, task_group: anyio.abc.TaskGroup, timeout: float, budget: ConfirmationBudget):
         self.timeout = timeout
+        self.budget = budget
         self._task_group = task_group
         self._waiting: dict[str, _WaitingCall] = {}
 
-    def register(self, call: _WaitingCall) -> bool:
-        if len(self._waiting) >= MAX_WAITING:
-            return False
+    def register(self, call: _WaitingCall) -> None:
         call.token = secrets.token_urlsafe(24)
         self._waiting[call.token] = call
-        return True
 
     def forget(self, call: _WaitingCall) -> None:
         if call.token is not None:
             self._waiting.pop(call.token, None)
 
-    async def start(self, fingerprint: str, run: Callable[[_WaitingCall], Awaitable[Any]]) -> types.CallToolResult | types.InputRequiredResult:
+    async def start(self, client: Client, fingerprint: str, run: Callable[[_WaitingCall], Awaitable[Any]]) -> types.CallToolResult | types.InputRequiredResult:
         """Start a call in the background (it outlives this request if it asks) and answer with its first step."""
-        call = _WaitingCall(self, fingerprint)
+        call = _WaitingCall(self, fingerprint, client)
 
         async def drive() -> None:
             await call.finish(await run(call))
@@ -126,10 +127,10 @@ class PendingCalls:
         self._task_group.start_soon(drive)
         return await call.next_result()
 
-    async def resume(self, state: str, fingerprint: str, responses: dict[str, Any] | None) -> types.CallToolResult | types.InputRequiredResult | None:
-        """Give the waiting call its answer and carry on; ``None`` when no call waits under ``state`` for this call."""
+    async def resume(self, client: Client, state: str, fingerprint: str, responses: dict[str, Any] | None) -> types.CallToolResult | types.InputRequiredResult | None:
+        """Give the waiting call its answer and carry on; ``None`` when no call of this caller waits under ``state`` for this call."""
         call = self._waiting.get(state)
-        if call is None or not secrets.compare_digest(call.fingerprint, fingerprint):
+        if call is None or not secrets.compare_digest(call.fingerprint, fingerprint) or call.client.key.identity != client.key.identity:
             return None
         del self._waiting[state]
         call.answer(is_confirmed((responses or {}).get(CONFIRM_FIELD)))

@@ -1,18 +1,27 @@
-"""The MCP server: the gateway's four tools, answered by the core's ToolRouter.
+"""The MCP server: the tools of one mode, answered by the core's ToolRouter.
 
 Built on the SDK's low-level ``Server``: it takes our JSON Schemas as they
 are, and lets a tool call answer with structured content, ``isError`` or an
 ``InputRequiredResult``. Every call runs in a worker thread (exec blocks on
 SQLite and, for confirmation, on the person), never on the event loop.
 
-Two Gateways share one registry, store and session: one whose approver asks
-the person, for clients that can show an elicitation form, and one without
-an approver, so that the core itself refuses confirmation for the others,
-with the same words it uses in every front end.
+Each client session has its own state (``_clients``): its calls go through
+its own routers, over Gateways shared by every client. Two Gateways share
+one registry, store and executors: one whose approver asks the person, for
+clients that can show an elicitation form, and one without an approver, so
+that the core itself refuses confirmation for the others, with the same
+words it uses in every front end.
+
+Modes (``ROUTER_MODES``): gateway (help, exec, batch, search), hybrid (a
+typed lane per session plus list_tools/run_tool; the lane grows with the ops
+the client inspects, and the client is told with ``tools/list_changed``),
+full and deferred (one typed tool per op), protocol (the discovery
+protocol's five operations).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,25 +30,48 @@ import anyio
 import anyio.to_thread
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    ToolsListChanged,
+)
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from opgate import __version__
 from opgate.core import Gateway
-from opgate.core.exec import PERMISSION_DENIED, failure
-from opgate.core.modes import ToolRouter, gateway_tools
+from opgate.core.access import Caller, acting_as
+from opgate.core.exec import IDLE_SECONDS, MAX_SESSIONS, PERMISSION_DENIED, failure
+from opgate.core.modes import ROUTER_MODES, ToolRouter
 
-from ._confirmation import ApproverBridge, ConfirmationChannel, ElicitingChannel, can_elicit_form
+from ._clients import MAX_CALLS, Client, Clients, ConfirmationBudget
+from ._auth import request_caller
+from ._confirmation import (
+    ApproverBridge,
+    ConfirmationChannel,
+    ElicitingChannel,
+    can_elicit_form,
+)
 from ._input_required import PendingCalls, call_fingerprint
+from ._session_keys import IdentityResolver, scope_identity, session_key
 from ._tools import listed_tools, tool_result
+
+log = logging.getLogger(__name__)
 
 CONFIRMATION_TIMEOUT = 600.0
 """Seconds a call waits for the person's answer before it is refused."""
 
-INSTRUCTIONS = (
-    "opgate: a catalogue of ops behind four tools. search or help to find an op, help on the op for its arguments, "
-    "exec to run it (dry_run: true previews a write's diff), batch for several steps."
-)
+INSTRUCTIONS = {
+    "gateway": "opgate: a catalogue of ops behind four tools. search or help to find an op, help on the op for its arguments, "
+               "exec to run it (dry_run: true previews a write's diff), batch for several steps.",
+    "hybrid": "opgate: prefer the typed tools listed. When the op you need is not among them, call list_tools (query=...), "
+              "then run_tool with its name and arguments; list_tools with detail 'schema' shows arguments and adds the op to your typed tools.",
+    "full": "opgate: one typed tool per op. Read before you write; an op that needs confirmation asks the person.",
+    "deferred": "opgate: one typed tool per op, meant to be loaded on demand by the host's tool search.",
+    "protocol": "opgate: discover before you call. list or search_tool_by_category to find a tool, expand_tool for its schema, "
+                "then call_tool (dry_run: true previews a write). Follow an error's hints and next_action.",
+}
 
 GatewayFactory = Callable[..., Gateway]
 """Builds the server's Gateway from keyword options (``allow_write``, ``approver``); the CLI passes ``make_gateway``."""
@@ -55,59 +87,127 @@ def _sibling_without_approver(gateway: Gateway) -> Gateway:
 
 
 class GatewayMCPServer:
-    """An MCP server in front of one gateway; ``server`` is the SDK server to run over a transport."""
+    """An MCP server in front of one gateway; ``server`` is the SDK server to run over a transport.
 
-    def __init__(self, make_gateway: GatewayFactory, *, allow_write: bool = False, confirmation_timeout: float = CONFIRMATION_TIMEOUT):
+    ``mode`` picks the tools offered (see the module). ``identity`` gives the
+    caller's identity for a request, folded into its session key (see
+    ``_session_keys``). At most ``max_sessions`` client sessions are kept;
+    one idle for ``session_idle_seconds`` is forgotten.
+    """
+
+    def __init__(
+        self, make_gateway: GatewayFactory, *, allow_write: bool = False, confirmation_timeout: float = CONFIRMATION_TIMEOUT,
+        mode: str = "gateway", identity: IdentityResolver = scope_identity,
+        max_sessions: int = MAX_SESSIONS, session_idle_seconds: float = IDLE_SECONDS,
+    ):
+        if mode not in ROUTER_MODES:
+            raise ValueError(f"mode is one of {', '.join(ROUTER_MODES)}, not {mode!r}")
+        self.mode = mode
         self._bridge = ApproverBridge()
         self.gateway = make_gateway(allow_write=allow_write, approver=self._bridge, asker=self._bridge.question)
-        self._asking = ToolRouter(self.gateway)
-        self._refusing = ToolRouter(_sibling_without_approver(self.gateway))
+        refusing = _sibling_without_approver(self.gateway)
+        self.clients = Clients(self.gateway, refusing, mode, max_clients=max_sessions, idle_seconds=session_idle_seconds)
+        self._refusing_gateway = refusing
+        self._identity = identity
         self._confirmation_timeout = confirmation_timeout
-        # Fixed for the server's life: the spec forbids tools/list from changing per connection or after calls.
-        self._tools = listed_tools(gateway_tools(self.gateway))
-        self._tool_names = frozenset(tool.name for tool in self._tools)
-        self.server: Server[PendingCalls] = Server(
-            "opgate", version=__version__, title="opgate", instructions=INSTRUCTIONS, lifespan=self._lifespan,
+        self._budget = ConfirmationBudget()
+        self._calls_limiter: anyio.CapacityLimiter | None = None
+        # Outside hybrid, the tools are the same for every client and never change.
+        self._fixed_tools = None if mode == "hybrid" else listed_tools(ToolRouter(self.gateway, mode=mode).tools())
+        self._bus = InMemorySubscriptionBus() if mode == "hybrid" else None
+        self.server: Server[PendingCalls] = _OpgateServer(
+            "opgate", version=__version__, title="opgate", instructions=INSTRUCTIONS[mode], lifespan=self._lifespan,
             on_list_tools=self._list_tools, on_call_tool=self._call_tool,
+            on_subscriptions_listen=ListenHandler(self._bus) if self._bus is not None else None,
         )
+        self.server.tools_change = mode == "hybrid"
 
     def close(self) -> None:
         # The sibling shares the store but has its own call log to write out first.
-        self._refusing.gateway.close()
+        self._refusing_gateway.close()
         self.gateway.close()
 
     @asynccontextmanager
     async def _lifespan(self, _server: Server[Any]) -> AsyncIterator[PendingCalls]:
         # Calls waiting for a 2026-era retry run here, outside the request that started them.
+        self._calls_limiter = anyio.CapacityLimiter(MAX_CALLS)
         async with anyio.create_task_group() as task_group:
-            pending = PendingCalls(task_group, self._confirmation_timeout)
+            pending = PendingCalls(task_group, self._confirmation_timeout, self._budget)
             try:
                 yield pending
             finally:
                 pending.refuse_all()
 
+    def _client(self, ctx: ServerRequestContext[Any]) -> Client:
+        caller = request_caller(ctx.request)
+        # An authenticated caller's sessions log under its token's name and share its idempotency scope.
+        return self.clients.get(session_key(ctx.request, self._identity, name=caller.name if caller else None))
+
     async def _list_tools(self, ctx: ServerRequestContext[PendingCalls], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=self._tools)
+        if self._fixed_tools is not None:
+            return types.ListToolsResult(tools=self._fixed_tools)
+        client = self._client(ctx)
+        specs = await anyio.to_thread.run_sync(client.asking.tools)
+        client.lane = _typed_names(specs)
+        # Each session's lane is its own and changes as it inspects ops: no client may cache or share it.
+        return types.ListToolsResult(tools=listed_tools(specs), ttl_ms=0, cache_scope="private")
 
     async def _call_tool(self, ctx: ServerRequestContext[PendingCalls], params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
+        client = self._client(ctx)
         name, arguments = params.name, params.arguments
-        if name not in self._tool_names:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name!r}. This server has {', '.join(sorted(self._tool_names))}.")
+        if not client.asking.offers(name):
+            raise MCPError(types.INVALID_PARAMS, await self._unknown_tool(client, name, arguments))
         pending = ctx.lifespan_context
+        caller = request_caller(ctx.request)
         if params.request_state is not None:
-            return await self._resume(pending, params)
+            return await self._resume(client, pending, params, caller)
         capabilities = ctx.session.client_capabilities
         if not can_elicit_form(capabilities):
-            return tool_result(await self._run(self._refusing, None, name, arguments))
-        if ctx.session.can_send_request:
-            channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout)
-            return tool_result(await self._run(self._asking, channel, name, arguments))
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return await pending.start(call_fingerprint(name, arguments), lambda call: self._run(self._asking, call, name, arguments))
-        return tool_result(await self._run(self._refusing, None, name, arguments))
+            result = tool_result(await self._run(client, client.refusing, None, name, arguments, caller))
+        elif ctx.session.can_send_request:
+            channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout, self._budget, client)
+            result = tool_result(await self._run(client, client.asking, channel, name, arguments, caller))
+        elif ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return await pending.start(
+                client, _fingerprint(caller, name, arguments), lambda call: self._run(client, client.asking, call, name, arguments, caller),
+            )
+        else:
+            result = tool_result(await self._run(client, client.refusing, None, name, arguments, caller))
+        await self._tell_if_lane_changed(ctx, client)
+        return result
 
-    async def _resume(self, pending: PendingCalls, params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
-        result = await pending.resume(params.request_state or "", call_fingerprint(params.name, params.arguments), params.input_responses)
+    async def _unknown_tool(self, client: Client, name: str, arguments: Any) -> str:
+        """The protocol error's words: the tools this client is offered, and what to call instead (with a retry count)."""
+        answer = await anyio.to_thread.run_sync(client.asking.call, name, arguments)
+        error = answer["error"]
+        offered = self._fixed_tools if self._fixed_tools is not None else listed_tools(await anyio.to_thread.run_sync(_probe_tools, client))
+        names = [tool.name for tool in offered]
+        shown = ", ".join(sorted(names)) if len(names) <= 20 else f"{len(names)} tools"
+        retry = error.get("retry", {}).get("hint")
+        return f"Unknown tool: {name!r}. This server has {shown}. {error['details']['correction']}" + (f" {retry}" if retry else "")
+
+    async def _tell_if_lane_changed(self, ctx: ServerRequestContext[PendingCalls], client: Client) -> None:
+        """In hybrid, after a call: when the session's typed lane changed, the client is told to list its tools again."""
+        if self.mode != "hybrid" or not client.key.kept:
+            return
+        lane = _typed_names(await anyio.to_thread.run_sync(_probe_tools, client))
+        if lane == client.lane:
+            return
+        client.lane = lane
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            # 2026-07-28 clients hear of it on their subscriptions/listen stream.
+            if self._bus is not None:
+                await self._bus.publish(ToolsListChanged())
+            return
+        try:
+            await ctx.session.send_notification(types.ToolListChangedNotification(), related_request_id=ctx.request_id)
+        except Exception as exc:  # a client that went away misses a hint, nothing more
+            log.warning("could not tell the client its tools changed: %s", exc)
+
+    async def _resume(
+        self, client: Client, pending: PendingCalls, params: types.CallToolRequestParams, caller: Caller | None,
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        result = await pending.resume(client, params.request_state or "", _fingerprint(caller, params.name, params.arguments), params.input_responses)
         if result is not None:
             return result
         # No waiting call: it timed out, was answered already, or the state belongs to another call.
@@ -118,5 +218,40 @@ class GatewayMCPServer:
             help_path="root", requires_confirmation=True,
         ))
 
-    async def _run(self, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any) -> Any:
-        return await anyio.to_thread.run_sync(self._bridge.run_with, channel, router.call, name, arguments)
+    async def _run(
+        self, client: Client, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any, caller: Caller | None = None,
+    ) -> Any:
+        def call_as_caller(tool: str, args: Any) -> Any:
+            # Worker threads do not inherit the request's context: the caller's role is set again here.
+            with acting_as(caller):
+                return router.call(tool, args)
+
+        # The client's own slots first: a client at its limit waits for itself, holding nothing others need.
+        async with client.calls:
+            return await anyio.to_thread.run_sync(self._bridge.run_with, channel, call_as_caller, name, arguments, limiter=self._calls_limiter)
+
+
+def _fingerprint(caller: Caller | None, name: str, arguments: Any) -> str:
+    # A confirmation is answered only by the caller it was asked of: another token holding the state cannot.
+    return call_fingerprint(name, arguments) if caller is None else call_fingerprint(name, {"caller": caller.name, "arguments": arguments})
+
+
+def _typed_names(specs: Any) -> tuple[str, ...]:
+    return tuple(spec.name for spec in specs if spec.op is not None)
+
+
+class _OpgateServer(Server[PendingCalls]):
+    """The SDK's server, saying in the handshake whether its tool list can change (hybrid's lane does)."""
+
+    tools_change = False
+
+    def create_initialization_options(self, notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any) -> Any:
+        if notification_options is None and self.tools_change:
+            notification_options = NotificationOptions(tools_changed=True)
+        return super().create_initialization_options(notification_options, *args, **kwargs)
+
+
+def _probe_tools(client: Client) -> list:
+    """The tools the client would be offered now, without logging an offer: only tools/list offers a lane."""
+    with client.asking.gateway.telemetry.unrecorded():
+        return client.asking.tools()

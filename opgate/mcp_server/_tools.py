@@ -11,8 +11,12 @@ import mcp_types as types
 from opgate.core.modes import ToolSpec
 
 
+DEFER_LOADING_META = "io.opgate/defer_loading"
+"""Marks a tool of the deferred mode: a host with tool search may keep its schema out of the context until searched."""
+
+
 def listed_tools(specs: Iterable[ToolSpec]) -> list[types.Tool]:
-    """``tools/list``: each gateway tool with its compact description, input schema and hints."""
+    """``tools/list``: each tool with its compact description, input schema and hints."""
     return [
         types.Tool(
             name=spec.name,
@@ -20,6 +24,7 @@ def listed_tools(specs: Iterable[ToolSpec]) -> list[types.Tool]:
             description=spec.description,
             input_schema=spec.parameters,
             annotations=types.ToolAnnotations.model_validate(spec.annotations) if spec.annotations else None,
+            meta={DEFER_LOADING_META: True} if spec.defer_loading else None,
         )
         for spec in specs
     ]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from rich.console import Group
 from rich.text import Text
 
+from opgate.core.call_history import HistoryFilter, args_text, outcome_text
 from opgate.views import render_help
 
 from ._calls import run_batch, run_dry, run_exec
@@ -24,7 +25,7 @@ from ._vocabulary import COMMANDS, NO_SCOPE, SETTING_ALIASES, SETTINGS, setting_
 Handler = Callable[[ReplState, str], bool]
 
 DEFAULT_HISTORY = 20
-CALL_COLUMNS = ("ts", "op", "ok", "code", "dry_run", "duration_ms")
+HISTORY_SCAN = 500  # calls a filtered "history calls" looks through
 
 
 def _closest(word: str, names) -> list[str]:
@@ -132,19 +133,34 @@ def set_command(state: ReplState, rest: str) -> bool:
 def history_command(state: ReplState, rest: str) -> bool:
     words = rest.split()
     calls = bool(words) and words[0] == "calls"
-    count_text = words[1 if calls else 0] if len(words) > (1 if calls else 0) else str(DEFAULT_HISTORY)
+    if calls:
+        return _history_calls(state, words[1:])
+    count_text = words[0] if words else str(DEFAULT_HISTORY)
     if not count_text.isdigit():
         state.show(problem(f"history takes a number of lines, not {count_text!r}", help_path="history"))
         return False
     count = int(count_text)
-    if calls:
-        recent = state.gateway.recent_calls(count)
-        rows = [{k: call.get(k) for k in CALL_COLUMNS} for call in recent]
-        state.show(rows_table(rows) if rows else Text("no calls yet", style="dim"))
-        return True
     lines = state.past_lines()
     start = max(0, len(lines) - count)
     state.show(numbered([(start + i + 1, line) for i, line in enumerate(lines[start:])]))
+    return True
+
+
+def _history_calls(state: ReplState, words: list[str]) -> bool:
+    """``history calls [N] [op:PART] [is:OUTCOME] [words]``: the newest calls, with their arguments, filtered."""
+    count = int(words.pop(0)) if words and words[0].isdigit() else DEFAULT_HISTORY
+    wanted = HistoryFilter.parse(" ".join(words))
+    if wanted.problems:
+        state.show(problem(wanted.problems[0], help_path="history"))
+        return False
+    # A filter looks further back than the rows it shows.
+    recent = state.gateway.recent_calls(max(count, HISTORY_SCAN) if wanted else count)
+    rows = [
+        {"ts": call.get("ts"), "op": call.get("op"), "args": args_text(call.get("args"), 60),
+         "mode": "dry-run" if call.get("dry_run") else "run", "outcome": outcome_text(call), "ms": call.get("duration_ms")}
+        for call in wanted.apply(recent)[:count]
+    ]
+    state.show(rows_table(rows) if rows else Text("no calls match" if wanted else "no calls yet", style="dim"))
     return True
 
 

@@ -16,7 +16,7 @@ COMMANDS: dict[str, str] = {
     "dry": "dry OP key=value ...: dry-run an op and show what it would change",
     "search": "search TEXT: find ops by what they do",
     "batch": "batch [FILE] [on_error=stop|continue]: run steps (lines until a blank line, or a file)",
-    "history": "history [N] | history calls: the lines you ran (!N runs line N again), or the gateway's recent calls",
+    "history": "history [N] | history calls [N] [op:PART] [is:ok|failed|cancelled|dry-run|run] [words]: the lines you ran (!N runs line N again), or the gateway's recent calls with their arguments",
     "set": "set writes on|off | set context NAME | set format json|table | set verbose on|off",
     "quit": "quit: leave (Ctrl-D does too)",
 }

@@ -60,6 +60,9 @@ def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate hel
             parts += [Text("would send", style="bold"), _json(meta["preview"])]
         if meta.get("state_digest") and meta.get("dry_run"):
             parts.append(Text(f"state digest: {meta['state_digest']}", style="dim"))
+    elif ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
+        # The person said no: not an error, and there is nothing to fix.
+        parts.append(Text(f"cancelled, nothing written  {envelope.get('op', '')}", style="bold yellow"))
     else:
         error = envelope.get("error") or {}
         parts.append(Text(f"{error.get('code')}  {envelope.get('op', '')}", style="bold red"))

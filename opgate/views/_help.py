@@ -56,7 +56,19 @@ def _root(payload: dict[str, Any]) -> RenderableType:
     table.add_column("summary")
     for group in payload["groups"]:
         table.add_row(_plain(group["name"]), str(group["ops"]), _plain(group.get("summary", "")))
-    return Group(table, Text(payload.get("next", ""), style="dim"))
+    return Group(table, *_page_note(payload), Text(payload.get("next", ""), style="dim"))
+
+
+def _page_note(payload: dict[str, Any]) -> list[RenderableType]:
+    """For a paged answer: what this page shows, and the command for the next one."""
+    page = payload.get("page")
+    if not isinstance(page, dict):
+        return []
+    first = page.get("offset", 0) + 1
+    note = f"entries {first}-{first + page.get('shown', 0) - 1} of {page.get('groups', 0) + page.get('ops', 0)}, largest groups first"
+    if page.get("next_cursor"):
+        note += f"; next page: --cursor {page['next_cursor']}"
+    return [Text(note, style="dim")]
 
 
 def _group(payload: dict[str, Any]) -> RenderableType:
@@ -80,6 +92,7 @@ def _group(payload: dict[str, Any]) -> RenderableType:
         parts.append(table)
     if payload.get("op"):
         parts.append(_op(payload["op"]))
+    parts += _page_note(payload)
     if payload.get("next"):
         parts.append(Text(payload["next"], style="dim"))
     return Group(*parts)

@@ -75,6 +75,27 @@ def test_tools_stats(capsys):
     assert len(_json(capsys)) == 68
 
 
+def test_tools_refusals_go_to_stderr_with_a_non_zero_exit(capsys):
+    assert main(["tools", "--mode", "deferred", "--provider", "openai"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "deferred" in captured.err
+    assert main(["tools", "--mode", "full", "--provider", "anthropic", "--strict"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "strict" in captured.err
+
+
+def test_tools_strict_prints_the_array_and_reports_what_stays_non_strict(capsys):
+    assert main(["tools", "--mode", "full", "--provider", "openai", "--strict"]) == 0
+    captured = capsys.readouterr()
+    tools = json.loads(captured.out)
+    strict = [t["function"]["name"] for t in tools if t["function"].get("strict")]
+    assert strict and len(strict) < len(tools)
+    assert "keep a non-strict schema" in captured.err and "onto__task__create: props:" in captured.err
+    assert main(["tools", "--mode", "deferred", "--provider", "openai-responses", "--stats", "--strict"]) == 0
+    out = capsys.readouterr().out
+    assert "namespaces" in out and f"{len(strict)}/68" in out
+
+
 def test_demo_reset_rebuilds_the_workspace(tmp_path, capsys):
     db = str(tmp_path / "w.db")
     main(["--db", db, "exec", "onto.task.create", json.dumps({"project_id": PROJECT, "title": "Gone after reset"}), "--allow-write", "--json"])

@@ -61,8 +61,8 @@ HANDLERS = {
 
 
 @pytest.fixture
-def store(tmp_path):
-    store = open_store(tmp_path / "workspace.db")
+def store(tmp_path, new_workspace):
+    store = open_store(new_workspace(tmp_path))
     yield store
     store.close()
 

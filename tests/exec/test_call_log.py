@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import apsw
@@ -71,8 +72,8 @@ def test_a_read_never_waits_for_the_write_lock_to_log(tmp_path):
     gateway.close()
 
 
-def test_close_writes_what_is_queued(tmp_path):
-    db = tmp_path / "ws.db"
+def test_close_writes_what_is_queued(tmp_path, new_workspace):
+    db = new_workspace(tmp_path, "ws.db")
     slow = GatewaySettings(call_log_flush_s=3600, call_log_flush_entries=10_000)
     gateway = Gateway(db_path=db, settings=slow)
     for n in range(5):
@@ -81,8 +82,8 @@ def test_close_writes_what_is_queued(tmp_path):
     assert [c["args"]["limit"] for c in _logged(db)] == [5, 4, 3, 2, 1]
 
 
-def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path):
-    db = tmp_path / "ws.db"
+def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path, new_workspace):
+    db = new_workspace(tmp_path, "ws.db")
     script = textwrap.dedent(f"""
         import sys
         from opgate.core import Gateway
@@ -96,8 +97,8 @@ def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path):
     assert len(_logged(db)) == 50
 
 
-def test_old_entries_are_swept(tmp_path):
-    db = tmp_path / "ws.db"
+def test_old_entries_are_swept(tmp_path, new_workspace):
+    db = new_workspace(tmp_path, "ws.db")
     with open_store(db) as store, store.write() as tx:
         tx.append_call_logs([{"ts": "2000-01-01T00:00:00Z", "op": "old", "ok": True}] * 3)
         tx.append_call_logs([{"op": "recent", "ok": True}] * 10)
@@ -106,3 +107,18 @@ def test_old_entries_are_swept(tmp_path):
     ops = [c["op"] for c in gateway.recent_calls(100)]
     gateway.close()
     assert ops == ["onto.task.list"] + ["recent"] * 5
+
+
+def test_an_entry_after_a_quiet_spell_is_written_without_a_flush(tmp_path):
+    # The writer thread sleeps on an empty queue; the next entry must wake it, not wait for a full batch.
+    db = tmp_path / "ws.db"
+    gateway = Gateway(db_path=db)
+    try:
+        for round_ in range(2):
+            trace = gateway.exec("onto.project.list", {})["meta"]["trace_id"]
+            deadline = time.monotonic() + 5
+            while trace not in {entry["trace_id"] for entry in _logged(db)}:
+                assert time.monotonic() < deadline, f"entry {round_ + 1} was not written within 5 s"
+                time.sleep(0.05)
+    finally:
+        gateway.close()

@@ -1,4 +1,4 @@
-"""1,000 concurrent calls with one idempotency key, from threads and processes, create one entity."""
+"""1,000 concurrent calls with one idempotency key, from threads and processes, create one entity (on each backend)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ def _hammer(db_path: str, calls: int) -> list[str]:
     return [e["result"]["task"]["id"] if e["ok"] else e["error"]["code"] for e in envelopes]
 
 
-def test_one_entity_from_a_thousand_calls(tmp_path):
-    db = str(tmp_path / "workspace.db")
+def test_one_entity_from_a_thousand_calls(tmp_path, new_workspace):
+    db = str(new_workspace(tmp_path))
     Gateway(db_path=db).store.close()  # create and seed once
     context = multiprocessing.get_context("spawn")
     with context.Pool(3) as pool:

@@ -40,8 +40,8 @@ def _args_for(record):
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    store = open_store(tmp_path_factory.mktemp("fuzz") / "w.db")
+def world(tmp_path_factory, fresh_workspace):
+    store = open_store(fresh_workspace(tmp_path_factory.mktemp("fuzz"), "w.db"))
     yield store, Gateway(store=store, call_log=False)
     store.close()
 

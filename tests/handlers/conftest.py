@@ -30,9 +30,9 @@ def _read_runner(store):
 
 
 @pytest.fixture(scope="module")
-def read(tmp_path_factory):
-    """``read(op, **args)`` on a demo store shared by one test module."""
-    store = open_store(tmp_path_factory.mktemp("reads") / "workspace.db")
+def read(tmp_path_factory, fresh_workspace):
+    """``read(op, **args)`` on a demo store shared by one test module, on each backend."""
+    store = open_store(fresh_workspace(tmp_path_factory.mktemp("reads")))
     yield _read_runner(store)
     store.close()
 

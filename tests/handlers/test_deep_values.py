@@ -12,7 +12,7 @@ import json
 import pytest
 
 from opgate.core import Gateway
-from opgate.core.store import CUT_MARKER, MAX_VALUE_DEPTH, SQLiteStore
+from opgate.core.store import CUT_MARKER, MAX_VALUE_DEPTH, connect_store
 
 PROJECT = "10000000-0000-4000-8000-000000000001"
 TREE_LIMIT = 20
@@ -40,8 +40,8 @@ def nested(levels: int) -> dict:
 
 
 @pytest.fixture
-def gateway(tmp_path):
-    opened = Gateway(db_path=tmp_path / "workspace.db", allow_write=True, approver=lambda request: True)
+def gateway(tmp_path, new_workspace):
+    opened = Gateway(db_path=new_workspace(tmp_path), allow_write=True, approver=lambda request: True)
     yield opened
     opened.close()
 
@@ -162,13 +162,13 @@ def test_every_write_of_a_json_value_bounds_its_depth(gateway, op, args, field):
 
 def _store_too_deep(path, task_id: str, levels: int) -> None:
     """Write props the way an older opgate could: straight into the row."""
-    with SQLiteStore(path) as store, store.write() as tx:
+    with connect_store(path) as store, store.write() as tx:
         tx._run("UPDATE tasks SET props = ? WHERE id = ?", (json.dumps({"legacy": nested(levels), "kept": 1}), task_id))
 
 
 @pytest.mark.parametrize("levels", [40, 450])
-def test_props_stored_too_deep_are_read_back_cut(tmp_path, levels):
-    path = tmp_path / "workspace.db"
+def test_props_stored_too_deep_are_read_back_cut(tmp_path, levels, new_workspace):
+    path = new_workspace(tmp_path)
     gateway = Gateway(db_path=path, allow_write=True)
     try:
         task = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "Old and deep"})["result"]["task"]["id"]

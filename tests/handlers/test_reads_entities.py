@@ -154,10 +154,10 @@ def test_demo_has_the_states_these_tests_rely_on():
     assert len(states) > 1
 
 
-def test_past_the_count_cap_lists_say_at_least(tmp_path, read_runner):
+def test_past_the_count_cap_lists_say_at_least(tmp_path, read_runner, new_workspace):
     from opgate.core.store import COUNT_CAP, open_store
 
-    store = open_store(tmp_path / "crowded.db")
+    store = open_store(new_workspace(tmp_path, "crowded.db"))
     with store.write() as tx:
         for n in range(COUNT_CAP + 1):
             tx.insert("task", {"project_id": RELAY, "title": f"bulk {n}"})

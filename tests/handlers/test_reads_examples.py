@@ -21,8 +21,8 @@ FILTER_KEYS = {"state_key": "state", "type_key": "type", "impact": "impact"}
 
 
 @pytest.fixture(scope="module")
-def gateway(tmp_path_factory):
-    store = open_store(tmp_path_factory.mktemp("reads") / "workspace.db")
+def gateway(tmp_path_factory, fresh_workspace):
+    store = open_store(fresh_workspace(tmp_path_factory.mktemp("reads")))
     opened = Gateway(store=store)
     yield opened
     opened.close()

@@ -84,8 +84,8 @@ def test_tree_of_unknown_project_or_foreign_root_is_not_found(read):
         read("onto.document.tree.get", project_id=FAIR, root_id=ENGINEERING)
 
 
-def test_folders_under_a_plain_document_move_up_in_the_folders_only_view(tmp_path, read_runner):
-    store = open_store(tmp_path / "workspace.db", demo=False)
+def test_folders_under_a_plain_document_move_up_in_the_folders_only_view(tmp_path, read_runner, new_workspace):
+    store = open_store(new_workspace(tmp_path), demo=False)
     with store.write() as tx:
         project = tx.insert("project", {"name": "Odd tree"})
         note = tx.insert("document", {"project_id": project["id"], "title": "Note"})

@@ -43,9 +43,9 @@ def edge(n): return uid("e0000000", n)
 
 
 @pytest.fixture
-def demo(tmp_path):
-    """A fresh demo workspace whose clock stands still, so runs compare equal."""
-    store = open_store(tmp_path / "workspace.db", clock=lambda: NOW)
+def demo(tmp_path, new_workspace):
+    """A fresh demo workspace whose clock stands still, so runs compare equal (on each backend)."""
+    store = open_store(new_workspace(tmp_path), clock=lambda: NOW)
     yield store
     store.close()
 

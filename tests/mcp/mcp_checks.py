@@ -34,7 +34,7 @@ async def lists_the_gateway_tools(client: Client) -> None:
     assert tools["help"].annotations.read_only_hint is True
     assert tools["search"].annotations.read_only_hint is True
     assert tools["exec"].annotations.read_only_hint is False and tools["exec"].annotations.destructive_hint is True
-    assert "onto(" in tools["help"].description, "help's description carries the map of the namespace"
+    assert "help('')" in tools["help"].description and "onto" not in tools["help"].description, "the map comes from help(''), not the description"
     again = await client.list_tools(cache_mode="refresh")
     assert [t.model_dump() for t in again.tools] == [t.model_dump() for t in listing.tools], "tools/list never changes"
 
@@ -44,6 +44,7 @@ async def answers_help(client: Client) -> None:
     root = answer(result)
     assert result.is_error is False and root["ok"] is True
     assert {group["name"] for group in root["groups"]} >= {"onto", "util"}
+    assert "task" in next(g for g in root["groups"] if g["name"] == "onto")["holds"]
     op = answer(await client.call_tool("help", {"path": "onto.task.create"}))
     assert op["type"] == "op" and op["op"] == "onto.task.create" and op["kind"] == "write"
 

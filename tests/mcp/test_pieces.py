@@ -141,6 +141,10 @@ def test_mcp_config_runs_this_interpreter_with_absolute_paths(tmp_path, monkeypa
     assert server["args"] == ["-m", "opgate", "--db", str(tmp_path / "work.db"), "--catalog", f"gh={tmp_path / 'tools.json'}", "--context", "writer", "serve", "--allow-write"]
     http = mcp_config(Namespace(**{**vars(args), "http": "127.0.0.1:8765"}))
     assert http == {"mcpServers": {"opgate": {"type": "http", "url": "http://127.0.0.1:8765/mcp"}}}
+    hybrid = mcp_config(Namespace(**{**vars(args), "mode": "hybrid"}))["mcpServers"]["opgate"]
+    assert hybrid["args"][-2:] == ["--mode", "hybrid"]
+    team = mcp_config(Namespace(**{**vars(args), "http": "127.0.0.1:0", "auth": True, "public_url": "https://opgate.example.com/mcp"}))["mcpServers"]["opgate"]
+    assert team["url"] == "https://opgate.example.com/mcp" and team["headers"]["Authorization"].startswith("Bearer <")
 
 
 def test_serve_mcp_config_prints_only_the_json(tmp_path):

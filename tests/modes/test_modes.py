@@ -7,7 +7,7 @@ import json
 import pytest
 
 from opgate.core import Gateway
-from opgate.core.modes import LOOP_THRESHOLD, MODES, PROVIDERS, TYPED_LANE_BYTES, TYPED_LANE_CAP, ToolRouter, export, stats
+from opgate.core.modes import LOOP_THRESHOLD, MODES, NAMESPACE_CAP, PROVIDERS, TYPED_LANE_BYTES, TYPED_LANE_CAP, ToolRouter, export, stats
 
 GATEWAY_BUDGET = 2118
 
@@ -19,26 +19,36 @@ def gateway(tmp_path):
     gateway.close()
 
 
-def test_gateway_mode_is_small_and_carries_the_map(gateway):
+def test_gateway_mode_is_small_and_help_carries_the_map(gateway):
     tools = export(gateway, "openai", "gateway")
     assert [t["function"]["name"] for t in tools] == ["help", "exec", "batch", "search"]
     figures = stats(tools)
     assert figures["bytes"] < GATEWAY_BUDGET
     assert figures["bytes"] < 0.04 * stats(export(gateway, "openai", "full"))["bytes"]
-    assert "onto(63" in tools[0]["function"]["description"] and "util(5" in tools[0]["function"]["description"]
+    root = {g["name"]: g for g in gateway.help("")["groups"]}
+    assert root["onto"]["ops"] == 63 and "task" in root["onto"]["holds"] and root["util"]["ops"] == 5
+
+
+def test_gateway_descriptions_carry_the_discovery_heuristics(gateway):
+    described = {t["function"]["name"]: t["function"]["description"] for t in export(gateway, "openai", "gateway")}
+    assert "directly" in described["exec"] and "no help first" in described["exec"]
+    assert "unsure" in described["help"] and "validation error" in described["help"]
+    assert "more than one step" in described["batch"]
 
 
 @pytest.mark.parametrize("provider", [p for p in PROVIDERS])
 def test_every_provider_exports_every_op_in_full_mode(gateway, provider):
     tools = export(gateway, provider, "full")
-    assert len(tools) == len(gateway.registry)
+    assert stats(tools)["tools"] == len(gateway.registry)
     names = json.dumps(tools)
     assert "onto__document__tree__move" in names
 
 
-def test_gemini_schemas_have_no_unsupported_keywords(gateway):
-    text = json.dumps(export(gateway, "gemini", "full"))
-    assert "additionalProperties" not in text and "$ref" not in text and "$defs" not in text
+def test_gemini_gets_the_json_schema_unchanged_in_the_sdk_shape(gateway):
+    tools = export(gateway, "gemini", "full")
+    assert len(tools) == 1 and set(tools[0]) == {"function_declarations"}
+    declarations = {d["name"]: d for d in tools[0]["function_declarations"]}
+    assert declarations["onto__task__create"]["parameters_json_schema"] == gateway.registry.get("onto.task.create").parameters
 
 
 def test_deferred_mode_uses_the_providers_own_search(gateway):
@@ -50,6 +60,7 @@ def test_deferred_mode_uses_the_providers_own_search(gateway):
     namespaces = openai[1:]
     assert all(n["type"] == "namespace" and all(f["defer_loading"] for f in n["tools"]) for n in namespaces)
     assert sum(len(n["tools"]) for n in namespaces) == len(gateway.registry)
+    assert all(1 < len(n["tools"]) <= NAMESPACE_CAP for n in namespaces)
     with pytest.raises(ValueError):
         export(gateway, "gemini", "deferred")
 

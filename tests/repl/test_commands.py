@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import RELAY, SPONSORS_TASK, TIDEWATER, run_script_text, tasks_of
+from repl_helpers import RELAY, SPONSORS_TASK, TIDEWATER, run_script_text, tasks_of
 
 from opgate.core import Gateway
 
@@ -156,8 +156,26 @@ def test_history_lists_the_lines_and_the_calls(shared_gateway):
     status, out = run_script_text(shared_gateway, "ls\nexec onto.task.list limit=1\nhistory\nhistory calls 5\nhistory many\n")
     assert status == 1
     assert "2  exec onto.task.list limit=1" in out
-    assert "onto.task.list" in out and "duration_ms" in out
+    assert "onto.task.list" in out and "outcome" in out and "limit=1" in out
     assert "history takes a number" in out
+
+
+def test_history_calls_shows_arguments_and_filters_by_op_outcome_and_text(shared_gateway):
+    script = (
+        "exec onto.task.list limit=2\n"
+        "dry onto.task.create title=x\n"
+        "exec onto.project.list\n"
+        "history calls 10 op:task is:failed is:dry-run\n"
+        "history calls 10 limit=2\n"
+        "history calls is:maybe\n"
+    )
+    status, out = run_script_text(shared_gateway, script)
+    failed_dry, by_text, bad = out.split("opgate> history calls")[1:]
+    # The refused dry-run is logged as a dry-run, and only it matches.
+    assert "onto.task.create" in failed_dry and "VALIDATION_ERROR" in failed_dry and "dry-run" in failed_dry
+    assert "onto.project.list" not in failed_dry and "onto.task.list" not in failed_dry
+    assert "onto.task.list" in by_text and "onto.task.create" not in by_text
+    assert "is:maybe is not an outcome" in bad
 
 
 def test_quit_stops_the_script(shared_gateway):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import RELAY, TIDEWATER
+from repl_helpers import RELAY, TIDEWATER
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 

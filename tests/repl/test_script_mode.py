@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import RELAY
+from repl_helpers import RELAY
 
 PASSING = f"""# a passing script
 cd onto.task

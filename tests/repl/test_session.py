@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import RELAY, SPONSORS_TASK, TIDEWATER, tasks_of
+from repl_helpers import RELAY, SPONSORS_TASK, TIDEWATER, tasks_of
 from repl_driver import CTRL_C, ENTER, RIGHT, ReplDriver, wait_for
 
 

@@ -1,4 +1,4 @@
-"""Fixtures for the store tests: real SQLite files in tmp_path, no mocks."""
+"""Fixtures for the store tests: real SQLite files in tmp_path and real PostgreSQL databases, no mocks."""
 
 from __future__ import annotations
 
@@ -14,18 +14,19 @@ if str(Path(__file__).parent) not in sys.path:
 
 from store_testing import SMALL_WORKSPACE  # noqa: E402
 
-from opgate.core.store import SQLiteStore, load_demo  # noqa: E402
+from opgate.core.store import OntologyStore, load_demo  # noqa: E402
+from opgate.core.store._locate import connect_store  # noqa: E402
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    """An empty, migrated store."""
-    with SQLiteStore(tmp_path / "workspace.db") as opened:
+def store(tmp_path: Path, new_workspace):
+    """An empty, migrated store, on each backend."""
+    with connect_store(new_workspace(tmp_path)) as opened:
         yield opened
 
 
 @pytest.fixture
-def ws(store: SQLiteStore) -> SQLiteStore:
+def ws(store: OntologyStore) -> OntologyStore:
     """A store holding tests/store/small_workspace.json."""
     load_demo(store, SMALL_WORKSPACE)
     return store

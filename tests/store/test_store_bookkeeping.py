@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from opgate.core.store import SQLiteStore
+from opgate.core.store import connect_store
 
 
 class Clock:
@@ -13,9 +13,9 @@ class Clock:
         return self.now
 
 
-def test_idempotency_key_round_trip_and_expiry(tmp_path):
+def test_idempotency_key_round_trip_and_expiry(tmp_path, new_workspace):
     clock = Clock()
-    with SQLiteStore(tmp_path / "w.db", clock=clock) as store:
+    with connect_store(new_workspace(tmp_path, "w.db"), clock=clock) as store:
         with store.write() as tx:
             put = tx.put_idempotency_key("agent", "k1", fingerprint="f", status="pending", ttl_seconds=60)
             assert put["expires_at"] == "2026-03-01T09:01:00Z"

@@ -1,9 +1,10 @@
-"""Many threads and many processes writing one file.
+"""Many threads and many processes writing one workspace, on each backend.
 
 Every write here reads first and then writes (a counter in a project's
 props), the pattern that fails with "database is locked" under a deferred
 BEGIN. With BEGIN IMMEDIATE the writers queue on the busy timeout instead,
-and no increment is lost.
+and no increment is lost. On PostgreSQL the write lock is an advisory lock
+taken as the transaction begins, with the same effect.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import multiprocessing
 import threading
 
-from opgate.core.store import SQLiteStore
+from opgate.core.store import OntologyStore
+from opgate.core.store._locate import connect_store
 
 WRITES = 50
 
 
-def _bump(store: SQLiteStore, project_id: str, label: str) -> None:
+def _bump(store: OntologyStore, project_id: str, label: str) -> None:
     with store.write() as tx:
         project = tx.get("project", project_id)
         count = project["props"].get("count", 0)
@@ -24,12 +26,12 @@ def _bump(store: SQLiteStore, project_id: str, label: str) -> None:
         tx.insert("task", {"project_id": project_id, "title": label})
 
 
-def _project(store: SQLiteStore) -> str:
+def _project(store: OntologyStore) -> str:
     with store.write() as tx:
         return tx.insert("project", {"name": "Counter", "props": {"count": 0}})["id"]
 
 
-def _totals(store: SQLiteStore, project_id: str) -> tuple[int, int]:
+def _totals(store: OntologyStore, project_id: str) -> tuple[int, int]:
     with store.read() as tx:
         return tx.get("project", project_id)["props"]["count"], tx.list("task").total
 
@@ -57,14 +59,14 @@ def test_eight_threads_share_one_store(store):
 
 
 def _process_worker(path: str, project_id: str, n: int) -> None:
-    with SQLiteStore(path) as store:
+    with connect_store(path) as store:
         for i in range(WRITES):
             _bump(store, project_id, f"process {n} write {i}")
 
 
-def test_four_processes_write_the_same_file(tmp_path):
-    path = str(tmp_path / "shared.db")
-    with SQLiteStore(path) as store:
+def test_four_processes_write_the_same_file(tmp_path, new_workspace):
+    path = str(new_workspace(tmp_path, "shared.db"))
+    with connect_store(path) as store:
         project_id = _project(store)
     context = multiprocessing.get_context("fork")
     processes = [context.Process(target=_process_worker, args=(path, project_id, n)) for n in range(4)]
@@ -73,12 +75,12 @@ def test_four_processes_write_the_same_file(tmp_path):
     for process in processes:
         process.join(60)
     assert [p.exitcode for p in processes] == [0, 0, 0, 0]
-    with SQLiteStore(path) as store:
+    with connect_store(path) as store:
         assert _totals(store, project_id) == (4 * WRITES, 4 * WRITES)
 
 
-def test_fresh_file_opened_by_four_processes_at_once(tmp_path):
-    path = str(tmp_path / "race.db")
+def test_fresh_file_opened_by_four_processes_at_once(tmp_path, new_workspace):
+    path = str(new_workspace(tmp_path, "race.db", migrated=False))
     context = multiprocessing.get_context("fork")
     processes = [context.Process(target=_open_and_write, args=(path,)) for _ in range(4)]
     for process in processes:
@@ -86,22 +88,22 @@ def test_fresh_file_opened_by_four_processes_at_once(tmp_path):
     for process in processes:
         process.join(60)
     assert [p.exitcode for p in processes] == [0, 0, 0, 0]
-    with SQLiteStore(path) as store, store.read() as tx:
+    with connect_store(path) as store, store.read() as tx:
         assert tx.list("project").total == 4
 
 
 def _open_and_write(path: str) -> None:
-    with SQLiteStore(path) as store, store.write() as tx:
+    with connect_store(path) as store, store.write() as tx:
         tx.insert("project", {"name": "racer"})
 
 
-def test_four_processes_seed_a_fresh_demo_once(tmp_path, monkeypatch):
+def test_four_processes_seed_a_fresh_demo_once(tmp_path, monkeypatch, new_workspace):
     from store_testing import SMALL_WORKSPACE
 
     from opgate.core.store import _demo
 
     monkeypatch.setattr(_demo, "demo_fixture_path", lambda: SMALL_WORKSPACE)
-    path = str(tmp_path / "demo.db")
+    path = str(new_workspace(tmp_path, "demo.db", migrated=False))
     context = multiprocessing.get_context("fork")
     processes = [context.Process(target=_open_demo, args=(path,)) for _ in range(4)]
     for process in processes:
@@ -109,7 +111,7 @@ def test_four_processes_seed_a_fresh_demo_once(tmp_path, monkeypatch):
     for process in processes:
         process.join(60)
     assert [p.exitcode for p in processes] == [0, 0, 0, 0]
-    with SQLiteStore(path) as store, store.read() as tx:
+    with connect_store(path) as store, store.read() as tx:
         assert tx.list("project").total == 2
 
 
@@ -123,7 +125,7 @@ def test_a_lock_held_past_the_timeout_is_a_retryable_busy(tmp_path, monkeypatch)
     import apsw
     import pytest
 
-    from opgate.core.store import StoreBusy, _sqlite_conn
+    from opgate.core.store import SQLiteStore, StoreBusy, _sqlite_conn
 
     monkeypatch.setattr(_sqlite_conn, "BUSY_TIMEOUT_MS", 100)
     path = tmp_path / "busy.db"
@@ -141,3 +143,64 @@ def test_a_lock_held_past_the_timeout_is_a_retryable_busy(tmp_path, monkeypatch)
             holder.close()
         with store.write() as tx:
             tx.insert("project", {"name": "after"})
+
+
+def test_a_postgres_write_lock_held_past_the_timeout_is_a_retryable_busy(tmp_path, monkeypatch, pg_cluster):
+    import psycopg
+    import pytest
+
+    from opgate.core.store import StoreBusy, _pg_conn
+    from opgate.core.store._pg_migrate import WRITE_LOCK
+
+    monkeypatch.setattr(_pg_conn, "LOCK_TIMEOUT_MS", 100)
+    url = pg_cluster.new_database()
+    with connect_store(url) as store, psycopg.connect(url, autocommit=True) as holder:
+        holder.execute(f"SELECT pg_advisory_lock({WRITE_LOCK})")
+        try:
+            with pytest.raises(StoreBusy) as caught, store.write():
+                pass
+            assert caught.value.retryable
+            with store.read() as tx:  # MVCC: readers are not blocked by the writer
+                assert tx.list("project").total == 0
+        finally:
+            holder.execute(f"SELECT pg_advisory_unlock({WRITE_LOCK})")
+        with store.write() as tx:
+            tx.insert("project", {"name": "after"})
+
+
+def _mover(path: str, first: str, second: str, rounds: int) -> None:
+    from opgate.core.store import Conflict
+
+    with connect_store(path) as store:
+        for _ in range(rounds):
+            for child, parent in ((first, second), (None, None)):
+                try:
+                    with store.write() as tx:
+                        if child is None:
+                            tx.move_document(first, None)
+                            tx.move_document(second, None)
+                        else:
+                            tx.move_document(child, parent)
+                except Conflict as exc:
+                    assert str(exc).startswith("cycle")
+
+
+def test_racing_tree_moves_never_make_a_cycle(tmp_path, new_workspace):
+    """Two processes keep moving A under B and B under A: whoever goes second must see the cycle."""
+    path = str(new_workspace(tmp_path, "tree.db"))
+    with connect_store(path) as store, store.write() as tx:
+        project = tx.insert("project", {"name": "Tree"})["id"]
+        a = tx.insert("document", {"project_id": project, "title": "A"})["id"]
+        b = tx.insert("document", {"project_id": project, "title": "B"})["id"]
+    context = multiprocessing.get_context("fork")
+    processes = [context.Process(target=_mover, args=(path, x, y, 25)) for x, y in ((a, b), (b, a))]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+    assert [p.exitcode for p in processes] == [0, 0]
+    with connect_store(path) as store, store.read() as tx:
+        for document in (a, b):
+            path_up = tx.document_path(document)
+            assert path_up[0]["parent_id"] is None and len(path_up) <= 2
+        assert {d["id"] for d in tx.document_subtree(a)} & {d["id"] for d in tx.document_subtree(b)} in (set(), {a}, {b})

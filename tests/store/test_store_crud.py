@@ -154,3 +154,35 @@ def test_transaction_ends_with_its_block(store):
         with store.read():
             pass
     assert outer.changes.to_dict()["created"] == []
+
+
+def test_a_statement_that_fails_undoes_only_itself(store):
+    """As in SQLite, a refused statement leaves the transaction usable (savepoints on PostgreSQL)."""
+    import pytest
+
+    from opgate.core.store import Conflict
+
+    with store.write() as tx:
+        project = tx.insert("project", {"name": "Before the failure"})
+        tx._run("INSERT INTO store_meta (key, value) VALUES ('probe', 'one')")
+        with pytest.raises(Conflict):
+            tx._run("INSERT INTO store_meta (key, value) VALUES ('probe', 'two')")
+        tx.insert("task", {"project_id": project["id"], "title": "After the failure"})
+    with store.read() as tx:
+        assert [t["title"] for t in tx.list("task").rows] == ["After the failure"]
+        assert tx._fetch("SELECT value FROM store_meta WHERE key = 'probe'") == [("one",)]
+
+
+def test_text_postgres_cannot_hold_is_an_invalid_value(store, backend):
+    import pytest
+
+    from opgate.core.store import InvalidValue
+
+    with store.write() as tx:
+        project = tx.insert("project", {"name": "NUL"})
+        if backend == "postgres":
+            with pytest.raises(InvalidValue, match="NUL"):
+                tx.insert("task", {"project_id": project["id"], "title": "a\x00b"})
+        tx.insert("task", {"project_id": project["id"], "title": "plain"})
+    with store.read() as tx:
+        assert "plain" in [t["title"] for t in tx.list("task").rows]

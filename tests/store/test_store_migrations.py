@@ -50,10 +50,19 @@ def test_migrations_are_numbered_files():
     assert migrations[0].name == "0001_initial.sql"
 
 
-def test_connection_settings(store):
-    with store.read() as tx:
-        assert tx._fetch("PRAGMA journal_mode")[0][0] == "wal"
-        assert tx._fetch("PRAGMA foreign_keys")[0][0] == 1
+def test_connection_settings(store, backend):
+    if backend == "sqlite":
+        with store.read() as tx:
+            assert tx._fetch("PRAGMA journal_mode")[0][0] == "wal"
+            assert tx._fetch("PRAGMA foreign_keys")[0][0] == 1
+        return
+    with store.read() as tx:  # one snapshot that never blocks and never fails to serialize
+        assert tx._fetch("SHOW transaction_isolation")[0][0] == "repeatable read"
+        assert tx._fetch("SHOW transaction_read_only")[0][0] == "on"
+    with store.write() as tx:  # the write lock, then each statement sees every earlier commit
+        assert tx._fetch("SHOW transaction_isolation")[0][0] == "read committed"
+        held = tx._fetch("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()")
+        assert held[0][0] == 1
 
 
 
@@ -75,3 +84,31 @@ def test_a_waiting_writer_retries_until_its_timeout(tmp_path):
     waiter.execute("BEGIN IMMEDIATE")  # waits for the holder's commit instead of failing
     waiter.execute("COMMIT")
     releaser.join()
+
+
+def test_postgres_migrations_keep_step_with_sqlites():
+    """migrations_pg/NNNN is SQLite's NNNN in PostgreSQL's words (docs/store.md, "Schema and migrations per dialect")."""
+    from opgate.core.store._pg_migrate import pg_migrations
+
+    sqlite_versions = [m.version for m in available_migrations()]
+    assert [m.version for m in pg_migrations()] == sqlite_versions, (
+        "every SQLite migration needs a PostgreSQL file of the same number in core/store/migrations_pg/"
+    )
+
+
+def test_postgres_database_gets_every_migration_once(pg_cluster):
+    import psycopg
+
+    from opgate.core.store import PostgresStore
+    from opgate.core.store._pg_migrate import pg_migrations
+
+    url = pg_cluster.new_database(migrated=False)
+    with PostgresStore(url) as store, store.write() as tx:
+        assert store.schema_version == pg_migrations()[-1].version
+        tx.insert("project", {"name": "Kept"})
+    with PostgresStore(url) as again:  # reopening changes nothing
+        assert [p["name"] for p in again.dump()["projects"]] == ["Kept"]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE opgate_schema SET version = 999")
+    with pytest.raises(SchemaTooNew, match="999"):
+        PostgresStore(url)

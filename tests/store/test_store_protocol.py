@@ -1,4 +1,4 @@
-"""The SQLite backend keeps to the documented protocol, signature for signature."""
+"""Both backends keep to the documented protocol, signature for signature."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import inspect
 
 import pytest
 
-from opgate.core.store import OntologyStore, SQLiteStore, StoreTransaction, StoreWriteTransaction
+from opgate.core.store import OntologyStore, PostgresStore, SQLiteStore, StoreTransaction, StoreWriteTransaction
+from opgate.core.store._pg_tx import PostgresReadTransaction, PostgresWriteTransaction
 from opgate.core.store._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
 
 
@@ -22,6 +23,9 @@ def _methods(protocol: type) -> dict[str, inspect.Signature]:
     (StoreTransaction, SQLiteReadTransaction),
     (StoreWriteTransaction, SQLiteWriteTransaction),
     (OntologyStore, SQLiteStore),
+    (StoreTransaction, PostgresReadTransaction),
+    (StoreWriteTransaction, PostgresWriteTransaction),
+    (OntologyStore, PostgresStore),
 ])
 def test_implementation_matches_protocol(protocol, implementation):
     for name, expected in _methods(protocol).items():
@@ -32,6 +36,8 @@ def test_implementation_matches_protocol(protocol, implementation):
             assert actual.parameters[param.name].default == param.default, (name, param.name)
 
 
-def test_read_transactions_cannot_write():
-    assert not hasattr(SQLiteReadTransaction, "insert")
-    assert not hasattr(SQLiteReadTransaction, "append_call_log")
+@pytest.mark.parametrize("read_transaction", [SQLiteReadTransaction, PostgresReadTransaction])
+def test_read_transactions_cannot_write(read_transaction):
+    assert not hasattr(read_transaction, "insert")
+    assert not hasattr(read_transaction, "append_call_log")
+    assert not hasattr(read_transaction, "append_call_logs")

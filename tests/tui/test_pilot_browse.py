@@ -48,6 +48,8 @@ async def test_highlighting_an_op_shows_its_docs(app):
         await settle(pilot)
         await pilot.press("f2")
         assert screen.query_one(OpDocs).show_schema, "F2 on the Docs tab shows the schema"
+        await pilot.press("f12")  # ctrl+s saves the call to a collection; the schema toggle is F12
+        assert not screen.query_one(OpDocs).show_schema, "F12 toggles the schema back off"
 
 
 async def test_find_by_path_letters_opens_the_op(app):

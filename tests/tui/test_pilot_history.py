@@ -29,7 +29,7 @@ async def test_history_shows_earlier_sessions_and_this_one(tmp_path):
         history = app.screen
         assert isinstance(history, HistoryScreen)
         rows = [[str(cell) for cell in history.query_one("DataTable").get_row_at(i)] for i in range(len(history.entries))]
-        assert [(r[2], r[6]) for r in rows[:2]] == [("onto.task.list", "this"), ("onto.project.list", "older")]
+        assert [(r[2], r[7]) for r in rows[:2]] == [("onto.task.list", "this"), ("onto.project.list", "older")]
 
 
 async def test_a_call_reopens_in_the_builder(app, gateway):

@@ -18,6 +18,7 @@ from opgate.core import Gateway
 from opgate.tui import make_app
 from opgate.tui.screens import (
     AllowWriteScreen, ConfirmRunScreen, ContextScreen, CopyScreen, ExportCallScreen, HistoryScreen, IdPickerScreen, KeysHelpScreen, ResetDemoScreen,
+    RunReportScreen, SaveCallScreen,
 )
 
 MOVE = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
@@ -138,9 +139,35 @@ async def create_diff(pilot):
     pilot.app.screen.show_result(steady(envelope))
 
 
+async def collections(pilot):
+    await pilot.press("ctrl+o")  # only the shipped demo: the test's folder has no collections
+    await settle(pilot)
+    await pilot.press("down", "down", "down")
+
+
+async def run_report(pilot):
+    await pilot.press("ctrl+o")
+    await settle(pilot)
+    await pilot.press("f5")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, RunReportScreen))
+
+
+async def save_call(pilot):
+    screen = pilot.app.screen
+    await screen.open_op("onto.document.tree.move", MOVE)
+    await settle(pilot)
+    envelope = pilot.app.gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    screen.query_one("ResultView").show(steady(envelope))  # as F5 shows it, without the toast that could race the frame
+    screen.action_show_tab("result")
+    screen.last_call = ("onto.document.tree.move", MOVE, envelope)  # what F5 leaves for ctrl+s to record
+    await settle(pilot, delay=0.3)  # the tab underline's animation ends before the dialog covers it
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SaveCallScreen))
+
+
 SCREENS = {f.__name__: f for f in (
     explorer_docs, explorer_build, explorer_result, jump, id_picker, confirm_run, allow_write, history, keys_help, context, copy_menu,
-    export_call, reset_demo, new_parent_picker, followed_entity, create_diff,
+    export_call, reset_demo, new_parent_picker, followed_entity, create_diff, collections, run_report, save_call,
 )}
 # The main screen where people spend their time, at the three sizes the explorer must handle.
 EXPLORER_SIZES = {"60x20": (60, 20), "80x24": (80, 24), "120x36": (120, 36)}

@@ -112,3 +112,13 @@ def test_a_broken_configuration_stops_a_command_with_its_problems(tmp_path, caps
     bad.write_text("unknown = 1\n")
     assert main(["help", "--config", str(bad)]) == 2
     assert "unknown" in capsys.readouterr().err
+
+
+def test_the_serve_mode_is_checked(tmp_path):
+    path = tmp_path / "opgate.toml"
+    path.write_text('mode = "hybrid"\n')
+    assert read_config(path).mode == "hybrid"
+    path.write_text('mode = "adaptive"\n')
+    with pytest.raises(ConfigError) as caught:
+        read_config(path)
+    assert "mode" in str(caught.value.problems[0]) and "'protocol'" in str(caught.value.problems[0])

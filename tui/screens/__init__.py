@@ -12,6 +12,8 @@ from .id_picker import IdPickerScreen
 from .jump import JumpScreen
 from .keys_help import KeysHelpScreen
 from .reset_demo import ResetDemoScreen
+from .run_report import RunReportScreen
+from .save_call import SaveCallScreen
 
 __all__ = [
     "AllowWriteScreen",
@@ -26,4 +28,6 @@ __all__ = [
     "JumpScreen",
     "KeysHelpScreen",
     "ResetDemoScreen",
+    "RunReportScreen",
+    "SaveCallScreen",
 ]

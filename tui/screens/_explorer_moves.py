@@ -18,7 +18,7 @@ from textual.widgets import Input, Static, TextArea
 from opgate.core.call_report import write_report
 
 from .._keys import key_label
-from ..widgets import OpTree
+from ..widgets import CollectionBrowser, OpTree
 from .export_call import ExportCallScreen
 from .jump import Jump, JumpScreen
 
@@ -105,11 +105,21 @@ class ExplorerMoves:
 
     # -- panes ------------------------------------------------------------------------------
 
+    def left_pane(self) -> Any:
+        """The left pane being shown: the op tree, or the collections in its place (ctrl+o)."""
+        browser = self.query_one(CollectionBrowser)  # type: ignore[attr-defined]
+        return browser if browser.display else self.query_one(OpTree)  # type: ignore[attr-defined]
+
     def action_toggle_tree(self) -> None:
-        tree = self.query_one(OpTree)  # type: ignore[attr-defined]
-        tree.display = not tree.display
-        if not tree.display and tree.has_focus:
-            self.query_one("#tabs").focus()  # type: ignore[attr-defined]
+        """Hide the left pane (the tree, or the collections shown in its place), or bring the tree back."""
+        tree, browser = self.query_one(OpTree), self.query_one(CollectionBrowser)  # type: ignore[attr-defined]
+        if tree.display or browser.display:
+            hidden = tree if tree.display else browser
+            tree.display = browser.display = False
+            if hidden.has_focus_within:
+                self.query_one("#tabs").focus()  # type: ignore[attr-defined]
+        else:
+            tree.display = True
 
     def action_maximize_pane(self) -> None:
         screen = self  # the mixin is a Screen
@@ -117,8 +127,8 @@ class ExplorerMoves:
             screen.minimize()  # type: ignore[attr-defined]
             return
         focused = self.app.focused  # type: ignore[attr-defined]
-        tree = self.query_one(OpTree)  # type: ignore[attr-defined]
-        target = tree if focused is not None and tree in focused.ancestors_with_self else self.query_one("#tabs")  # type: ignore[attr-defined]
+        left = self.left_pane()
+        target = left if focused is not None and left in focused.ancestors_with_self else self.query_one("#tabs")  # type: ignore[attr-defined]
         screen.maximize(target, container=False)  # type: ignore[attr-defined]
 
     # -- export -----------------------------------------------------------------------------

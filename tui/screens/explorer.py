@@ -10,24 +10,24 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from .._calltext import render as render_call
 from .._clipboard import copy_text
 from .._failures import ReportsWorkerFailures
 from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
-from ..widgets import CallBuilder, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
+from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
 from ._explorer_moves import ExplorerMoves
+from .explorer_collections import CollectionActions
 from .id_picker import IdPickerScreen
 
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
+class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -70,6 +70,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
         yield Static("", id="breadcrumb")
         with Horizontal(id="main"):
             yield OpTree(id="tree")
+            yield CollectionBrowser(id="collections")
             with TabbedContent(id="tabs", initial="docs"):
                 with TabPane("Docs", id="docs"):
                     yield OpDocs(id="docs-view")
@@ -158,8 +159,9 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
 
     def action_toggle_schema(self) -> None:
         docs = self.query_one(OpDocs)
-        docs.show_schema = not docs.show_schema
-        self.action_show_tab("docs")
+        schema = not docs.show_schema
+        self.action_show_tab("docs")  # on the focused Docs tab this is "F2 again", which toggles too: set it after
+        docs.show_schema = schema
 
     # -- building ---------------------------------------------------------------------------
 
@@ -269,18 +271,24 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
             return self.slash_opens_find()
         if action == "back":
             return bool(self.back_stack)
-        if action in ("dry_run", "run"):
+        if action in ("dry_run", "run") and not self.query_one(CollectionBrowser).has_focus:
             record = self.gateway.registry.get(self.call_op or "")
             if record is not None and not record.runnable:
                 return None
         return True
 
     async def action_dry_run(self) -> None:
+        if self.query_one(CollectionBrowser).has_focus:
+            self.run_from_collections(dry_run=True)
+            return
         record = await self._ready()
         if record is not None:
             self.exec_call(record.op, self.call_args, dry_run=True)
 
     async def action_run(self) -> None:
+        if self.query_one(CollectionBrowser).has_focus:
+            self.run_from_collections(dry_run=False)
+            return
         record = await self._ready()
         if record is None:
             return
@@ -341,6 +349,8 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, Screen[None]):
         if envelope.get("ok"):
             dry = " (dry-run)" if (envelope.get("meta") or {}).get("dry_run") else ""
             self.notify(f"{envelope.get('op')}: ok{dry}", timeout=3, markup=False)
+        elif ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
+            self.notify("Cancelled: nothing was written.", markup=False)  # the person's "no" is not an error
         else:
             error = envelope.get("error") or {}
             self.notify(str(error.get("message", "")), title=str(error.get("code", "error")), severity="error", timeout=8, markup=False)

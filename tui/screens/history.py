@@ -1,4 +1,4 @@
-"""Every call of this session and of earlier ones (``gw.recent_calls``): re-open one, or batch several."""
+"""Every call of this session and of earlier ones (``gw.recent_calls``): filter, re-open one, batch several, or save one to a collection."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label
+from textual.widgets import DataTable, Footer, Input, Label
+
+from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text
 
 from .._failures import ReportsWorkerFailures
 from .._keys import HISTORY_BINDINGS
@@ -19,23 +21,28 @@ from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 
 HISTORY_LIMIT = 200
-COLUMNS = ("", "when (UTC)", "op", "mode", "outcome", "ms", "session")
+COLUMNS = ("", "when (UTC)", "op", "args", "mode", "outcome", "ms", "session")
+ARGS_WIDTH = 48
+OUTCOME_STYLE = {"ok": "", "cancelled": "dim", "failed": "red"}
 
 
 def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> tuple[Text, ...]:
-    outcome = "ok" if entry.get("ok") else str(entry.get("code") or "error")
     when = str(entry.get("ts") or "")[5:19].replace("T", " ")
+    # The person's waiting time is not in it: the call log keeps the call's own time.
     duration = entry.get("duration_ms")
-    # The op is as the caller sent it (an unknown op is logged as typed): text, never markup.
-    return tuple(Text(cell) for cell in (
+    # The op and arguments are as the caller sent them: text, never markup.
+    cells = tuple(Text(cell) for cell in (
         "●" if in_batch else "",
         when,
         str(entry.get("op") or entry.get("tool_name") or "?"),
+        args_text(entry.get("args"), ARGS_WIDTH),
         "dry-run" if entry.get("dry_run") else "run",
-        outcome,
+        outcome_text(entry),
         f"{duration:.1f}" if isinstance(duration, (int, float)) else "",
         "this" if this_session else "older",
     ))
+    cells[5].stylize(OUTCOME_STYLE[outcome(entry)])
+    return cells
 
 
 class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | None]):
@@ -55,12 +62,15 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
 
     def __init__(self) -> None:
         super().__init__()
-        self.entries: list[dict[str, Any]] = []
+        self.all_entries: list[dict[str, Any]] = []
+        self.entries: list[dict[str, Any]] = []  # the rows shown: all_entries through the filter
+        self.filter = HistoryFilter()
         self.batch: list[dict[str, Any]] = []
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
-        yield Label("[b]History[/b]  [dim]newest first · Enter opens in the builder · Space adds to the batch[/dim]", id="history-title")
+        yield Label("[b]History[/b]  [dim]newest first · Enter opens in the builder · Space adds to the batch · / filters[/dim]", id="history-title")
+        yield Input(placeholder="filter: op:onto.task is:failed is:dry-run words…", id="history-filter")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield BatchPanel(id="batch")
         yield Footer(compact=True)
@@ -76,10 +86,25 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
 
     @on(Loaded)
     def _loaded(self, event: Loaded) -> None:
-        self.show_entries(event.entries)
+        self.all_entries = event.entries
+        self.show_entries(self.filter.apply(event.entries))
+
+    @on(Input.Changed, "#history-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter = HistoryFilter.parse(event.value)
+        if self.filter.problems:
+            self.notify(self.filter.problems[0], severity="warning", markup=False)
+        self.show_entries(self.filter.apply(self.all_entries))
+
+    @on(Input.Submitted, "#history-filter")
+    def _filter_done(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def action_filter(self) -> None:
+        self.query_one("#history-filter", Input).focus()
 
     def show_entries(self, entries: list[dict[str, Any]]) -> None:
-        """Fill the table (the newest call first)."""
+        """Fill the table with these entries (the newest call first)."""
         self.entries = entries
         table = self.query_one(DataTable)
         row = table.cursor_row
@@ -114,6 +139,17 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
     def _row_selected(self) -> None:
         self.action_reopen()
 
+    def action_save_call(self) -> None:
+        """Save the highlighted call to a collection, expecting the outcome it had."""
+        entry = self._current()
+        if entry is None or not entry.get("op"):
+            return
+        if entry.get("args_truncated"):
+            self.notify("This call's arguments were too long to keep whole in the log, so it cannot be saved from here.", severity="warning")
+            return
+        answered = {"ok": True} if entry.get("ok") else None if outcome(entry) == "cancelled" else {"ok": False, "error": {"code": entry.get("code")}}
+        self.app.explorer.ask_to_save(entry["op"], dict(entry.get("args") or {}), answered)  # type: ignore[attr-defined]
+
     def action_toggle_batch(self) -> None:
         entry = self._current()
         if entry is None or not entry.get("op"):
@@ -130,7 +166,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         self.batch = []
         panel = self.query_one(BatchPanel)
         panel.results, panel.steps = [], []
-        self.show_entries(self.entries)
+        self.show_entries(self.filter.apply(self.all_entries))
 
     def action_dry_run_batch(self) -> None:
         self._batch(dry_run=True)

@@ -24,6 +24,8 @@ HOW_TO = """[b]Build a call in five steps[/b]
 4. [b]F6[/b] runs it. Writes need allow-write ([b]F8[/b]) and ask you first, showing what will change.
 5. [b]ctrl+r[/b] shows the history: re-open a call, or collect calls into a batch.
 
+[b]Keep it[/b]  [b]ctrl+s[/b] saves the call to a collection · [b]ctrl+o[/b] shows the collections (F5/F6 there run them)
+
 [b]Badges[/b]  [b]r[/b] read · [b]w[/b] write · [b]del[/b] destructive · [b]ask[/b] needs confirmation"""
 
 

@@ -3,6 +3,7 @@
 from .batch_panel import BatchPanel
 from .call_builder import CallBuilder
 from .call_form import CallForm
+from .collection_browser import CollectionBrowser
 from .diff_view import DiffView
 from .entity_links import EntityLinks
 from .form_field import FormField
@@ -19,6 +20,7 @@ __all__ = [
     "BatchPanel",
     "CallBuilder",
     "CallForm",
+    "CollectionBrowser",
     "DiffView",
     "EntityLinks",
     "FormField",

@@ -1,4 +1,4 @@
-"""Opaque paging cursors: an offset, bound to the query and the registry it came from.
+"""Opaque paging cursors (search, discovery, help): an offset, bound to the request and the registry it came from.
 
 A cursor from another query, or from before the catalogue changed, is
 refused rather than silently paging through a different list.
@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from .. import safe_json
+from . import safe_json
 
 
 class BadCursor(ValueError):

@@ -1,0 +1,86 @@
+"""Search as the catalogue grows: build, cached load, memory per op and latency, from 1,447 to 100,000 ops.
+
+Run: python bench/bench_search_scale.py [--sizes 1447 10000 100000] [--cache-dir DIR]
+The catalogues are Twilio's real operations copied under renamed products
+(``bench/_scaled_catalog.py``). For each size: the index built from the
+registry, then read back from the cache in a fresh gateway (memory measured
+with tracemalloc over that read: what the index holds), then
+``gw.search(query, limit=10)`` over the 20 Twilio requests of
+``bench_search.py``, 5 times each. The growth column is the exponent of
+median latency against size from the previous row (1.0: linear). Goals:
+median under 5 ms and p95 under 15 ms at 100,000 ops, under 4 KB per op.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _scaled_catalog import scaled_catalog  # noqa: E402
+from _table import median, p95, print_table  # noqa: E402
+from bench_search import TWILIO_QUERIES  # noqa: E402
+
+from opgate.core import Gateway  # noqa: E402
+
+
+def measure_size(size: int, folder: Path, cache_dir: Path) -> dict[str, float]:
+    import os
+
+    os.environ["OPGATE_CACHE_DIR"] = str(cache_dir)
+    spec = [f"twilio={scaled_catalog(size, folder)}"]
+    gateway = Gateway.from_catalogs(spec, call_log=False)
+    list(gateway.registry)  # records decoded: the build below times the index alone
+    start = time.perf_counter()
+    built = gateway.search_index
+    build = time.perf_counter() - start
+    del built, gateway
+    fresh = Gateway.from_catalogs(spec, call_log=False)
+    list(fresh.registry)
+    tracemalloc.start()
+    start = time.perf_counter()
+    fresh.search_index  # noqa: B018  (read from the cache)
+    load = time.perf_counter() - start
+    held, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    latencies = []
+    fresh.search("warm up", limit=10)
+    for query in TWILIO_QUERIES:
+        for _ in range(5):
+            start = time.perf_counter()
+            fresh.search(query, limit=10)
+            latencies.append((time.perf_counter() - start) * 1000)
+    return {"build": build, "load": load, "bytes": held / size, "median": median(latencies), "p95": p95(latencies)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1447, 10_000, 100_000])
+    parser.add_argument("--cache-dir", type=Path, default=None, help="reuse a cache folder between runs (default: a temp folder)")
+    options = parser.parse_args()
+    rows = []
+    previous: tuple[int, float] | None = None
+    with tempfile.TemporaryDirectory() as tmp:
+        cache_dir = options.cache_dir or Path(tmp) / "cache"
+        for size in options.sizes:
+            figures = measure_size(size, Path(tmp), cache_dir)
+            growth = "-" if previous is None else f"{math.log(figures['median'] / previous[1]) / math.log(size / previous[0]):.2f}"
+            rows.append([f"{size:,}", f"{figures['build']:.1f}", f"{figures['load']:.2f}", f"{figures['build'] / figures['load']:.0f}x", f"{figures['bytes']:,.0f}", f"{figures['median']:.1f}", f"{figures['p95']:.1f}", growth])
+            previous = (size, figures["median"])
+            print(f"  ... {size:,} ops done", file=sys.stderr)
+    print_table(
+        "Search at scale (index build and cached load in s; memory held by the index in bytes per op; gw.search latency in ms)",
+        ["ops", "build s", "load s", "build/load", "bytes/op", "median ms", "p95 ms", "growth"],
+        rows,
+    )
+    print("goals at 100,000 ops: median < 5 ms, p95 < 15 ms, < 4,096 bytes per op, growth <= 1.0")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""Who may call: bearer tokens and their roles, and the caller a call runs for.
+
+The authenticated HTTP server checks a request's token with :class:`TokenBook`
+and runs the call inside :func:`acting_as` for a :class:`Caller`; the gateway
+reads :func:`current_caller` to decide whether the call may write or answer a
+confirmation, whose session it belongs to, and whom the call log names.
+"""
+
+from ._acting import acting_as, current_caller
+from ._roles import ROLES, Caller
+from ._tokens import (
+    RESERVED_NAMES,
+    TOKEN_PREFIX,
+    IssuedToken,
+    TokenBook,
+    TokenError,
+    token_digest,
+)
+
+__all__ = [
+    "RESERVED_NAMES",
+    "ROLES",
+    "TOKEN_PREFIX",
+    "Caller",
+    "IssuedToken",
+    "TokenBook",
+    "TokenError",
+    "acting_as",
+    "current_caller",
+    "token_digest",
+]

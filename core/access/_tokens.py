@@ -1,0 +1,98 @@
+"""Bearer tokens for the HTTP server: made, listed, revoked and checked against the workspace store.
+
+A token is 32 random bytes (``secrets``), shown once when it is made. The
+store keeps only its SHA-256 digest: a stolen database gives no usable
+token, and a 256-bit secret needs no slow password hash. Checking compares
+digests in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ._roles import ROLES
+
+TOKEN_PREFIX = "opg_"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_.@-]{0,63}$")
+RESERVED_NAMES = ("local",)
+"""``local`` is every unauthenticated caller's name; a token may not take it."""
+
+
+class TokenError(ValueError):
+    """A token cannot be made or revoked as asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    """A new token: ``secret`` exists only here, never in the store."""
+
+    name: str
+    role: str
+    secret: str
+    created_at: str
+
+
+def token_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def check_name(name: str) -> None:
+    if not _NAME.match(name):
+        raise TokenError(f"a token name is 1-64 lower-case letters, digits and . _ @ -, starting with a letter or digit; not {name!r}")
+    if name in RESERVED_NAMES:
+        raise TokenError(f"{name!r} is the name of unauthenticated callers; pick another")
+
+
+def check_role(role: str) -> None:
+    if role not in ROLES:
+        raise TokenError(f"a role is one of {', '.join(ROLES)}; not {role!r}")
+
+
+class TokenBook:
+    """The tokens of one workspace store (anything with ``read()`` and ``write()`` transactions)."""
+
+    def __init__(self, store: Any):
+        self._store = store
+
+    def create(self, name: str, role: str) -> IssuedToken:
+        """A new token for ``name``; a live token of that name must be revoked first."""
+        check_name(name)
+        check_role(role)
+        secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        with self._store.write() as tx:
+            row = tx.put_api_token(name, role, token_digest(secret))
+        return IssuedToken(name, role, secret, row["created_at"])
+
+    def list(self) -> list[dict[str, Any]]:
+        """Every token without its digest: ``{name, role, created_at, revoked_at}``."""
+        with self._store.read() as tx:
+            rows = tx.api_tokens()
+        return [{k: v for k, v in row.items() if k != "token_hash"} for row in rows]
+
+    def revoke(self, name: str) -> dict[str, Any]:
+        with self._store.write() as tx:
+            row = tx.revoke_api_token(name)
+        if row is None:
+            raise TokenError(f"no live token is named {name!r}; `opgate token list` shows them")
+        return {k: v for k, v in row.items() if k != "token_hash"}
+
+    def has_live_tokens(self) -> bool:
+        with self._store.read() as tx:
+            return any(row["revoked_at"] is None for row in tx.api_tokens())
+
+    def verify(self, secret: str) -> tuple[str, str] | None:
+        """``(name, role)`` of the live token ``secret`` is, or ``None``."""
+        if not secret.startswith(TOKEN_PREFIX):
+            return None
+        digest = token_digest(secret)
+        with self._store.read() as tx:
+            row = tx.api_token(digest)
+        # The lookup found a row by digest; comparing again in constant time costs nothing and keeps the check honest.
+        if row is None or row["revoked_at"] is not None or not hmac.compare_digest(row["token_hash"], digest):
+            return None
+        return row["name"], row["role"]

@@ -1,0 +1,34 @@
+"""Time a call spends waiting for a person (a confirmation, an answer to a question).
+
+That time is the person's, not the op's: latency, the latency budget warning
+and the call log's duration leave it out, and the envelope reports it on its
+own as ``meta.waited_ms``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+class PersonWait:
+    """Adds up the seconds spent inside the callables it wraps (one per exec call)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+
+    def around(self, fn: Callable[..., Any], *args: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            with self._lock:
+                self.seconds += time.perf_counter() - started
+
+    def wrap(self, fn: Callable[..., Any] | None) -> Callable[..., Any] | None:
+        if fn is None:
+            return None
+        return lambda *args: self.around(fn, *args)

@@ -1,0 +1,207 @@
+"""The PostgreSQL workspace store: a psycopg pool, transactions, dump, reset.
+
+One database is one workspace. Reads run in ``REPEATABLE READ, READ ONLY``
+transactions (one snapshot, never blocked, never failing to serialize);
+writes run in ``READ COMMITTED`` transactions that first take one
+transaction-scoped advisory lock, the store's write lock, so writers queue
+exactly as SQLite's ``BEGIN IMMEDIATE`` makes them queue. docs/store.md
+("PostgreSQL") says why this and not SERIALIZABLE.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable, Iterator
+
+import psycopg
+
+from ._errors import StoreError
+from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
+from . import _pg_conn
+from ._pg_conn import fetch, open_pool, redacted, retrying, translated
+from ._pg_migrate import WRITE_LOCK, migrate
+from ._pg_tx import PostgresReadTransaction, PostgresWriteTransaction
+from ._rows import decode, json_columns_of, utc_now
+
+_IDLE = psycopg.pq.TransactionStatus.IDLE
+_DUMP_ORDER = {
+    "edges": ("id",),
+    "task_documents": ("task_id", "document_id"),
+    "idempotency_keys": ("caller", "key"),
+    "store_meta": ("key",),
+}
+_DUMP_COLUMNS = {
+    "edges": EDGE_COLUMNS,
+    "task_documents": LINK_COLUMNS,
+    "idempotency_keys": ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at"),
+    "store_meta": ("key", "value"),
+}
+_JSON = {"edges": frozenset({"props"}), "idempotency_keys": frozenset({"response"})}
+_CONTENT_TABLES = ("task_documents", "edges", "idempotency_keys", "call_log",
+                   *(spec.table for spec in reversed(KINDS.values())))
+_BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+
+
+def _rollback_quietly(conn: psycopg.Connection) -> None:
+    """Roll back if a transaction is open; a connection too broken to answer is left to the pool to discard."""
+    if conn.info.transaction_status != _IDLE:
+        with contextlib.suppress(psycopg.Error):
+            conn.execute("ROLLBACK")
+
+
+class PostgresStore:
+    """An opgate workspace in one PostgreSQL database; safe to share between threads.
+
+    ``url`` is a libpq URL (``postgresql://user@host/dbname``). ``location``
+    is the URL without its password. ``clock`` as for :class:`SQLiteStore`.
+    """
+
+    def __init__(self, url: str, *, clock: Callable[[], str] = utc_now) -> None:
+        self.url = url
+        self.location = redacted(url)
+        self._clock = clock
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._pid = os.getpid()
+        self._pool = open_pool(url)
+        try:
+            with self._pool.connection() as conn:
+                self.schema_version = migrate(conn, self.location)
+        except BaseException:
+            self._pool.close()
+            raise
+
+    # -- transactions --------------------------------------------------------
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[PostgresReadTransaction]:
+        """A read-only transaction over one snapshot."""
+        with self._transaction(_BEGIN_READ) as conn:
+            tx = PostgresReadTransaction(conn, self._clock)
+            try:
+                yield tx
+            finally:
+                tx._open = False
+
+    @contextlib.contextmanager
+    def write(self, *, dry_run: bool = False) -> Iterator[PostgresWriteTransaction]:
+        """A write transaction holding the write lock; commits on a clean exit unless ``dry_run``."""
+        # The opening and the wait for the lock in one round trip; the lock
+        # timeout is read now so that tests can shorten it.
+        begin = (f"BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = {_pg_conn.LOCK_TIMEOUT_MS};"
+                 f" SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        with self._transaction(begin) as conn:
+            tx = PostgresWriteTransaction(conn, self._clock, dry_run)
+            try:
+                yield tx
+            except BaseException:
+                tx._open = False
+                raise
+            if tx._open and dry_run:
+                tx.rollback()
+            tx._open = False
+
+    @contextlib.contextmanager
+    def _transaction(self, begin: str) -> Iterator[psycopg.Connection]:
+        if getattr(self._local, "busy", False):
+            raise StoreError("a transaction is already open on this thread; pass its tx along instead")
+        self._local.busy = True
+        pool = self._pool_now()
+        try:
+            with translated():
+                conn = pool.getconn()
+            try:
+                with translated():
+                    # The wait for the write lock counts as busy, like SQLite's busy timeout.
+                    conn.execute(begin)
+                # The body's own exceptions pass through untouched; only ours are translated.
+                try:
+                    yield conn
+                except BaseException:
+                    _rollback_quietly(conn)
+                    raise
+                if conn.info.transaction_status != _IDLE:
+                    try:
+                        with translated():
+                            conn.execute("COMMIT")
+                    except BaseException:
+                        _rollback_quietly(conn)
+                        raise
+            finally:
+                pool.putconn(conn)
+        finally:
+            self._local.busy = False
+
+    def _pool_now(self):
+        if os.getpid() != self._pid:
+            # Inherited through fork(): the parent's sockets must not be touched
+            # (closing them would end the parent's sessions), so a child opens its own.
+            with self._lock:
+                if os.getpid() != self._pid:
+                    self._pool = open_pool(self.url)
+                    self._pid = os.getpid()
+        return self._pool
+
+    # -- whole-store helpers -------------------------------------------------
+
+    def dump(self) -> dict[str, list[dict]]:
+        """Every table's rows in a stable order (the call log left out), as :meth:`SQLiteStore.dump`."""
+        tables: dict[str, list[dict]] = {}
+        with self.read() as tx:
+            conn = tx._conn
+            for spec in KINDS.values():
+                rows = fetch(conn, f"SELECT {', '.join(spec.columns)} FROM {spec.table} ORDER BY id")
+                tables[spec.table] = [decode(spec.columns, r, json_columns_of(spec)) for r in rows]
+            for table, order in _DUMP_ORDER.items():
+                names = _DUMP_COLUMNS[table]
+                rows = fetch(conn, f"SELECT {', '.join(names)} FROM {table} ORDER BY {', '.join(order)}")
+                tables[table] = [decode(names, r, _JSON.get(table, frozenset())) for r in rows]
+        return tables
+
+    def is_seeded(self) -> bool:
+        """Whether :meth:`seed_once` has ever run on this database."""
+        with self.read() as tx:
+            return bool(tx._fetch("SELECT 1 FROM store_meta WHERE key = 'seeded'"))
+
+    def seed_once(self, seed: Callable[[PostgresWriteTransaction], object] | None) -> bool:
+        """Run ``seed`` if this database has never been seeded; return whether it ran (see SQLiteStore)."""
+        if self.is_seeded():
+            return False
+
+        def attempt() -> bool:
+            with self.write() as tx:
+                if tx._fetch("SELECT 1 FROM store_meta WHERE key = 'seeded'"):
+                    return False
+                if seed is not None:
+                    seed(tx)
+                tx._run("INSERT INTO store_meta (key, value) VALUES ('seeded', ?)", (tx._clock(),))
+            return seed is not None
+
+        return retrying(attempt)
+
+    def replace_contents(self, seed: Callable[[PostgresWriteTransaction], object]) -> None:
+        """Empty the workspace and run ``seed``, in one write transaction (see SQLiteStore)."""
+
+        def attempt() -> None:
+            with self.write() as tx:
+                # Rows go table by table; references are checked once, at the commit.
+                tx._run("SET CONSTRAINTS ALL DEFERRED")
+                for table in _CONTENT_TABLES:
+                    tx._run(f"DELETE FROM {table}")
+                seed(tx)
+                tx._run("INSERT OR REPLACE INTO store_meta (key, value) VALUES ('seeded', ?)", (tx._clock(),))
+
+        retrying(attempt)
+
+    def close(self) -> None:
+        """Close this process's connections."""
+        if os.getpid() == self._pid:
+            self._pool.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

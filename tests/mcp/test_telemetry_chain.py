@@ -1,0 +1,56 @@
+"""A live host's discovery chain reaches the call log: an MCP client searches, reads help, runs the op,
+and ``opgate stats`` shows the chain from the search to the exec."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import anyio
+import pytest
+
+from mcp_checks import answer
+from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, connect, stdio_params
+
+pytestmark = pytest.mark.anyio
+
+API_SPEC = "50000000-0000-4000-8000-000000000002"
+ENGINEERING = "50000000-0000-4000-8000-000000000001"
+
+
+async def test_an_mcp_session_shows_its_chain_in_opgate_stats(db):
+    with anyio.fail_after(CALL_TIMEOUT * 2):
+        async with connect(stdio_params(db, "--allow-write")) as client:
+            found = answer(await client.call_tool("search", {"query": "move doc"}))
+            assert found["results"][0]["op"] == "onto.document.tree.move"
+            answer(await client.call_tool("help", {"path": "onto.document.tree.move"}))
+            moved = answer(await client.call_tool("exec", {"op": "onto.document.tree.move", "args": {"project_id": DEMO_PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}}))
+            assert moved["ok"], moved
+    # The server has exited: what it queued was written on the way out.
+    shown = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "stats", "--json"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    stats = json.loads(shown.stdout)
+    assert stats["chains"]["recent"][-1]["steps"] == ['search "move doc"', "help onto.document.tree.move", "exec onto.document.tree.move ok"]
+    assert {row["kind"] for row in stats["by_kind"]} >= {"search", "help", "exec"}
+
+
+async def test_a_hybrid_session_logs_its_lane_offers_and_generic_calls(db):
+    with anyio.fail_after(CALL_TIMEOUT * 2):
+        async with connect(stdio_params(db, "--mode", "hybrid")) as client:
+            listed = await client.list_tools()
+            names = {tool.name for tool in listed.tools}
+            assert {"list_tools", "run_tool"} <= names
+            answer(await client.call_tool("list_tools", {"query": "list tasks"}))
+            ran = answer(await client.call_tool("run_tool", {"name": "onto.task.list", "arguments": {"project_id": DEMO_PROJECT}}))
+            assert ran["ok"], ran
+            refused = answer(await client.call_tool("run_tool", {"name": "onto.task.get", "arguments": {}}))
+            assert refused["error"]["code"] == "VALIDATION_ERROR"
+    shown = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "stats", "--json"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    lane = json.loads(shown.stdout)["lane"]
+    # One offer per tools/list: the server's checks for a changed lane after each call are not offers.
+    assert lane["turns"] == 1 and lane["total_schemas_max"] == len(names)
+    assert (lane["list_tools_calls"], lane["run_tool_calls"], lane["run_tool_validation_failures"]) == (1, 2, 1)
+    chain = json.loads(shown.stdout)["chains"]["recent"][-1]["steps"]
+    assert chain[0] == 'list_tools "list tasks"' and "run_tool onto.task.list ok" in chain
