@@ -88,3 +88,22 @@ def test_a_moved_document_reads_root_to_a_named_parent(gw: Gateway) -> None:
     text = "\n".join(line.text for line in diff_lines(envelope["meta"]["diff"], envelope["meta"]["names"]))
     assert '~ updated document "API Spec"' in text
     assert f'parent: (root) → "{target["title"]}" {short_id(target["id"])}' in text
+
+
+def test_a_batch_step_passes_the_seed_back_like_the_digest(gw: Gateway) -> None:
+    args = {"project_id": PROJECT, "title": "Batched"}
+    dry = gw.exec("onto.task.create", args, dry_run=True)
+    seed, digest = dry["meta"]["id_seed"], dry["meta"]["state_digest"]
+    [run] = gw.batch([{"tool": "exec", "args": {"op": "onto.task.create", "args": args, "id_seed": seed, "state_digest": digest}}])
+    assert run["ok"] and _created_ids(run) == _created_ids(dry)
+
+
+def test_a_caller_of_a_shared_gateway_gets_the_ids_of_its_own_dry_run(gw: Gateway) -> None:
+    from opgate.core.access import Caller, acting_as
+    from opgate.core.exec import Session
+
+    args = {"project_id": PROJECT, "title": "By a writer"}
+    with acting_as(Caller("wes", "writer", Session(caller="wes"))):
+        dry = gw.exec("onto.task.create", args, dry_run=True)
+        run = gw.exec("onto.task.create", args, id_seed=dry["meta"]["id_seed"])
+    assert run["ok"] and _created_ids(run) == _created_ids(dry)
