@@ -305,12 +305,15 @@ class Gateway:
 
     def exec(
         self, op: Any, args: Any = None, idempotency_key: str | None = None, dry_run: bool = False, *,
-        state_digest: str | None = None, session: Session | None = None,
+        state_digest: str | None = None, id_seed: str | None = None, session: Session | None = None,
     ) -> dict[str, Any]:
         """Run an op (or dry-run it) and answer with the success or error envelope.
 
         ``state_digest`` is the digest a dry-run returned: if the state it read
-        has changed since, the real run fails with CONFLICT. ``session`` is the
+        has changed since, the real run fails with CONFLICT. ``id_seed`` is the
+        ``meta.id_seed`` a dry-run returned: the real run then creates the very
+        ids that dry-run's diff showed (any string of 8 to 128 characters
+        chosen before the dry-run works the same way). ``session`` is the
         caller's own :class:`Session` when one gateway serves several callers
         (remembered ids, idempotency scope); by default, the gateway's.
         """
@@ -319,13 +322,13 @@ class Gateway:
         if caller is None:
             return self._dispatcher.exec(
                 op, args, session=session or self.session, allow_write=self.allow_write, approver=self.approver,
-                idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker,
+                idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker, id_seed=id_seed,
             )
         # A caller of a shared server: its role narrows what this gateway allows, never widens it.
         return self._dispatcher.exec(
             op, args, session=session or caller.session or self.session, allow_write=self.allow_write and caller.may_write,
             approver=self.approver if caller.may_confirm else None, idempotency_key=idempotency_key, dry_run=dry_run,
-            state_digest=state_digest, asker=self.asker, caller=caller,
+            state_digest=state_digest, asker=self.asker, caller=caller, id_seed=id_seed,
         )
 
     @property
@@ -417,11 +420,14 @@ class Gateway:
     def help_closest_paths(self, path: str, limit: int = 3) -> list[str]:
         return self._help.closest_paths(path, limit)
 
-    def id_choices(self, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20) -> list:
-        """Stored entities that can fill an id argument (``project_id`` -> the projects, by name)."""
+    def id_choices(self, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20, moving: str | None = None) -> list:
+        """Stored entities that can fill an id argument (``project_id`` -> the projects, by name).
+
+        ``moving``: the document a move is about, left out (with what is under it) of its new-parent choices.
+        """
         from ._id_choices import id_choices
 
-        return id_choices(self.store, argument, text, project_id=project_id, limit=limit)
+        return id_choices(self.store, argument, text, project_id=project_id, limit=limit, moving=moving)
 
     def _pool(self) -> ThreadPoolExecutor:
         with self._store_lock:

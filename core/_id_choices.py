@@ -23,14 +23,28 @@ _KIND_OF_ARGUMENT = {
 _ANY_KIND = {"entity_id", "src_id", "dst_id", "id"}
 
 
+# A document of this type holds other documents: pickers call it a folder.
+FOLDER_TYPE = "document.folder"
+
+
 @dataclass(frozen=True)
 class IdChoice:
-    """One entity that fits an id argument."""
+    """One entity that fits an id argument; ``what`` says what it is in words (``folder``, ``document (spec)``)."""
 
     id: str
     label: str
     kind: str
     project_id: str | None = None
+    what: str = ""
+
+
+def _what(kind: str, row: dict[str, Any]) -> str:
+    type_key = row.get("type_key") or row.get("type")
+    if kind == "document" and type_key == FOLDER_TYPE:
+        return "folder"
+    if isinstance(type_key, str) and "." in type_key:
+        return f"{kind} ({type_key.split('.', 1)[1]})"
+    return kind
 
 
 def kind_for_argument(name: str) -> str | None:
@@ -50,18 +64,45 @@ def _label(kind: str, row: dict[str, Any]) -> str:
     return str(name or row.get("id"))
 
 
-def id_choices(store: Any, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20) -> list[IdChoice]:
-    """Entities for ``argument``, best matches for ``text`` first (all of a kind when ``text`` is empty)."""
+def _excluded(tx: Any, document_id: str | None) -> set[str]:
+    """A document and everything under it: none of them can become its new parent."""
+    if not document_id:
+        return set()
+    try:
+        return {row["id"] for row in tx.document_subtree(document_id)}
+    except Exception:  # an id that names no document excludes nothing
+        return set()
+
+
+def id_choices(
+    store: Any, argument: str, text: str = "", *, project_id: str | None = None, limit: int = 20,
+    moving: str | None = None,
+) -> list[IdChoice]:
+    """Entities for ``argument``, best matches for ``text`` first (all of a kind when ``text`` is empty).
+
+    ``moving`` is the document being moved when ``argument`` picks its new
+    parent: it and its descendants are left out. Folders come first among documents.
+    """
     kind = kind_for_argument(argument)
     if kind is None or kind == "edge":
         return []
     with store.read() as tx:
+        excluded = _excluded(tx, moving) if kind == "document" else set()
         if kind == "*" or text.strip():
             kinds = list(ENTITY_KINDS) if kind == "*" else [kind]
             if not text.strip():
                 return []
-            hits = tx.search_all(text, kinds=kinds, project_id=project_id, limit=limit)
-            return [IdChoice(h["id"], h["name"], h["kind"], h.get("project_id")) for h in hits]
-        filters = {"project_id": project_id} if project_id and kind != "project" and kind != "template" else None
-        page = tx.list(kind, filters, limit=limit, order="-updated_at")
-        return [IdChoice(row["id"], _label(kind, row), kind, row.get("project_id")) for row in page.rows]
+            hits = tx.search_all(text, kinds=kinds, project_id=project_id, limit=limit + len(excluded))
+            found = [h for h in hits if h["id"] not in excluded]
+            rows = {h["id"]: tx.find(h["kind"], h["id"]) or {} for h in found if h["kind"] == "document"}
+            choices = [IdChoice(h["id"], h["name"], h["kind"], h.get("project_id"), _what(h["kind"], rows.get(h["id"], h))) for h in found]
+        else:
+            filters = {"project_id": project_id} if project_id and kind != "project" and kind != "template" else None
+            page = tx.list(kind, filters, limit=limit + len(excluded), order="-updated_at")
+            choices = [
+                IdChoice(row["id"], _label(kind, row), kind, row.get("project_id"), _what(kind, row))
+                for row in page.rows if row["id"] not in excluded
+            ]
+    if kind == "document":
+        choices.sort(key=lambda c: c.what != "folder")  # stable: the ranking holds within each group
+    return choices[:limit]

@@ -21,9 +21,18 @@ def make_app(gateway: Any, catalog_label: str = "built-in catalogue", **options:
     return ExplorerApp(gateway, catalog_label, **options)
 
 
-def run_explorer(gateway: Any, *, catalog_label: str = "built-in catalogue", keymap: dict[str, str] | None = None, global_options: list[str] | None = None,
-                 collections_dir: Any = None) -> int:
-    """Run the explorer in the terminal until the person quits; the exit status."""
-    app = make_app(gateway, catalog_label, keymap=keymap, global_options=global_options, collections_dir=collections_dir)
+def run_explorer(
+    gateway: Any, *, catalog_label: str = "built-in catalogue", keymap: dict[str, str] | None = None,
+    theme: str | None = None, global_options: list[str] | None = None, demo: bool = False, collections_dir: Any = None,
+) -> int:
+    """Run the explorer in the terminal until the person quits; the exit status.
+
+    ``keymap`` maps binding ids (F1 lists them) to keys, ``theme`` names a
+    Textual theme: both usually come from ``[explorer]`` in opgate.toml.
+    ``collections_dir`` is the folder of saved collections (default: ./collections).
+    """
+    app = make_app(
+        gateway, catalog_label, keymap=keymap, theme=theme, global_options=global_options, demo=demo, collections_dir=collections_dir,
+    )
     result = app.run()
     return int(result or app.return_code or 0)

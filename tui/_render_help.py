@@ -129,7 +129,7 @@ def render_help(payload: dict[str, Any] | None, palette: Palette, *, show_schema
     if payload.get("examples"):
         parts += [_heading("Examples (ctrl+t puts one in the form)", palette), *_examples(payload["examples"], palette)]
     if show_schema:
-        parts += [_heading("Schema (ctrl+s hides it)", palette), json_syntax(payload.get("schema", {}), palette)]
+        parts += [_heading("Schema (F2 again hides it)", palette), json_syntax(payload.get("schema", {}), palette)]
     else:
-        parts.append(Text("\nctrl+s shows the JSON Schema", style="dim"))
+        parts.append(Text("\nF2 again shows the JSON Schema", style="dim"))
     return Group(*parts)

@@ -2,60 +2,34 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
+from opgate.core.diff_text import diff_is_empty, diff_lines
+
 from ._palette import Palette
 
-DIFF_SECTIONS = ("created", "updated", "deleted", "edges_added", "edges_removed", "links_added", "links_removed")
+__all__ = ["diff_is_empty", "meta_line", "render_diff", "render_error", "status_line", "touched_entities"]
+
 _NAME_KEYS = ("name", "title", "text")
 
 
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str) if not isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"
-
-
-def _name_of(row: Any) -> str:
-    if isinstance(row, dict):
-        for key in _NAME_KEYS:
-            if row.get(key):
-                return f" {_short(row[key])}"
-    return ""
-
-
-def diff_is_empty(diff: dict[str, Any] | None) -> bool:
-    return not diff or not any(diff.get(section) for section in DIFF_SECTIONS)
-
-
-def render_diff(diff: dict[str, Any] | None, palette: Palette, *, names: dict[str, str] | None = None) -> RenderableType:
-    """created / updated (field: before → after) / deleted / edges / links, one line per change."""
-    names = names or {}
-    if diff_is_empty(diff):
+def render_diff(diff: dict[str, Any] | None, palette: Palette, *, names: dict[str, Any] | None = None) -> RenderableType:
+    """The lines of :func:`opgate.core.diff_text.diff_lines`, coloured: names next to ids, created rows field by field."""
+    lines = diff_lines(diff, names)
+    if not lines:
         return Text("No changes to the store.", style="dim")
-    assert diff is not None
-    lines: list[RenderableType] = []
-    add, change, remove = f"bold {palette.success}", f"bold {palette.warning}", f"bold {palette.error}"
-    for entry in diff.get("created", []):
-        lines.append(Text.assemble(("+ created ", add), f"{entry.get('kind')} {entry.get('id')}", (_name_of(entry.get("row")), "italic")))
-    for entry in diff.get("updated", []):
-        label = names.get(str(entry.get("id")), "")
-        lines.append(Text.assemble(("~ updated ", change), f"{entry.get('kind')} {entry.get('id')}", (f" {label}" if label else "", "italic")))
-        for field_name, pair in (entry.get("fields") or {}).items():
-            lines.append(Padding(Text.assemble((f"{field_name}: ", "bold"), (_short(pair.get("before")), palette.error), " → ", (_short(pair.get("after")), palette.success)), (0, 0, 0, 4)))
-    for entry in diff.get("deleted", []):
-        lines.append(Text.assemble(("- deleted ", remove), f"{entry.get('kind')} {entry.get('id')}", (_name_of(entry.get("row")), "italic")))
-    for key, sign, style in (("edges_added", "+ edge ", add), ("edges_removed", "- edge ", remove)):
-        for edge in diff.get(key, []):
-            lines.append(Text.assemble((sign, style), f"{edge.get('src_kind')} {edge.get('src_id')} ", (f"─{edge.get('rel')}→ ", "bold"), f"{edge.get('dst_kind')} {edge.get('dst_id')}"))
-    for key, sign, style in (("links_added", "+ link ", add), ("links_removed", "- link ", remove)):
-        for link in diff.get(key, []):
-            lines.append(Text.assemble((sign, style), f"task {link.get('task_id')} ⇄ document {link.get('document_id')}", (f" ({link.get('role')})" if link.get("role") else "", "dim")))
-    return Group(*lines)
+    styles = {
+        "add": f"bold {palette.success}", "change": f"bold {palette.warning}", "remove": f"bold {palette.error}",
+        "key": "bold", "before": palette.error, "after": palette.success, "name": "italic", "": "",
+    }
+    return Group(*(
+        Padding(Text.assemble(*((text, styles.get(role, "")) for text, role in line.segments)), (0, 0, 0, 4 * line.depth))
+        for line in lines
+    ))
 
 
 def status_line(envelope: dict[str, Any], palette: Palette) -> Text:

@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -14,8 +15,8 @@ from textual.screen import Screen
 
 from ._approver import ModalApprover, ModalAsker
 from ._commands import OpCommands
-from ._keys import APP_KEYS, COPY_FORMATS
-from .screens import ContextScreen, ExplorerScreen, HistoryScreen, KeysHelpScreen
+from ._keys import APP_KEYS, BINDING_IDS, COPY_FORMATS
+from .screens import AllowWriteScreen, ContextScreen, ExplorerScreen, HistoryScreen, KeysHelpScreen, ResetDemoScreen
 from .screens.context_picker import ALL
 from .widgets import GatewayBar
 
@@ -30,21 +31,29 @@ class ExplorerApp(App[int]):
     TITLE = "opgate"
     BINDINGS: ClassVar = APP_KEYS
     COMMANDS: ClassVar = App.COMMANDS | {OpCommands}
-    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (110, "-wide"), (160, "-xwide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-tiny"), (80, "-narrow"), (110, "-wide"), (160, "-xwide")]
+    # 24 rows or fewer: the form keeps the room, the raw JSON editor and payload step aside.
+    VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (25, "-tall")]
 
     allow_write: reactive[bool] = reactive(False)
     context: reactive[str] = reactive(ALL)
 
-    def __init__(self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, global_options: list[str] | None = None,
-                 collections_dir: str | Path | None = None, **kwargs: Any):
+    def __init__(
+        self, gateway: Any, catalog_label: str = "built-in catalogue", *, keymap: dict[str, str] | None = None, theme: str | None = None,
+        global_options: list[str] | None = None, demo: bool = False, collections_dir: str | Path | None = None, **kwargs: Any,
+    ):
         super().__init__(**kwargs)
         self.gateway = gateway
         self.catalog_label = catalog_label
         # The command-line options the explorer was started with, for "copy as a command line".
         self.global_options: list[str] = list(global_options or [])
         self.session_traces: set[str] = set()
-        self.keymap_overrides: dict[str, str] = dict(keymap or {})
-        # Where saved calls go, one folder per collection (F7 shows them; ctrl+s saves).
+        self.keymap_overrides: dict[str, str] = {k: v for k, v in (keymap or {}).items() if k in BINDING_IDS}
+        self.unknown_bindings = sorted(set(keymap or {}) - BINDING_IDS)
+        self.wanted_theme = theme
+        # A demo on a scratch copy: resetting it is harmless, so the palette offers it without a workspace check.
+        self.demo = demo
+        # Where saved calls go, one folder per collection (ctrl+o shows them; ctrl+s saves).
         self.collections_dir = Path(collections_dir) if collections_dir else Path.cwd() / "collections"
         self.last_collection: str | None = None
         self.set_reactive(ExplorerApp.allow_write, bool(gateway.allow_write))
@@ -58,6 +67,13 @@ class ExplorerApp(App[int]):
         self.gateway.asker = ModalAsker(self)
         if self.keymap_overrides:
             self.set_keymap(self.keymap_overrides)
+        if self.unknown_bindings:
+            self.notify(f"opgate.toml [explorer.keymap]: no binding {', '.join(self.unknown_bindings)} (F1 lists the binding ids)", severity="warning", timeout=10, markup=False)
+        if self.wanted_theme:
+            if self.wanted_theme in self.available_themes:
+                self.theme = self.wanted_theme
+            else:
+                self.notify(f"opgate.toml [explorer] theme: no theme {self.wanted_theme!r}; the palette's Theme command lists them", severity="warning", timeout=10, markup=False)
 
     @property
     def explorer(self) -> ExplorerScreen:
@@ -68,7 +84,7 @@ class ExplorerApp(App[int]):
     def sync_bar(self, bar: GatewayBar) -> None:
         """Set a screen's top bar from the gateway (attributes down)."""
         bar.catalog = self.catalog_label
-        bar.db = self.gateway.db_location
+        bar.db = f"scratch demo copy (deleted at exit) {self.gateway.db_location}" if self.demo else self.gateway.db_location
         bar.context = self.context
         bar.ops = self.gateway.help_tree.root.total
         bar.allow_write = self.allow_write
@@ -102,7 +118,29 @@ class ExplorerApp(App[int]):
     # -- actions ------------------------------------------------------------------------------
 
     def action_toggle_writes(self) -> None:
-        self.set_allow_write(not self.allow_write)
+        """Turning writes off is immediate; turning them on asks once, so no stray key can arm real runs."""
+        if self.allow_write:
+            self.set_allow_write(False)
+            return
+        self.push_screen(AllowWriteScreen(None), lambda allow: allow and self.set_allow_write(True))
+
+    def action_reset_demo(self) -> None:
+        def answered(reset: bool | None) -> None:
+            if reset:
+                self.reset_demo_workspace()
+
+        self.push_screen(ResetDemoScreen(self.gateway.db_location, scratch=self.demo), answered)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="reset", name="reset demo")
+    def reset_demo_workspace(self) -> None:
+        from opgate.core.store import NotAWorkspace, StoreError, reset_demo
+
+        try:
+            reset_demo(self.gateway.db_location).close()
+        except (NotAWorkspace, StoreError, OSError) as exc:
+            self.call_from_thread(self.notify, f"Nothing was reset: {exc}", title="Reset demo", severity="error", markup=False)
+            return
+        self.call_from_thread(self.notify, "The workspace holds the demo again.", title="Reset demo")
 
     def action_pick_context(self) -> None:
         def chosen(name: str | None) -> None:
@@ -135,6 +173,7 @@ class ExplorerApp(App[int]):
                 seen.add(binding.id or binding.action)
                 target = self if binding in APP_KEYS else screen
                 yield SystemCommand(binding.description, binding.tooltip, partial(target.run_action, binding.action))
+        yield SystemCommand("Reset demo workspace", "Replace what the workspace holds with the demo (asks first)", self.action_reset_demo)
         if isinstance(screen, ExplorerScreen):
             for fmt, title in COPY_FORMATS:
                 yield SystemCommand(f"Copy as {title}", f"Copy the call being built as {title}", partial(screen.copy_as, fmt))

@@ -153,7 +153,10 @@ class BatchRunner:
             if unknown:
                 return _step_error(index, "help", VALIDATION_ERROR, f"help takes path, format, include_examples, include_schemas and cursor; not {sorted(unknown)}")
             return _help_envelope(self._help(**args), started)
-        unknown = set(args) - {"op", "args", "idempotency_key", "dry_run", "state_digest"}
+        unknown = set(args) - {"op", "args", "idempotency_key", "dry_run", "state_digest", "id_seed"}
         if unknown:
-            return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"exec takes op, args, idempotency_key, dry_run and state_digest; not {sorted(unknown)}")
-        return self._exec(args.get("op"), args.get("args"), idempotency_key=args.get("idempotency_key"), dry_run=bool(args.get("dry_run", False)), state_digest=args.get("state_digest"))
+            return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"exec takes op, args, idempotency_key, dry_run, state_digest and id_seed; not {sorted(unknown)}")
+        return self._exec(
+            args.get("op"), args.get("args"), idempotency_key=args.get("idempotency_key"), dry_run=bool(args.get("dry_run", False)),
+            state_digest=args.get("state_digest"), id_seed=args.get("id_seed"),
+        )

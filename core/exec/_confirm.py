@@ -25,6 +25,11 @@ class ConfirmationRequest:
     def diff(self) -> dict[str, Any]:
         return self.preview.get("meta", {}).get("diff", {})
 
+    @property
+    def names(self) -> dict[str, Any]:
+        """``{id: {"kind", "name"}}`` for the ids the diff mentions."""
+        return self.preview.get("meta", {}).get("names", {})
+
 
 Approver = Callable[[ConfirmationRequest], bool]
 """Answers whether the person confirmed; may raise ``PermissionDenied`` to refuse with its own reason (it cannot ask now)."""

@@ -87,6 +87,7 @@ class Dispatcher:
         dry_run: bool = False,
         state_digest: str | None = None,
         asker: Asker | None = None,
+        id_seed: str | None = None,
         caller: Caller | None = None,
     ) -> dict[str, Any]:
         trace_id = new_trace_id()
@@ -102,7 +103,7 @@ class Dispatcher:
             executor = self.executors.for_record(record)  # a browse-only op stops here, with its reason
             call = prepare_call(
                 record, args, requested=shown_op, dry_run=dry_run, idempotency_key=idempotency_key,
-                expected_digest=state_digest, session=session, validator=self.validator,
+                expected_digest=state_digest, session=session, validator=self.validator, id_seed=id_seed,
             )
             self._authorize(call, allow_write, caller)
             # A repeat of a confirmed write replays its first answer without asking again.
@@ -164,7 +165,7 @@ class Dispatcher:
                 f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
                 requires_confirmation=True,
             )
-        preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings))
+        preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings), call.id_seed)
         # Nobody answers an upstream's questions during a preview: the real run asks.
         preview = self._run(executor, preview_call, session, None)
         # The approver sees a copy: nothing it does can change what runs.

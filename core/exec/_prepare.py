@@ -8,6 +8,7 @@ the usage line and a valid example).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,8 @@ class Call:
     idempotency_key: str | None = None
     expected_digest: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # Where the ids a write creates come from: a dry-run and its real run share it (see meta.id_seed).
+    id_seed: str | None = None
 
     @property
     def op(self) -> str:
@@ -116,6 +119,7 @@ def prepare_call(
     expected_digest: str | None,
     session: Session,
     validator: ArgumentValidator,
+    id_seed: str | None = None,
 ) -> Call:
     warnings: list[str] = []
     try:
@@ -135,5 +139,9 @@ def prepare_call(
         raise CallRejected("idempotency_key must be a string of 1 to 255 characters", field_errors=[{"field": "idempotency_key", "path": "/idempotency_key", "code": "invalid_type", "message": "1 to 255 characters"}])
     if expected_digest is not None and not isinstance(expected_digest, str):
         raise CallRejected("state_digest must be the string a dry-run returned in meta.state_digest", field_errors=[{"field": "state_digest", "path": "/state_digest", "code": "invalid_type", "message": "a string"}])
+    if id_seed is not None and (not isinstance(id_seed, str) or not 8 <= len(id_seed) <= 128):
+        raise CallRejected("id_seed must be the string a dry-run returned in meta.id_seed", field_errors=[{"field": "id_seed", "path": "/id_seed", "code": "invalid_type", "message": "8 to 128 characters"}])
     wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_default(record)))
-    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings)
+    if record.kind == "write":
+        id_seed = id_seed or secrets.token_hex(16)
+    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed)

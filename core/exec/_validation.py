@@ -23,6 +23,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from ..linear_regex import PatternNotSupported, search
 from ..registry._record import OpRecord
 from ..schema_validator import UnsupportedDialect, validator_class_for
+from ._plain_errors import plain_message
 
 FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
 _NO_REMOTE = referencing.Registry()
@@ -115,7 +116,7 @@ def _generic(error: ValidationError) -> dict[str, Any]:
         "field": _field_name(list(error.absolute_path)),
         "path": _pointer(list(error.absolute_path)),
         "code": _CODES.get(str(error.validator), f"failed_{error.validator}"),
-        "message": error.message,
+        "message": plain_message(error),
     }
     if isinstance(error.schema, dict):
         row["expected"] = _type_of(error.schema)
@@ -177,5 +178,5 @@ class ArgumentValidator:
             return _schema_unusable(record, exc)
         if not errors:
             return [], ""
-        headline = best_match(errors).message
+        headline = plain_message(best_match(errors))
         return field_errors_of(errors), headline

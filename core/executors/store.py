@@ -25,6 +25,8 @@ from ..exec._errors import ConflictError, InternalError, InvalidArguments, OpErr
 from ..exec._handler import Handler, HandlerContext
 from ..exec._idempotency import fingerprint, stored_response
 from ..settings import GatewaySettings
+from ..store._names import diff_names
+from ..store._rows import seeded_ids
 from ._base import READ, ROLLBACK, Invocation, Outcome
 from ._watchdog import WATCHDOG
 
@@ -173,13 +175,17 @@ class StoreExecutor:
                     tx.rollback()
                     return Outcome(stored.get("result"), dict(stored.get("meta") or {}), replayed=True)
             ctx = self._context(invocation, tx)
-            result = self._call_handler(invocation, handler, ctx)
+            with seeded_ids(call.id_seed):
+                result = self._call_handler(invocation, handler, ctx)
             digest = tx.state_digest()
             self._check_digest(call, digest)
-            meta: dict[str, Any] = {"diff": tx.changes.to_dict(), "state_digest": digest}
+            diff = tx.changes.to_dict()
+            meta: dict[str, Any] = {"diff": diff, "state_digest": digest, "names": diff_names(tx, diff, call.args)}
             if call.dry_run:
                 meta["dry_run"] = True
                 meta["dry_run_kind"] = ROLLBACK
+                # Passed back with the digest, the real run creates the ids this diff shows.
+                meta["id_seed"] = call.id_seed
             if key and not call.dry_run:
                 if secrets.randbelow(EXPIRY_SWEEP_EVERY) == 0:
                     tx.delete_expired_idempotency_keys()

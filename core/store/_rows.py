@@ -8,9 +8,12 @@ kind's spec so that a bad value is reported by name, not as a SQL error.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import uuid
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
@@ -32,8 +35,43 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+class _SeededIds:
+    """The ids a write creates, derived from a seed: the same seed gives the same ids in the same order.
+
+    A dry-run and the real run that follows it share a seed, so the id a
+    person reviews in the diff is the id that gets written.
+    """
+
+    def __init__(self, seed: str):
+        self.seed = seed
+        self.count = 0
+
+    def next(self) -> str:
+        self.count += 1
+        digest = hashlib.sha256(f"{self.seed}:{self.count}".encode()).digest()
+        return str(uuid.UUID(bytes=digest[:16], version=4))
+
+
+_SEEDED: ContextVar[_SeededIds | None] = ContextVar("opgate_seeded_ids", default=None)
+
+
+@contextmanager
+def seeded_ids(seed: str | None) -> Iterator[None]:
+    """New ids made inside the block come from ``seed`` (random uuid4 ids when it is None)."""
+    token = _SEEDED.set(_SeededIds(seed) if seed else None)
+    try:
+        yield
+    finally:
+        _SEEDED.reset(token)
+
+
+def ids_are_seeded() -> bool:
+    return _SEEDED.get() is not None
+
+
 def new_id() -> str:
-    return str(uuid.uuid4())
+    seeded = _SEEDED.get()
+    return seeded.next() if seeded is not None else str(uuid.uuid4())
 
 
 def copy_row(row: dict) -> dict:

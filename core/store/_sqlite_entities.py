@@ -8,7 +8,7 @@ from typing import Any
 from ._errors import Conflict, NotFound
 from ._kinds import KINDS, KindSpec, spec_for
 from ._protocol import COUNT_CAP, Page
-from ._rows import checked_changes, copy_row, encode, json_columns_of, new_row
+from ._rows import checked_changes, copy_row, encode, ids_are_seeded, json_columns_of, new_row
 from ._sqlite_base import SQLiteTxCore
 from ._sqlite_filters import Order, checked_fields, order_clause, page_params, where_clause
 
@@ -79,6 +79,11 @@ class EntityWrites(EntityReads):
     def insert(self, kind: str, fields: Mapping[str, Any]) -> dict:
         spec = spec_for(kind)
         row = new_row(spec, fields, self._clock())
+        if "id" not in fields and ids_are_seeded() and self.kind_of(row["id"]) is not None:
+            raise Conflict(
+                f"the id {row['id']} this call was to create is already taken: its dry-run's ids were used by an earlier run; dry-run again",
+                id=row["id"],
+            )
         self._check_references(spec, row)
         if kind == "document":
             self._place_new_document(row)

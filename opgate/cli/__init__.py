@@ -53,8 +53,19 @@ COMMANDS = (
 )
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("opgate")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opgate", description="A progressive tool disclosure gateway: browse ops, read their help, run them.")
+    parser.add_argument("--version", action="version", version=f"opgate {_version()}")
+    _ui_commands.add_demo_flag(parser)
     add_global_options(parser, position="main")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add_parser in COMMANDS:

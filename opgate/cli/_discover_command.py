@@ -1,6 +1,8 @@
 """``opgate search`` and ``opgate discover``: the discovery calls an agent makes, from a shell.
 
-They print exactly the JSON the Gateway answers, as the agent would receive it.
+``discover`` prints exactly the JSON the Gateway answers, as the agent would
+receive it. ``search`` prints a table at a terminal (as ``help`` does), and
+the JSON when its output is piped or with ``--json``.
 """
 
 from __future__ import annotations
@@ -9,7 +11,10 @@ import argparse
 import json
 from typing import Any
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 
 from ._gateway_factory import make_gateway
 
@@ -21,6 +26,7 @@ def add_search_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--kind", choices=("read", "write"), help="only reads or only writes")
     parser.add_argument("--limit", type=int, default=10, help="how many (1-50, default 10)")
     parser.add_argument("--cursor", help="the next_cursor of an earlier answer")
+    parser.add_argument("--json", action="store_true", help="print exactly the JSON an agent receives (the default when the output is piped)")
     parser.set_defaults(run=run_search)
     return parser
 
@@ -59,7 +65,31 @@ def _print(console: Console, answer: dict[str, Any]) -> int:
 
 def run_search(args: argparse.Namespace, console: Console) -> int:
     gateway = make_gateway(args, call_log=False)  # not logged, as `opgate help` (see there)
-    return _print(console, gateway.search(" ".join(args.query), path=args.path, kind=args.kind, limit=args.limit, cursor=args.cursor))
+    answer = gateway.search(" ".join(args.query), path=args.path, kind=args.kind, limit=args.limit, cursor=args.cursor)
+    if args.json or not console.file.isatty():
+        return _print(console, answer)
+    console.print(search_table(answer))
+    return 0 if answer.get("ok") else 1
+
+
+def search_table(answer: dict[str, Any]) -> RenderableType:
+    """Ranked ops as a table; an error as its message and hints. Text from catalogues is data, never markup."""
+    if not answer.get("ok"):
+        error = answer.get("error") or {}
+        lines = [Text(f"{error.get('code', 'ERROR')}: {error.get('message', '')}", style="red")]
+        lines += [Text(f"  {hint}", style="dim") for hint in (error.get("details") or {}).get("hints", []) if isinstance(hint, str)]
+        return Group(*lines)
+    table = Table(box=box.SIMPLE_HEAD, title=Text(f"search: {answer.get('query', '')}"), title_justify="left", expand=False)
+    table.add_column("op", style="bold", no_wrap=True)
+    table.add_column("kind")
+    table.add_column("fit", justify="right")
+    table.add_column("what it does")
+    for row in answer.get("results") or []:
+        table.add_row(Text(str(row.get("op", ""))), Text(str(row.get("kind", ""))), f"{float(row.get('confidence') or 0):.2f}", Text(str(row.get("summary", ""))))
+    parts: list[RenderableType] = [table]
+    if answer.get("next_cursor"):
+        parts.append(Text(f"more: --cursor {answer['next_cursor']}", style="dim"))
+    return Group(*parts)
 
 
 def run_discover(args: argparse.Namespace, console: Console) -> int:

@@ -7,16 +7,25 @@ Their packages are imported only when asked for, so ``opgate help`` and
 from __future__ import annotations
 
 import argparse
+import tempfile
+from pathlib import Path
 
 from rich.console import Console
 
-from ._gateway_factory import make_gateway
+from ._gateway_factory import GatewaySetupError, cli_config, make_gateway
+
+
+def add_demo_flag(parser: argparse.ArgumentParser, *, on_subcommand: bool = False) -> None:
+    # On the subcommand the default is left out, so "opgate --demo explore" keeps the main parser's value.
+    extra = {"default": argparse.SUPPRESS} if on_subcommand else {}
+    parser.add_argument("--demo", action="store_true", **extra, help="open the explorer on a scratch copy of the demo workspace, deleted when it closes (for live demos)")
 
 
 def add_explore_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("explore", help="the explorer (default): browse, build calls, dry-run and run", description="Open the Textual explorer on the catalogue and workspace.")
     parser.add_argument("--allow-write", action="store_true", help="start with writes allowed (toggle inside with the write key)")
-    parser.add_argument("--collections", metavar="DIR", help="the folder of collections (one subfolder each) that F7 shows and ctrl+s saves to (default: ./collections)")
+    add_demo_flag(parser, on_subcommand=True)
+    parser.add_argument("--collections", metavar="DIR", help="the folder of collections (one subfolder each) that ctrl+o shows and ctrl+s saves to (default: ./collections)")
     parser.set_defaults(run=run_explore)
     return parser
 
@@ -24,23 +33,44 @@ def add_explore_parser(subparsers) -> argparse.ArgumentParser:
 def add_repl_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("repl", help="an interactive prompt with schema-aware completion", description="Run the opgate REPL. With standard input from a file, run its lines and exit non-zero if any failed.")
     parser.add_argument("--allow-write", action="store_true", help="start with writes allowed")
+    parser.add_argument("--verbose", action="store_true", help="errors in full (usage, example, every field), not in three lines")
+    parser.add_argument("--stop-on-error", action="store_true", help="in a script, stop at the first line that fails")
     parser.set_defaults(run=run_repl)
     return parser
 
 
 def run_explore(args: argparse.Namespace, console: Console) -> int:
+    if getattr(args, "demo", False):
+        if args.db:
+            raise GatewaySetupError("--demo opens a scratch copy of the demo workspace; leave --db out")
+        with tempfile.TemporaryDirectory(prefix="opgate-demo-") as scratch:
+            from opgate.core.store import open_store
+
+            args.db = str(Path(scratch) / "demo.db")
+            open_store(args.db).close()  # a fresh workspace gets the demo: filled now, before the first frame
+            return _explore(args, demo=True)
+    return _explore(args, demo=False)
+
+
+def _explore(args: argparse.Namespace, *, demo: bool) -> int:
     from opgate.tui import run_explorer
 
+    config = cli_config(args)
     gateway = make_gateway(args, allow_write=getattr(args, "allow_write", False))
     options = [word for path in args.catalog for word in ("--catalog", path)]
-    options += ["--db", args.db] if args.db else []
+    options += ["--db", args.db] if args.db and not demo else []
     options += ["--context", args.context] if args.context else []
-    return run_explorer(gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=options,
-                        collections_dir=getattr(args, "collections", None))
+    try:
+        return run_explorer(
+            gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=options,
+            keymap=dict(config.keymap), theme=config.theme, demo=demo, collections_dir=getattr(args, "collections", None),
+        )
+    finally:
+        gateway.close()  # the scratch workspace is deleted next: nothing may hold it open
 
 
 def run_repl(args: argparse.Namespace, console: Console) -> int:
     from opgate.repl import run_repl as run
 
     gateway = make_gateway(args, allow_write=getattr(args, "allow_write", False))
-    return run(gateway)
+    return run(gateway, verbose=args.verbose, stop_on_error=args.stop_on_error)

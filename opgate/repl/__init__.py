@@ -30,17 +30,21 @@ def run_repl(
     stdin: TextIO | None = None,
     interactive: bool | None = None,
     history_path: str | Path | None = None,
+    verbose: bool = False,
+    stop_on_error: bool = False,
 ) -> int:
     """Run the REPL on ``gateway``; the exit status.
 
     ``interactive`` defaults to whether ``stdin`` is a terminal. Scripts exit
     1 when any line failed. ``history_path`` overrides where the prompt keeps
-    its history (default: :func:`default_history_path`).
+    its history (default: :func:`default_history_path`). ``verbose`` shows
+    errors in full rather than in three lines; ``stop_on_error`` ends a script
+    at its first failing line.
     """
     stdin = stdin if stdin is not None else sys.stdin
     console = console if console is not None else Console(highlight=False)
     if interactive is None:
         interactive = stdin.isatty()
     if not interactive:
-        return run_script(gateway, console, stdin)
-    return run_interactive(gateway, console, Path(history_path) if history_path else default_history_path())
+        return run_script(gateway, console, stdin, verbose=verbose, stop_on_error=stop_on_error)
+    return run_interactive(gateway, console, Path(history_path) if history_path else default_history_path(), verbose=verbose)

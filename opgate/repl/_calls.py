@@ -108,7 +108,7 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
         return False
     else:
         envelope = state.gateway.exec(op, args, dry_run=dry_run)
-    state.show(render_call(envelope, state.format))
+    state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose)
     return bool(envelope.get("ok"))
 
 
@@ -195,5 +195,5 @@ def run_batch(state: ReplState, rest: str) -> bool:
     envelopes = state.gateway.batch(steps, on_error=on_error or "stop")
     for envelope in envelopes:
         state.show(Text(f"step {envelope.get('step', '?')}", style="bold"))
-        state.show(render_call(envelope, state.format))
+        state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose)
     return all(e.get("ok") for e in envelopes)

@@ -20,7 +20,7 @@ from ._namespace import ROOT
 from ._render import numbered, problem, rows_table, search_results
 from ._render import listing as listing_view
 from ._state import ReplState
-from ._vocabulary import COMMANDS, NO_SCOPE, SETTINGS, setting_values
+from ._vocabulary import COMMANDS, NO_SCOPE, SETTING_ALIASES, SETTINGS, setting_values
 
 Handler = Callable[[ReplState, str], bool]
 
@@ -97,7 +97,10 @@ def suggested_call(payload: dict) -> str:
 
 def _settings_view(state: ReplState) -> Text:
     gateway = state.gateway
-    return Text(f"allow_write {'on' if gateway.allow_write else 'off'}   scope {gateway.context or NO_SCOPE}   format {state.format}")
+    return Text(
+        f"writes {'on' if gateway.allow_write else 'off'}   context {gateway.context or NO_SCOPE}   "
+        f"format {state.format}   verbose {'on' if state.verbose else 'off'}"
+    )
 
 
 def set_command(state: ReplState, rest: str) -> bool:
@@ -106,6 +109,7 @@ def set_command(state: ReplState, rest: str) -> bool:
     if not name:
         state.show(_settings_view(state))
         return True
+    name = SETTING_ALIASES.get(name, name)
     if name not in SETTINGS:
         state.show(problem(f"there is no setting {name!r}", _closest(name, SETTINGS) or list(SETTINGS), "set"))
         return False
@@ -113,8 +117,10 @@ def set_command(state: ReplState, rest: str) -> bool:
     if value not in choices:
         state.show(problem(f"set {name} takes {'|'.join(choices)}, not {value!r}", _closest(value, choices)))
         return False
-    if name == "allow_write":
+    if name == "writes":
         state.gateway.allow_write = value == "on"
+    elif name == "verbose":
+        state.verbose = value == "on"
     elif name == "format":
         state.format = value
     else:
@@ -189,8 +195,38 @@ def _unknown(state: ReplState, name: str) -> bool:
     return False
 
 
+def rerun_line(state: ReplState, line: str) -> str | None:
+    """``!N`` is line N of ``history`` (``!!`` the one before this); None (and a message) when there is no such line."""
+    wanted = line.strip()[1:]
+    lines = state.past_lines()
+    if lines and lines[-1].strip() == line.strip():
+        lines = lines[:-1]  # the history already holds this very line
+    if wanted == "!":
+        wanted = str(len(lines))
+    if not wanted.isdigit() or not 1 <= int(wanted) <= len(lines):
+        state.show(problem(f"!{wanted}: no such history line; `history` numbers them (1 to {len(lines)})", help_path="history"))
+        return None
+    again = lines[int(wanted) - 1]
+    for _ in range(len(lines)):  # "!!" after "!2" means line 2 again, as in a shell
+        if not again.lstrip().startswith("!"):
+            break
+        target = again.strip()[1:]
+        index = len(lines[: lines.index(again)]) if target == "!" else int(target) if target.isdigit() else 0
+        if not 1 <= index <= len(lines):
+            break
+        again = lines[index - 1]
+    if again.lstrip().startswith("!"):
+        state.show(problem(f"!{wanted} leads to {again.strip()}, which names no line", help_path="history"))
+        return None
+    state.show(Text(f"again: {again}", style="dim"))
+    return again
+
+
 def run_line(state: ReplState, line: str) -> bool:
     """Run one line; print whatever goes wrong, readably; answer whether it succeeded."""
+    if line.strip().startswith("!"):
+        again = rerun_line(state, line)
+        return again is not None and run_line(state, again)
     parts = line.strip().split(None, 1)
     if not parts or parts[0].startswith("#"):
         return True
@@ -205,5 +241,6 @@ def run_line(state: ReplState, line: str) -> bool:
         state.show(Text("cancelled", style="yellow"))
         return False
     except Exception as exc:  # the loop outlives every error; show it, never a traceback
-        state.show(problem(f"{name} failed: {type(exc).__name__}: {exc}", help_path=name))
+        detail = f"{type(exc).__name__}: {exc}" if state.verbose else str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        state.show(problem(f"{name} failed: {detail}", help_path=name))
         return False

@@ -29,6 +29,7 @@ from ._lexer import STYLE, ReplLexer
 from ._namespace import Namespace
 from ._prompts import Questions, answering_asker, confirming_approver
 from ._state import ReplState
+from ._vocabulary import NO_SCOPE
 from ._suggest import ArgName, ArgValue, suggest
 
 log = logging.getLogger(__name__)
@@ -93,14 +94,14 @@ def _hint(session: PromptSession, namespace: Namespace) -> str:
 def _toolbar(session: PromptSession, state: ReplState):
     def toolbar() -> str:
         gateway = state.gateway
-        status = f" scope {gateway.context or 'none'} | writes {'on' if gateway.allow_write else 'off'} | format {state.format} "
+        status = f" context {gateway.context or NO_SCOPE} | writes {'on' if gateway.allow_write else 'off'} | format {state.format} "
         hint = _hint(session, state.namespace)
         return f"{status}| {hint}" if hint else status
 
     return toolbar
 
 
-def run_interactive(gateway: Gateway, console: Console, history_path: Path) -> int:
+def run_interactive(gateway: Gateway, console: Console, history_path: Path, *, verbose: bool = False) -> int:
     """Read, run and print until Ctrl-D or ``quit``; always 0."""
     namespace = Namespace(gateway)
     questions = Questions()
@@ -113,7 +114,7 @@ def run_interactive(gateway: Gateway, console: Console, history_path: Path) -> i
         style=STYLE,
         key_bindings=_key_bindings(),
     )
-    state = ReplState(gateway, console, namespace, read_line=questions.read_line, ask=questions.ask, history_lines=lambda: session.history.get_strings())
+    state = ReplState(gateway, console, namespace, read_line=questions.read_line, ask=questions.ask, history_lines=lambda: session.history.get_strings(), verbose=verbose)
     session.bottom_toolbar = _toolbar(session, state)
     previous_approver, previous_asker = gateway.approver, gateway.asker
     gateway.approver = confirming_approver(console, questions.ask)

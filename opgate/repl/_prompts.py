@@ -58,7 +58,7 @@ def confirming_approver(console: Console, ask: Ask) -> Approver:
             # An upstream that cannot rehearse: show the request instead of a diff.
             console.print(Group(Text(f"{request.op} needs your confirmation. It would send:", style="bold yellow"), render_json(meta["preview"])))
         else:
-            console.print(Group(Text(f"{request.op} needs your confirmation. It would change:", style="bold yellow"), render_diff(request.diff)))
+            console.print(Group(Text(f"{request.op} needs your confirmation. It would change:", style="bold yellow"), render_diff(request.diff, request.names)))
         answer = ask("Run it for real? [y/N] ", None)
         approved = (answer or "").strip().lower() in YES
         if not approved:

@@ -48,8 +48,37 @@ def rows_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
     return table
 
 
-def render_call(envelope: dict[str, Any], format: str) -> RenderableType:
-    """An exec envelope: status, result, diff and warnings; in table format a list result as a table."""
+# An error is at most this many lines unless the person asks for more (--verbose, set verbose on).
+SHORT_ERROR_LINES = 3
+SHOWN_FIELD_ERRORS = 2
+
+
+def short_error(envelope: dict[str, Any]) -> RenderableType:
+    """``CODE op: message`` (or the count of bad fields), the first field errors, where to read more: three lines."""
+    error = envelope.get("error") or {}
+    field_errors = (error.get("details") or {}).get("field_errors") or []
+    if field_errors:
+        count = len(field_errors)
+        message = f"{count} problem{'s' if count > 1 else ''} with the arguments"
+    else:
+        message = str(error.get("message", "")).splitlines()[0] if error.get("message") else ""
+    lines = [Text.assemble((f"{error.get('code', 'ERROR')} ", "bold red"), (str(envelope.get("op", "")), "bold"), f": {message}")]
+    if field_errors:
+        shown = "; ".join(f"{row.get('field')}: {row.get('message')}" for row in field_errors[:SHOWN_FIELD_ERRORS])
+        more = len(field_errors) - SHOWN_FIELD_ERRORS
+        lines.append(Text(f"  {shown}" + (f" (+{more} more)" if more > 0 else ""), style="red"))
+    where = f"help {error['help_path']}" if error.get("help_path") else "help"
+    lines.append(Text(f"  {where} · set verbose on shows the details", style="dim"))
+    return Group(*lines[:SHORT_ERROR_LINES])
+
+
+def render_call(envelope: dict[str, Any], format: str, *, verbose: bool = False) -> RenderableType:
+    """An exec envelope: status, result, diff and warnings; in table format a list result as a table.
+
+    A failure is :func:`short_error` unless ``verbose``.
+    """
+    if not envelope.get("ok") and not verbose:
+        return short_error(envelope)
     found = split_rows(envelope.get("result")) if format == "table" and envelope.get("ok") else None
     if found is None:
         return render_envelope(envelope, help_command="help")

@@ -3,7 +3,8 @@
 Each line is echoed after the prompt it would have had, then run; blank
 lines and ``#`` comments are skipped. Nobody is there to answer questions,
 so missing arguments are not asked for and confirmations are not given.
-The exit status is 1 when any line failed.
+The exit status is 1 when any line failed; with ``stop_on_error`` the script
+stops at the first line that fails.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def _refusing_approver(console: Console):
     return refuse
 
 
-def run_script(gateway: Gateway, console: Console, lines: Iterable[str]) -> int:
+def run_script(gateway: Gateway, console: Console, lines: Iterable[str], *, verbose: bool = False, stop_on_error: bool = False) -> int:
     """Run ``lines`` one by one; 0 when every one succeeded, 1 otherwise."""
     namespace = Namespace(gateway)
     source = (line.rstrip("\r\n") for line in lines)
@@ -44,7 +45,7 @@ def run_script(gateway: Gateway, console: Console, lines: Iterable[str]) -> int:
             _echo(console, prompt, line)
         return line
 
-    state = ReplState(gateway, console, namespace, read_line=read_line)
+    state = ReplState(gateway, console, namespace, read_line=read_line, verbose=verbose, stop_on_error=stop_on_error)
     previous_approver = gateway.approver
     if previous_approver is None:
         gateway.approver = _refusing_approver(console)
@@ -67,6 +68,9 @@ def _run_lines(state: ReplState, source) -> tuple[int, int]:
         ran += 1
         if not run_line(state, line):
             failed += 1
+            if state.stop_on_error:
+                state.console.print(Text(f"stopped at the first failure (--stop-on-error): {line.strip()}", style="bold red"))
+                break
         if not state.running:
             break
     return ran, failed

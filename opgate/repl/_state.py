@@ -34,6 +34,8 @@ class ReplState:
     history_lines: Callable[[], list[str]] | None = None
     lines: list[str] = field(default_factory=list)
     format: str = "table"
+    verbose: bool = False
+    stop_on_error: bool = False
     running: bool = True
     # The line the next prompt starts with: search fills in the top pointer's
     # call with its suggested arguments ("exec onto.task.update state_key=done ").
@@ -43,9 +45,10 @@ class ReplState:
     def interactive(self) -> bool:
         return self.ask is not None
 
-    def show(self, renderable: RenderableType | str) -> None:
+    def show(self, renderable: RenderableType | str, *, soft_wrap: bool = False) -> None:
+        """``soft_wrap`` leaves long lines whole (the terminal folds them), so a three-line error stays three lines."""
         # Plain strings are printed as text: lines hold JSON, whose brackets rich would read as markup.
-        self.console.print(Text(renderable) if isinstance(renderable, str) else renderable)
+        self.console.print(Text(renderable) if isinstance(renderable, str) else renderable, soft_wrap=soft_wrap)
 
     def past_lines(self) -> list[str]:
         return self.history_lines() if self.history_lines is not None else list(self.lines)

@@ -23,22 +23,17 @@ def render_json(value: Any) -> RenderableType:
     return _json(value)
 
 
-def render_diff(diff: dict[str, Any]) -> RenderableType:
-    lines: list[Text] = []
-    for entry in diff.get("created", []):
-        lines.append(Text(f"+ {entry.get('kind')} {entry.get('id')}", style="green"))
-    for entry in diff.get("updated", []):
-        lines.append(Text(f"~ {entry.get('kind')} {entry.get('id')}", style="yellow"))
-        for field, change in (entry.get("fields") or entry.get("changes") or {}).items():
-            before, after = (change.get("before"), change.get("after")) if isinstance(change, dict) else (None, change)
-            lines.append(Text(f"    {field}: {json.dumps(before, default=str)} -> {json.dumps(after, default=str)}", style="yellow"))
-    for entry in diff.get("deleted", []):
-        lines.append(Text(f"- {entry.get('kind')} {entry.get('id')}", style="red"))
-    for key, sign, style in (("edges_added", "+", "green"), ("edges_removed", "-", "red"), ("links_added", "+", "green"), ("links_removed", "-", "red")):
-        for entry in diff.get(key, []):
-            label = key.split("_")[0][:-1]
-            detail = entry.get("rel") or entry.get("role") or ""
-            lines.append(Text(f"{sign} {label} {entry.get('src_id') or entry.get('task_id')} -> {entry.get('dst_id') or entry.get('document_id')} {detail}".rstrip(), style=style))
+_ROLE_STYLES = {"add": "bold green", "change": "bold yellow", "remove": "bold red", "key": "bold", "before": "red", "after": "green", "name": "italic"}
+
+
+def render_diff(diff: dict[str, Any], names: dict[str, Any] | None = None) -> RenderableType:
+    """The lines of :func:`opgate.core.diff_text.diff_lines`: names next to ids, created rows field by field."""
+    from opgate.core.diff_text import diff_lines
+
+    lines = [
+        Text.assemble("    " * line.depth, *((text, _ROLE_STYLES.get(role, "")) for text, role in line.segments))
+        for line in diff_lines(diff, names)
+    ]
     return Group(*lines) if lines else Text("no changes", style="dim")
 
 
@@ -60,7 +55,7 @@ def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate hel
             status.append(f"  {meta['latency_ms']} ms  {meta.get('trace_id', '')}", style="dim")
         parts += [status, _json(envelope.get("result"))]
         if meta.get("diff") is not None:
-            parts += [Text("diff", style="bold"), render_diff(meta["diff"])]
+            parts += [Text("diff", style="bold"), render_diff(meta["diff"], meta.get("names"))]
         if meta.get("preview") is not None:
             parts += [Text("would send", style="bold"), _json(meta["preview"])]
         if meta.get("state_digest") and meta.get("dry_run"):

@@ -41,7 +41,7 @@ def test_exec_errors_echoing_hostile_values_print_as_they_are(tmp_path):
     # The hostile catalogue is browse-only (a file with nothing behind it), so the values go to a built-in op.
     done = opgate("--db", str(tmp_path / "w.db"), "exec", "onto.task.list", "state_key=[/]nope", "limit=[bold]x")
     assert done.returncode == 1
-    assert "'[/]nope' is not one of" in done.stdout and "'[bold]x' is not of type 'integer'" in done.stdout
+    assert '"[/]nope" is not one of' in done.stdout and '"[bold]x" is text; expected a whole number' in done.stdout
 
 
 def test_a_stored_title_made_of_markup_prints_as_it_is(tmp_path):

@@ -87,8 +87,8 @@ def test_the_flows_from_the_repl(prism_servers, make_gateway, tmp_path):
         repl.enter_and_wait_for("PERMISSION_DENIED")
         repl.wait_for_prompt()
         assert counts(prism_servers) == before
-        repl.type("set allow_write on")
-        repl.enter_and_wait_for("allow_write on")
+        repl.type("set writes on")
+        repl.enter_and_wait_for("writes on")
         repl.wait_for_prompt()
         repl.type(f"exec twilio.message.create {json.dumps(MESSAGE)}")
         repl.enter_and_wait_for('"status": "queued"')

@@ -1,18 +1,10 @@
-"""Gateways on real SQLite files in a temp dir, and the REPL run as a script into a string."""
+"""Gateways on real SQLite files in a temp dir (the ids and helpers the tests import are in repl_helpers)."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
 from opgate.core import Gateway
-from opgate.repl import run_repl
-
-RELAY = "10000000-0000-4000-8000-000000000001"
-TIDEWATER = "10000000-0000-4000-8000-000000000002"
-SPONSORS_TASK = "20000000-0000-4000-8000-000000000021"
 
 
 @pytest.fixture(scope="module")
@@ -28,16 +20,3 @@ def gateway(tmp_path) -> Gateway:
     gateway = Gateway(db_path=tmp_path / "w.db")
     yield gateway
     gateway.close()
-
-
-def run_script_text(gateway: Gateway, text: str) -> tuple[int, str]:
-    """Run ``text`` as ``opgate repl < script`` would; the exit status and what it printed."""
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None)
-    status = run_repl(gateway, console=console, stdin=io.StringIO(text), interactive=False)
-    return status, out.getvalue()
-
-
-def tasks_of(gateway: Gateway, project_id: str) -> list[dict]:
-    with gateway.store.read() as tx:
-        return list(tx.list("task", {"project_id": project_id}, limit=200).rows)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import RELAY, TIDEWATER
+from repl_helpers import RELAY, TIDEWATER
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
@@ -113,7 +113,7 @@ def test_a_small_integer_range_and_its_default(shared_gateway):
 
 def test_setting_values_include_the_scopes(shared_gateway):
     assert texts(complete(shared_gateway, "set format ")) == ["table", "json"]
-    assert "project" in texts(complete(shared_gateway, "set scope "))
+    assert "project" in texts(complete(shared_gateway, "set context "))
 
 
 def test_batch_options(shared_gateway):

@@ -38,7 +38,7 @@ def test_listing_help_and_search_show_hostile_catalogue_text(tmp_path):
 
 def test_a_stored_title_made_of_markup_shows_in_tables_as_it_is(tmp_path):
     title = TITLE.replace("'", "")
-    script = f"set allow_write on\nexec onto.task.create project_id={RELAY} title='{title}'\nset format table\nexec onto.task.list project_id={RELAY} limit=100\n"
+    script = f"set writes on\nexec onto.task.create project_id={RELAY} title='{title}'\nset format table\nexec onto.task.list project_id={RELAY} limit=100\n"
     done = run(tmp_path, script)
     assert done.returncode == 0, done.stdout
     # Table cells are cut at 48 characters: the start of the title is there, brackets and all.

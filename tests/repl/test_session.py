@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import RELAY, SPONSORS_TASK, TIDEWATER, tasks_of
+from repl_helpers import RELAY, SPONSORS_TASK, TIDEWATER, tasks_of
 from repl_driver import CTRL_C, ENTER, RIGHT, ReplDriver, wait_for
 
 
@@ -73,7 +73,7 @@ def test_a_confirmation_defaults_to_no_and_yes_runs_it(gateway, tmp_path):
     with ReplDriver(gateway, tmp_path / "history") as repl:
         repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
         repl.enter_and_wait_for("needs your confirmation")
-        assert "- task " + SPONSORS_TASK in repl.output  # the diff, before the question
+        assert '- deleted task "Find three sponsors" ' + SPONSORS_TASK in repl.output  # the diff, named, before the question
         repl.enter_and_wait_for("not confirmed; nothing was written")
         repl.wait_for_prompt()
         with gateway.store.read() as tx:
@@ -118,3 +118,35 @@ def test_history_persists_and_suggests_from_it(gateway, tmp_path):
         repl.type("history")
         repl.enter_and_wait_for("2  history")  # the repeated line is kept once
         repl.quit()
+
+
+def test_bang_n_reruns_a_line_of_the_prompts_history(gateway, tmp_path):
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.list limit=1")
+        repl.enter_and_wait_for("ok  onto.task.list")
+        repl.wait_for_prompt()
+        repl.type("history")
+        repl.enter_and_wait_for("2  history")
+        repl.wait_for_prompt()
+        repl.type("!1")
+        repl.enter_and_wait_for("again: exec onto.task.list limit=1")
+        wait_for(lambda: repl.output.count("ok  onto.task.list") == 2, "the list to run a second time")
+        assert repl.quit() == 0
+
+
+def test_settings_use_the_explorers_words_and_errors_are_short_until_verbose(gateway, tmp_path):
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.get task_id=nope")
+        repl.enter_and_wait_for("set verbose on shows the details")
+        repl.wait_for_prompt()
+        assert "usage" not in repl.output
+        repl.type("set verbose on")
+        repl.enter_and_wait_for("verbose on")
+        repl.wait_for_prompt()
+        repl.type("set writes on")
+        repl.enter_and_wait_for("writes on   context all")
+        repl.wait_for_prompt()
+        assert gateway.allow_write
+        repl.type("exec onto.task.get task_id=nope")
+        repl.enter_and_wait_for("usage")
+        assert repl.quit() == 0

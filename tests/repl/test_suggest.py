@@ -141,7 +141,7 @@ def test_nothing_is_suggested_where_nothing_fits(text, at_root):
 
 def test_set_wants_a_setting_then_its_value(at_root):
     assert only("set ", at_root) == SettingName("", 0)
-    assert only("set scope pro", at_root) == SettingValue("pro", 3, "scope")
+    assert only("set context pro", at_root) == SettingValue("pro", 3, "context")
     assert kinds("set colour x", at_root) == ()
 
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def pick(pilot, name_typed: str) -> None:
-    await pilot.press("ctrl+o")
+    await pilot.press("f7")
     await settle(pilot)
     assert isinstance(pilot.app.screen, IdPickerScreen)
     await type_text(pilot, name_typed)

@@ -99,8 +99,8 @@ def test_project_create_uses_defs_for_entities_and_relationships():
 
 
 @pytest.mark.parametrize(("kind", "text", "expected"), [
-    ("integer", "42", (42, None)), ("integer", "4.5", (MISSING, "expects a whole number")),
-    ("number", "2.5", (2.5, None)), ("number", "7", (7, None)), ("number", "x", (MISSING, "expects a number")),
+    ("integer", "42", (42, None)), ("integer", "4.5", (MISSING, "'4.5' is not a whole number: type digits only, such as 3 or -2")),
+    ("number", "2.5", (2.5, None)), ("number", "7", (7, None)), ("number", "x", (MISSING, "'x' is not a number: type digits, such as 3 or 2.5")),
     ("string", "", (MISSING, None)), ("string", "hi", ("hi", None)), ("boolean", "true", (True, None)),
 ])
 def test_text_parses_by_kind(kind, text, expected):

@@ -44,8 +44,12 @@ async def test_highlighting_an_op_shows_its_docs(app):
         await settle(pilot)
         payload = screen.query_one(OpDocs).payload
         assert payload["op"] == "onto.task.create" and payload["policy"]["do"]
-        await pilot.press("f8")  # ctrl+s saves the call now (the schema moved to F8)
-        assert screen.query_one(OpDocs).show_schema
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("f2")
+        assert screen.query_one(OpDocs).show_schema, "F2 on the Docs tab shows the schema"
+        await pilot.press("f12")  # ctrl+s saves the call to a collection; the schema toggle is F12
+        assert not screen.query_one(OpDocs).show_schema, "F12 toggles the schema back off"
 
 
 async def test_find_by_path_letters_opens_the_op(app):

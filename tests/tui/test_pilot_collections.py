@@ -56,12 +56,12 @@ async def test_ctrl_s_saves_the_call_with_what_it_last_answered(tmp_path):
     assert call.expect.diff["created"] == {"task": 1}
 
 
-async def test_f7_browses_collections_and_enter_opens_a_saved_call(tmp_path):
+async def test_ctrl_o_browses_collections_and_enter_opens_a_saved_call(tmp_path):
     shutil.copytree(DEMO, tmp_path / "collections" / "tour")
     gateway = Gateway(db_path=tmp_path / "w.db")
     app = make_app(gateway, collections_dir=tmp_path / "collections")
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("f7")
+        await pilot.press("ctrl+o")
         await settle(pilot)
         screen = app.screen
         browser = screen.query_one(CollectionBrowser)
@@ -82,7 +82,7 @@ async def test_f5_on_a_collection_dry_runs_all_of_it_and_writes_nothing(tmp_path
     app = make_app(gateway, collections_dir=tmp_path / "none")
     messages: list = []
     async with app.run_test(size=(120, 36), message_hook=messages.append) as pilot:
-        await pilot.press("f7")
+        await pilot.press("ctrl+o")
         await settle(pilot)
         await pilot.press("f5")  # the cursor is on the shipped demo collection
         await settle(pilot)
@@ -106,7 +106,7 @@ async def test_f6_on_a_collection_asks_for_writes_shows_the_diff_then_runs_for_r
     before = _tasks(db)
     app = make_app(gateway, collections_dir=tmp_path / "collections")
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("f7")
+        await pilot.press("ctrl+o")
         await settle(pilot)
         await pilot.press("f6")
         await settle(pilot)
@@ -165,7 +165,7 @@ async def test_a_call_that_needs_earlier_answers_dry_runs_with_them_and_will_not
     gateway = Gateway(db_path=tmp_path / "w.db", allow_write=True)
     app = make_app(gateway, collections_dir=tmp_path / "none")
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("f7")
+        await pilot.press("ctrl+o")
         await settle(pilot)
         await pilot.press(*["down"] * 4)  # the demo's 040_start_task, which updates the task 030 creates
         await pilot.press("f6")

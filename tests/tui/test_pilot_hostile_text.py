@@ -107,7 +107,7 @@ async def test_a_run_whose_error_echoes_hostile_values_shows_them_as_they_are(ho
         await settle(pilot)
         envelope = screen.query_one(ResultView).envelope
         assert envelope["error"]["code"] == "VALIDATION_ERROR"
-        assert "'[/]nope' is not one of" in shown(screen)
+        assert '"[/]nope" is not one of' in shown(screen)
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert isinstance(app.screen, HistoryScreen) and OP in shown(app.screen)
@@ -140,7 +140,7 @@ async def test_a_stored_title_made_of_markup_shows_as_it_is(tmp_path):
             await settle(pilot)
             field = next(f for f in screen.query(FormField) if f.slot.label == "task_id")
             field.query_one("Input").focus()
-            await pilot.press("ctrl+o")
+            await pilot.press("f7")
             await settle(pilot)
             assert isinstance(app.screen, IdPickerScreen)
             await pilot.press(*"Stored")

@@ -68,7 +68,11 @@ async def test_cancelling_either_prompt_writes_nothing(app, gateway):
         await pilot.press("n")
         await settle(pilot)
         assert not gateway.allow_write and isinstance(app.screen, ExplorerScreen)
-        await pilot.press("ctrl+l")
+        await pilot.press("f8")
+        await settle(pilot)
+        assert not gateway.allow_write, "the writes key asks before turning writes on"
+        await pilot.press("w")
+        await settle(pilot)
         assert gateway.allow_write
         await pilot.press("f6")
         await settle(pilot)
@@ -163,9 +167,9 @@ async def test_a_failed_worker_becomes_a_visible_error(app):
 async def test_keys_can_be_remapped_by_id(gateway):
     from opgate.tui import make_app
 
-    app = make_app(gateway, keymap={"opgate.dry_run": "f8"})
+    app = make_app(gateway, keymap={"opgate.dry_run": "f10"})
     async with app.run_test(size=(120, 40)) as pilot:
         await open_call(pilot, "onto.document.tree.move", MOVE)
-        await pilot.press("f8")
+        await pilot.press("f10")
         await settle(pilot)
         assert app.screen.query_one(ResultView).envelope["meta"]["dry_run"]

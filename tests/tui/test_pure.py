@@ -42,11 +42,11 @@ def test_the_diff_reads_line_by_line():
         "edges_added": [{"src_kind": "task", "src_id": "t1", "rel": "supports", "dst_kind": "goal", "dst_id": "g2"}],
         "edges_removed": [], "links_added": [{"task_id": "t1", "document_id": "d1", "role": "input"}], "links_removed": [],
     }
-    shown = text_of(render_diff(diff, Palette(), names={"d1": "API Spec"}))
-    assert '+ created task t1 "New"' in shown
-    assert "~ updated document d1 API Spec" in shown and 'parent_id: null → "d0"' in shown
-    assert '- deleted goal g1 "Old"' in shown
-    assert "+ edge task t1 ─supports→ goal g2" in shown and "+ link task t1 ⇄ document d1 (input)" in shown
+    shown = text_of(render_diff(diff, Palette(), names={"d1": "API Spec", "d0": {"kind": "document", "name": "Engineering"}}))
+    assert "+ created task t1" in shown and '    title: "New"' in shown
+    assert '~ updated document "API Spec" d1' in shown and 'parent: (root) → "Engineering" d0' in shown
+    assert "- deleted goal g1" in shown
+    assert "+ edge task t1 ─supports→ goal g2" in shown and '+ link task t1 ⇄ document "API Spec" d1 (input)' in shown
     assert "No changes" in text_of(render_diff({k: [] for k in diff}, Palette()))
 
 

@@ -1,4 +1,5 @@
-"""One snapshot per screen at 80x24 and 140x40, dark and light (pinned: textual 8.2.8, pytest-textual-snapshot 1.1.0).
+"""One snapshot per screen at 80x24 and 140x40, dark and light, and the explorer at 60x20, 80x24 and 120x36
+(pinned: textual 8.2.8, pytest-textual-snapshot 1.1.0).
 
 Frames are deterministic: a fresh database opened by a relative path (so the
 header shows ``w.db``), envelopes and call-log entries with their trace ids,
@@ -16,13 +17,14 @@ from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, settle, type_text, wai
 from opgate.core import Gateway
 from opgate.tui import make_app
 from opgate.tui.screens import (
-    AllowWriteScreen, ConfirmRunScreen, ContextScreen, CopyScreen, HistoryScreen, IdPickerScreen, KeysHelpScreen, RunReportScreen, SaveCallScreen,
+    AllowWriteScreen, ConfirmRunScreen, ContextScreen, CopyScreen, ExportCallScreen, HistoryScreen, IdPickerScreen, KeysHelpScreen, ResetDemoScreen,
+    RunReportScreen, SaveCallScreen,
 )
 
 MOVE = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
 SIZES = {"narrow": (80, 24), "wide": (140, 40)}
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
-FIXED = {"trace_id": "tr_0000000000000000", "latency_ms": 12.5, "state_digest": "0" * 64, "updated_at": "2026-03-01T09:00:00Z", "ts": "2026-03-01T09:00:00Z", "duration_ms": 12.5}
+FIXED = {"trace_id": "tr_0000000000000000", "latency_ms": 12.5, "state_digest": "0" * 64, "id_seed": "0" * 32, "updated_at": "2026-03-01T09:00:00Z", "created_at": "2026-03-01T09:00:00Z", "ts": "2026-03-01T09:00:00Z", "duration_ms": 12.5}
 
 
 def steady(value: Any) -> Any:
@@ -104,14 +106,47 @@ async def copy_menu(pilot):
     assert isinstance(pilot.app.screen, CopyScreen)
 
 
+async def export_call(pilot):
+    pilot.app.push_screen(ExportCallScreen("opgate-onto.document.tree.move-dry-run-20260301-090000.md", "the dry-run of onto.document.tree.move"))
+
+
+async def reset_demo(pilot):
+    pilot.app.push_screen(ResetDemoScreen("w.db"))
+
+
+async def new_parent_picker(pilot):
+    pilot.app.push_screen(IdPickerScreen("new_parent_id", PROJECT, moving=ENGINEERING, offer_root=True))
+
+
+async def followed_entity(pilot):
+    """The breadcrumb after following the project from a dry-run's entities: Esc goes back."""
+    screen = pilot.app.screen
+    await screen.open_op("onto.document.tree.move", MOVE)
+    await settle(pilot)
+    screen.show_result(steady(pilot.app.gateway.exec("onto.document.tree.move", MOVE, dry_run=True)))
+    await settle(pilot)  # the person is on the Result tab when they follow an entity
+    screen.remember_place(screen.query_one("#result-view").envelope)
+    await screen.open_op("onto.project.get", {"project_id": PROJECT}, tab="result")
+    screen.show_result(steady(pilot.app.gateway.exec("onto.project.get", {"project_id": PROJECT})))
+
+
+async def create_diff(pilot):
+    """A create's dry-run: every field of the new row, its project named."""
+    args = {"project_id": PROJECT, "title": "Write the press kit", "priority": 2}
+    await pilot.app.screen.open_op("onto.task.create", args)
+    await settle(pilot)
+    envelope = pilot.app.gateway.exec("onto.task.create", args, dry_run=True, id_seed="snapshot-seed-0001")
+    pilot.app.screen.show_result(steady(envelope))
+
+
 async def collections(pilot):
-    await pilot.press("f7")  # only the shipped demo: the test's folder has no collections
+    await pilot.press("ctrl+o")  # only the shipped demo: the test's folder has no collections
     await settle(pilot)
     await pilot.press("down", "down", "down")
 
 
 async def run_report(pilot):
-    await pilot.press("f7")
+    await pilot.press("ctrl+o")
     await settle(pilot)
     await pilot.press("f5")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, RunReportScreen))
@@ -132,8 +167,10 @@ async def save_call(pilot):
 
 SCREENS = {f.__name__: f for f in (
     explorer_docs, explorer_build, explorer_result, jump, id_picker, confirm_run, allow_write, history, keys_help, context, copy_menu,
-    collections, run_report, save_call,
+    export_call, reset_demo, new_parent_picker, followed_entity, create_diff, collections, run_report, save_call,
 )}
+# The main screen where people spend their time, at the three sizes the explorer must handle.
+EXPLORER_SIZES = {"60x20": (60, 20), "80x24": (80, 24), "120x36": (120, 36)}
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -152,5 +189,23 @@ def test_screen(snap_compare, tmp_path, monkeypatch, screen, size, theme):
 
     try:
         assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+    finally:
+        gateway.close()
+
+
+@pytest.mark.parametrize("size", EXPLORER_SIZES)
+@pytest.mark.parametrize("screen", ["explorer_build", "explorer_result", "followed_entity"])
+def test_explorer_sizes(snap_compare, tmp_path, monkeypatch, screen, size):
+    monkeypatch.chdir(tmp_path)
+    gateway = Gateway(db_path="w.db")
+    app = make_app(gateway, "built-in catalogue")
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await SCREENS[screen](pilot)
+        await quiet(pilot)
+
+    try:
+        assert snap_compare(app, terminal_size=EXPLORER_SIZES[size], run_before=run_before)
     finally:
         gateway.close()

@@ -51,8 +51,8 @@ def test_the_flow_from_the_repl(config, db, tmp_path):
             repl.enter_and_wait_for("preview: nothing was sent")
             repl.wait_for_prompt()
             assert names(gw) == [], "the dry-run sent the write"
-            repl.type("set allow_write on")
-            repl.enter_and_wait_for("allow_write on")
+            repl.type("set writes on")
+            repl.enter_and_wait_for("writes on")
             repl.wait_for_prompt()
             repl.type(write)
             repl.press(ENTER)

@@ -49,7 +49,9 @@ def layout(spec: FieldSpec, args: Any, choices: dict[Path, int] | None = None, p
     """The slot tree for ``args``; ``choices`` holds the variant each path was set to by hand."""
     choices = choices or {}
     if spec.kind == "object":
-        children = tuple(layout(f, args, choices, path + (f.name,)) for f in spec.fields)
+        # Required fields first (then the schema's order): what must be filled is what the person sees first.
+        fields = sorted(spec.fields, key=lambda f: not f.required)
+        children = tuple(layout(f, args, choices, path + (f.name,)) for f in fields)
         return Slot(path, spec, children, in_array=in_array)
     if spec.kind == "array" and spec.items is not None:
         items = get_at(args, path)

@@ -67,6 +67,10 @@ def new_item(spec: FieldSpec) -> Any:
 # -- text <-> values --------------------------------------------------------------------
 
 
+def _quoted(text: str) -> str:
+    return repr(text if len(text) <= 30 else text[:29] + "…")
+
+
 def parse_text(spec: FieldSpec, text: str, *, in_array: bool = False) -> tuple[Any, str | None]:
     """The value typed into a text input, or ``(MISSING, message)`` when it cannot be one.
 
@@ -84,17 +88,17 @@ def parse_text(spec: FieldSpec, text: str, *, in_array: bool = False) -> tuple[A
         try:
             return int(stripped), None
         except ValueError:
-            return MISSING, "expects a whole number"
+            return MISSING, f"{_quoted(stripped)} is not a whole number: type digits only, such as 3 or -2"
     if spec.kind == "number":
         try:
             number = float(stripped)
         except ValueError:
-            return MISSING, "expects a number"
+            return MISSING, f"{_quoted(stripped)} is not a number: type digits, such as 3 or 2.5"
         return (int(number) if number.is_integer() and "." not in stripped and "e" not in stripped.lower() else number), None
     if spec.kind == "boolean":
         if stripped.lower() in ("true", "false"):
             return stripped.lower() == "true", None
-        return MISSING, "expects true or false"
+        return MISSING, f"{_quoted(stripped)} is not true or false"
     try:
         return safe_json.loads(stripped, what="the value", check_text=False), None
     except safe_json.JsonInputError as exc:

@@ -21,15 +21,20 @@ class AllowWriteScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Stay read-only", tooltip="Keep writes off", id="opgate.allow.no"),
     ]
 
-    def __init__(self, op: str):
+    def __init__(self, op: str | None):
+        """``op`` is the write that asked; None when the person pressed the writes key."""
         super().__init__()
         self.op = op
 
     def compose(self) -> ComposeResult:
         with Vertical(id="allow-box", classes="modal-box"):
             yield Label("[b]Writes are off[/b] (read-only mode)")
-            yield Label(Text(f"{self.op} writes to the workspace. Dry-run (F5) shows what it would change without writing. "
-                        "Turn writes on for this session to run it for real? ctrl+l switches back at any time."))
+            if self.op:
+                yield Label(Text(f"{self.op} writes to the workspace. Dry-run (F5) shows what it would change without writing. "
+                            "Turn writes on for this session to run it for real? F8 switches back at any time."))
+            else:
+                yield Label(Text("With writes on, F6 changes the workspace for real (each write still shows its diff and asks). "
+                            "Dry-runs (F5) work either way. Turn writes on for this session?"))
             with Horizontal(id="allow-buttons"):
                 yield Button("Allow writes (w)", variant="warning", id="allow-yes")
                 yield Button("Stay read-only (n)", variant="primary", id="allow-no")

@@ -12,6 +12,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from opgate.core.diff_text import field_label, field_value
+
 from .._palette import Palette, json_syntax
 from .._render_result import touched_entities
 from ..widgets import DiffView
@@ -40,7 +42,7 @@ class ConfirmRunScreen(ModalScreen[bool]):
                 yield Label(Text(self.summary, style="italic"))
             with VerticalScroll(id="confirm-body"):
                 yield Label("[b]Arguments[/b]")
-                yield Static(json_syntax(self.args, Palette.of(self.app), indent=None), id="confirm-args")
+                yield Static(self._arguments(meta.get("names") or {}), id="confirm-args")
                 if "preview" in meta:
                     # An upstream that cannot rehearse: show exactly what will be sent instead of a diff.
                     yield Label("[b]What will be sent[/b] (nothing was sent yet)")
@@ -48,7 +50,7 @@ class ConfirmRunScreen(ModalScreen[bool]):
                 else:
                     yield Label("[b]What will change[/b] (from a dry-run just now)")
                     diff = DiffView(id="confirm-diff")
-                    diff.names = {i: n for i, _, n in touched_entities(self.preview) if n}
+                    diff.names = {**{i: n for i, _, n in touched_entities(self.preview) if n}, **(meta.get("names") or {})}
                     diff.diff = meta.get("diff") or {}
                     yield diff
                 if not self.preview.get("ok", True):
@@ -57,6 +59,19 @@ class ConfirmRunScreen(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Run it (y)", variant="error", id="confirm-yes")
                 yield Button("Cancel (n)", variant="primary", id="confirm-no")
+
+    def _arguments(self, names: dict[str, Any]) -> Text:
+        """One line per argument, ids with their names (``new_parent: "Engineering" 5000…0001``)."""
+        palette = Palette.of(self.app)
+        styles = {"name": "italic", "after": palette.success, "": ""}
+        text = Text()
+        for key, value in self.args.items():
+            if text:
+                text.append("\n")
+            text.append(f"{field_label(key)}: ", style="bold")
+            for part, role in field_value(key, value, names, "after"):
+                text.append(part, style=styles.get(role, ""))
+        return text
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()

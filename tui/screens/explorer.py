@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -9,24 +10,24 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from .._calltext import render as render_call
+from .._clipboard import copy_text
 from .._failures import ReportsWorkerFailures
 from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
 from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
+from ._explorer_moves import ExplorerMoves
 from .explorer_collections import CollectionActions
 from .id_picker import IdPickerScreen
-from .jump import Jump, JumpScreen
 
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
+class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -59,9 +60,14 @@ class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
         self.call_args: dict[str, Any] = {}
         self.field_errors: list[dict[str, Any]] = []
         self.busy = False
+        # Chosen before the first dry-run and kept until a real write succeeds, so the
+        # ids a dry-run shows are the ids the confirmation shows and the run creates.
+        self.id_seed = secrets.token_hex(16)
+        self.init_moves()
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
+        yield Static("", id="breadcrumb")
         with Horizontal(id="main"):
             yield OpTree(id="tree")
             yield CollectionBrowser(id="collections")
@@ -78,6 +84,7 @@ class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
         self.watch(self.app, "allow_write", lambda _: self.app.sync_bar(self.query_one(GatewayBar)))  # type: ignore[attr-defined]
         self.watch(self.app, "context", lambda _: self.reload_tree(), init=False)
         self.reload_tree()
+        self.query_one("#breadcrumb").display = False
         self.query_one(OpTree).focus()
 
     @property
@@ -131,30 +138,30 @@ class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
         await self.query_one(CallBuilder).open(record, args)
         self.action_show_tab(tab)
         if tab == "build":
-            self.query_one(CallBuilder).focus_first_field()
+            self.query_one(CallBuilder).focus_first_needed()
+        self.show_breadcrumb()
         return True
 
-    def action_find(self) -> None:
-        paths = [r.op for r in self.gateway.help_tree.root.ops()]
-
-        async def chosen(jump: Jump | None) -> None:
-            if jump:
-                await self.open_op(jump.op, jump.args or None)
-
-        self.app.push_screen(JumpScreen(paths), chosen)
-
     def action_show_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        tabs = self.query_one(TabbedContent)
+        if tab == "docs" and self.call_op and not self.query_one(OpTree).has_focus and self.shown_path != self.call_op:
+            # From the builder or a result, Docs is about the call being built, not where the tree cursor was left.
+            self.shown_path = self.call_op
+            self.load_help(self.call_op)
+        if tab == "docs" and tabs.active == "docs" and self.query_one(OpDocs).has_focus:
+            self.query_one(OpDocs).show_schema = not self.query_one(OpDocs).show_schema  # F2 again: the schema
+        tabs.active = tab
         widget = self.query_one(FOCUS_IN_TAB[tab])
         if tab == "build":
-            self.query_one(CallBuilder).focus_first_field()
+            self.query_one(CallBuilder).focus_first_needed()
         else:
             widget.focus()
 
     def action_toggle_schema(self) -> None:
         docs = self.query_one(OpDocs)
-        docs.show_schema = not docs.show_schema
-        self.action_show_tab("docs")
+        schema = not docs.show_schema
+        self.action_show_tab("docs")  # on the focused Docs tab this is "F2 again", which toggles too: set it after
+        docs.show_schema = schema
 
     # -- building ---------------------------------------------------------------------------
 
@@ -168,15 +175,20 @@ class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
     @on(FormField.PickRequested)
     def _pick(self, event: FormField.PickRequested) -> None:
         project = self.call_args.get("project_id") if event.name != "project_id" else None
+        moving = self.call_args.get("document_id") if event.name in ("new_parent_id", "parent_id") else None
 
-        async def picked(choice: tuple[str, str] | None) -> None:
+        async def picked(choice: tuple[str | None, str] | None) -> None:
             if choice:
                 await self.query_one(CallBuilder).set_field(event.path, choice[0])
                 if event.field.is_attached:
                     event.field.set_note(choice[1])
                     event.field.focus_input()
 
-        self.app.push_screen(IdPickerScreen(event.name, project if isinstance(project, str) else None), picked)
+        picker = IdPickerScreen(
+            event.name, project if isinstance(project, str) else None,
+            moving=moving if isinstance(moving, str) else None, offer_root=event.field.slot.spec.nullable,
+        )
+        self.app.push_screen(picker, picked)
 
     async def action_insert_example(self) -> None:
         builder = self.query_one(CallBuilder)
@@ -221,13 +233,18 @@ class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
         return f"# no request to show: {(envelope.get('error') or {}).get('message', 'not an HTTP op')}"
 
     def copy_as(self, fmt: str) -> None:
-        """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard."""
-        if not self.call_op:
-            return
-        text = self.call_text(fmt)
-        self.app.copy_to_clipboard(text)
-        title = dict(COPY_FORMATS).get(fmt, fmt)
-        self.notify(text if len(text) < 300 else text[:297] + "…", title=f"Copied as {title}", markup=False)
+        """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard, and say what really happened."""
+        if self.call_op:
+            self.copy_call(self.call_text(fmt), dict(COPY_FORMATS).get(fmt, fmt))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="copy", name="copy")
+    def copy_call(self, text: str, title: str) -> None:
+        copied, how = copy_text(self.app, text)
+        shown = text if len(text) < 300 else text[:297] + "…"
+        self.app.call_from_thread(
+            self.notify, f"{how}\n{shown}", title=f"{'Copied' if copied else 'Copy'}: {title}",
+            severity="information" if copied else "warning", markup=False, timeout=8,
+        )
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -249,7 +266,11 @@ class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
         return builder.record
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """F5 and F6 are shown disabled for an op that nothing can run here."""
+        """F5 and F6 are shown disabled for an op that nothing can run here; Back only when there is a way back."""
+        if action == "find_from_slash":
+            return self.slash_opens_find()
+        if action == "back":
+            return bool(self.back_stack)
         if action in ("dry_run", "run") and not self.query_one(CollectionBrowser).has_focus:
             record = self.gateway.registry.get(self.call_op or "")
             if record is not None and not record.runnable:
@@ -293,15 +314,22 @@ class ExplorerScreen(ReportsWorkerFailures, CollectionActions):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="exec", name="exec")
     def exec_call(self, op: str, args: dict[str, Any], *, dry_run: bool = False, purpose: str = "show", state_digest: str | None = None) -> None:
-        envelope = self.gateway.exec(op, args, dry_run=dry_run, state_digest=state_digest)
+        envelope = self.gateway.exec(op, args, dry_run=dry_run, state_digest=state_digest, id_seed=self.id_seed)
         self.post_message(self.CallDone(op, args, envelope, purpose))
 
     @on(CallDone)
     async def _call_done(self, event: CallDone) -> None:
         self.app.remember(event.envelope)  # type: ignore[attr-defined]
-        self.last_call = (event.op, event.args, event.envelope)  # what ctrl+s can record as the expectation
+        meta = event.envelope.get("meta") or {}
+        if event.envelope.get("ok") and meta.get("diff") and not meta.get("dry_run"):
+            self.id_seed = secrets.token_hex(16)  # those ids are taken now: the next call gets new ones
+        if event.purpose != "entity":
+            self.last_call = (event.op, event.args, event.envelope)
         if event.purpose == "entity":
+            self.remember_place(self.query_one(ResultView).envelope)
             await self.open_op(event.op, event.args, tab="result")
+            self.last_call = (event.op, event.args, event.envelope)
+            self.refresh_bindings()
         if event.purpose == "preview" and event.envelope.get("ok"):
             digest = (event.envelope.get("meta") or {}).get("state_digest")
 

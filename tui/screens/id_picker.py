@@ -19,8 +19,12 @@ from textual.widgets.option_list import Option
 from .._failures import ReportsWorkerFailures
 
 
-class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str, str] | None]):
-    """Dismisses with the chosen ``(id, label)``, or ``None``."""
+# The option that stands for "no parent": the value it sets is null.
+ROOT_OPTION = "\x00root"
+
+
+class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str | None, str] | None]):
+    """Dismisses with the chosen ``(id, label)`` (``(None, "(root)")`` for no parent), or ``None``."""
 
     BINDINGS: ClassVar = [
         Binding("escape", "cancel", "Close", tooltip="Close without picking", id="opgate.pick.close"),
@@ -34,11 +38,14 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str, str] | None])
         text: str
         choices: list[Any]
 
-    def __init__(self, argument: str, project_id: str | None = None):
+    def __init__(self, argument: str, project_id: str | None = None, *, moving: str | None = None, offer_root: bool = False):
+        """``moving``: the document being moved (left out of its new-parent choices); ``offer_root``: null is a valid pick."""
         super().__init__()
         self.labels: dict[str, str] = {}
         self.argument = argument
         self.project_id = project_id
+        self.moving = moving
+        self.offer_root = offer_root
         self.text = ""
 
     def compose(self) -> ComposeResult:
@@ -59,7 +66,7 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str, str] | None])
 
     @work(thread=True, exclusive=True, exit_on_error=False, name="id choices")
     def _load(self, text: str) -> None:
-        choices = self.app.gateway.id_choices(self.argument, text, project_id=self.project_id)  # type: ignore[attr-defined]
+        choices = self.app.gateway.id_choices(self.argument, text, project_id=self.project_id, moving=self.moving)  # type: ignore[attr-defined]
         self.post_message(self.Loaded(text, list(choices)))
 
     @on(Loaded)
@@ -69,10 +76,14 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str, str] | None])
         options = self.query_one("#picker-choices", OptionList)
         options.clear_options()
         self.labels = {c.id: c.label for c in event.choices}
+        if self.offer_root and not event.text:
+            options.add_option(Option(Text.assemble(("(root)", "bold"), ("  no parent: the top of the project", "dim")), id=ROOT_OPTION))
         for choice in event.choices:
-            label = Text.assemble((choice.label, "bold"), (f"  {choice.kind} · {choice.id}", "dim"))
+            what = choice.what or choice.kind
+            marker = "▸ " if what == "folder" else "  "
+            label = Text.assemble(marker, (choice.label, "bold"), (f"  {what} · {choice.id}", "dim"))
             options.add_option(Option(label, id=choice.id))
-        if not event.choices:
+        if not event.choices and not (self.offer_root and not event.text):
             hint = "type a name to search every kind" if not event.text else f"nothing in the workspace fits {self.argument}"
             options.add_option(Option(Text(hint, style="dim"), disabled=True))
         else:
@@ -89,7 +100,9 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str, str] | None])
         self._pick(event.option.id)
 
     def _pick(self, entity_id: str | None) -> None:
-        if entity_id:
+        if entity_id == ROOT_OPTION:
+            self.dismiss((None, "(root)"))
+        elif entity_id:
             self.dismiss((entity_id, self.labels.get(entity_id, "")))
 
     def action_to_list(self) -> None:

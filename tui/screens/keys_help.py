@@ -18,11 +18,13 @@ from textual.widgets import Label, Static
 from .._keys import SECTIONS
 
 HOW_TO = """[b]Build a call in five steps[/b]
-1. Find the op: [b]/[/b] and type part of its path or plain words, or walk the tree (→ opens a group).
-2. [b]Enter[/b] opens it in the builder (F3). Fill the form; [b]ctrl+o[/b] (or [b]pick[/b]) picks ids from the workspace.
+1. Find the op: [b]/[/b] or [b]ctrl+f[/b] and type part of its path or plain words, or walk the tree (→ opens a group).
+2. [b]Enter[/b] opens it in the builder (F3). Fill the form; [b]F7[/b] (or [b]pick[/b]) picks ids from the workspace.
 3. [b]F5[/b] dry-runs it: the result and the store diff, nothing written.
-4. [b]F6[/b] runs it. Writes need allow-write ([b]ctrl+l[/b]) and ask you first, showing what will change.
+4. [b]F6[/b] runs it. Writes need allow-write ([b]F8[/b]) and ask you first, showing what will change.
 5. [b]ctrl+r[/b] shows the history: re-open a call, or collect calls into a batch.
+
+[b]Keep it[/b]  [b]ctrl+s[/b] saves the call to a collection · [b]ctrl+o[/b] shows the collections (F5/F6 there run them)
 
 [b]Badges[/b]  [b]r[/b] read · [b]w[/b] write · [b]del[/b] destructive · [b]ask[/b] needs confirmation"""
 

@@ -101,6 +101,10 @@ class CallBuilder(Vertical):
     def focus_first_field(self) -> None:
         self.query_one(CallForm).focus_path(())
 
+    def focus_first_needed(self) -> None:
+        """The first required field still empty (else the first field), cursor at the end, nothing selected."""
+        self.query_one(CallForm).focus_first_needed()
+
     # -- keeping the views in step ---------------------------------------------------------------
 
     def _sync(self, *, from_json: bool) -> None:

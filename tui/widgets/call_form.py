@@ -161,6 +161,14 @@ class CallForm(VerticalScroll):
         self._groups = list(self.query(FormGroup))
         self.show_errors(self._errors)
 
+    def focus_first_needed(self) -> bool:
+        """Focus the first required field that has no value yet, or the first field."""
+        needed = next((f for f in self._fields if f.slot.spec.required and f.is_empty), None)
+        if needed is not None:
+            needed.focus_input()
+            return True
+        return self.focus_path(())
+
     def focus_path(self, path: Path) -> bool:
         """Focus the input at ``path`` (or the first one under it)."""
         for field in self._fields:

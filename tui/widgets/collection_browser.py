@@ -90,12 +90,12 @@ class CollectionBrowser(Tree[CollectionNode]):
 
     def select(self, wanted: CollectionNode) -> None:
         """Put the cursor back on ``wanted`` after the listing was refreshed."""
-        for node in self._nodes():
+        for node in self._listed_nodes():
             if node.data == wanted:
                 self.move_cursor(node)
                 return
 
-    def _nodes(self) -> list[TreeNode[CollectionNode]]:
+    def _listed_nodes(self) -> list[TreeNode[CollectionNode]]:  # not _nodes: a Widget keeps its children there
         found, stack = [], list(self.root.children)
         while stack:
             node = stack.pop(0)

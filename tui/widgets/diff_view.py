@@ -19,7 +19,7 @@ class DiffView(Static):
     """
 
     diff: reactive[dict[str, Any] | None] = reactive(None, layout=True)
-    names: reactive[dict[str, str]] = reactive(dict, layout=True)
+    names: reactive[dict[str, Any]] = reactive(dict, layout=True)
 
     def render(self) -> Any:
         return render_diff(self.diff, Palette.of(self.app), names=self.names)

@@ -19,7 +19,7 @@ from .._plain import plain
 from ..forms import MISSING, Path, Slot, parse_text, to_text
 
 PLACEHOLDERS = {
-    "uuid": "uuid (ctrl+o picks one)",
+    "uuid": "uuid (F7 picks one)",
     "date-time": "2026-03-01T09:00:00Z",
     "date": "2026-03-01",
     "email": "name@example.com",
@@ -32,7 +32,7 @@ def _placeholder(slot: Slot) -> str:
     if spec.kind == "json":
         text = "JSON"
     elif spec.picks_id and spec.format != "uuid":
-        text = "id (ctrl+o picks one)"
+        text = "id (F7 picks one)"
     else:
         text = PLACEHOLDERS.get(spec.format or "", spec.type_label.replace("|null", ""))
     return f"{text}, or null" if spec.nullable else text
@@ -100,8 +100,8 @@ class FormField(Vertical):
         if spec.picks_id:
             with Horizontal(classes="field-row"):
                 yield self._input()
-                pick = Button("pick", classes="pick", tooltip="Pick from the workspace (ctrl+o)", compact=True)
-                pick.can_focus = False  # ctrl+o in the input does the same; Tab goes field to field
+                pick = Button("pick", classes="pick", tooltip="Pick from the workspace (F7)", compact=True)
+                pick.can_focus = False  # F7 in the input does the same; Tab goes field to field
                 yield pick
         else:
             yield self._input()
@@ -117,8 +117,10 @@ class FormField(Vertical):
             index = self._select_index(self._value)
             blank = not self.slot.in_array or index is Select.NULL
             return Select(options, prompt="(not set)", allow_blank=blank, value=index, compact=True)
-        kind = "integer" if spec.kind == "integer" and not spec.nullable else "number" if spec.kind == "number" and not spec.nullable else "text"
-        return Input(to_text(spec, self._value), placeholder=_placeholder(self.slot), type=kind, compact=True, valid_empty=True)
+        # Always a text input: a number input drops refused keys without a word, while the
+        # form says why "3x" is not a whole number. Focus never selects the text, so the
+        # next key cannot replace a picked id.
+        return Input(to_text(spec, self._value), placeholder=_placeholder(self.slot), compact=True, valid_empty=True, select_on_focus=False)
 
     def _choices(self) -> list[Any]:
         spec = self.slot.spec
@@ -193,6 +195,10 @@ class FormField(Vertical):
 
     def action_pick(self) -> None:
         self.post_message(self.PickRequested(self, self.slot.path, str(self.slot.path[-1]) if self.slot.path else "id"))
+
+    @property
+    def is_empty(self) -> bool:
+        return self._value is MISSING
 
     def focus_input(self) -> None:
         for widget in self.query("Input, Select"):

@@ -64,4 +64,4 @@ class GatewayBar(Horizontal):
         mode.update(" WRITES ON " if self.allow_write else " READ-ONLY ")
         mode.set_class(self.allow_write, "-writes")
         mode.set_class(not self.allow_write, "-read-only")
-        mode.tooltip = "ctrl+l switches between read-only and allow-write"
+        mode.tooltip = "F8 switches between read-only and allow-write"

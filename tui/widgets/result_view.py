@@ -84,9 +84,15 @@ class ResultView(VerticalScroll):
         shown_error.update("" if envelope.get("ok") else render_error(envelope, palette))
         shown_error.display = not envelope.get("ok")
         self._show_http(envelope, palette)
-        entities = touched_entities(envelope)
+        known = meta.get("names") or {}
+        # The names a write's envelope carries fill in what the result itself does not name.
+        entities = [
+            (i, kind or (known.get(i) or {}).get("kind"), name or (known.get(i) or {}).get("name", ""))
+            for i, kind, name in touched_entities(envelope)
+        ]
         diff = meta.get("diff")
-        names = {i: n for i, _, n in entities if n}
+        names: dict[str, Any] = {i: n for i, _, n in entities if n}
+        names.update(meta.get("names") or {})
         view = self.query_one(DiffView)
         view.names = names
         view.diff = diff

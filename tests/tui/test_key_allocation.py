@@ -1,0 +1,100 @@
+"""The merged keymap: no two bindings live at once share a key, terminals' own keys stay free, and the moved keys work."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pilot_helpers import settle
+from rich.console import Console
+
+from opgate.tui._keys import APP_KEYS, EXPLORER_KEYS, FORM_KEYS, HISTORY_KEYS
+from opgate.tui.screens import HistoryScreen, KeysHelpScreen
+from opgate.tui.widgets import CollectionBrowser, OpTree
+
+pytestmark = pytest.mark.anyio
+
+# Keys many terminals take for themselves (menu bar, full screen) before the explorer sees them,
+# and control keys that are other keys on the wire (ctrl+m is Enter, ctrl+i Tab, ctrl+h Backspace, ctrl+[ Esc).
+TERMINAL_KEYS = {"f10", "f11", "ctrl+m", "ctrl+i", "ctrl+h", "ctrl+j", "ctrl+left_square_bracket"}
+
+
+def _keys(bindings) -> list[str]:
+    return [key.strip() for binding in bindings for key in binding.key.split(",")]
+
+
+@pytest.mark.parametrize(("where", "bindings"), [
+    ("explorer, typing in a form field", [*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS]),
+    ("history", [*APP_KEYS, *HISTORY_KEYS]),
+])
+def test_no_two_bindings_live_at_once_share_a_key(where, bindings):
+    keys = _keys(bindings)
+    assert sorted({k for k in keys if keys.count(k) > 1}) == [], where
+
+
+def test_no_default_key_is_one_a_terminal_takes_first():
+    assert set(_keys([*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS, *HISTORY_KEYS])) & TERMINAL_KEYS == set()
+
+
+def test_every_binding_has_its_own_id():
+    ids = [b.id for b in [*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS, *HISTORY_KEYS]]
+    assert None not in ids and len(ids) == len(set(ids))
+
+
+async def test_ctrl_o_shows_the_collections_and_ctrl_backslash_hides_whichever_left_pane_is_shown(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        tree, browser = screen.query_one(OpTree), screen.query_one(CollectionBrowser)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert browser.display and not tree.display and browser.has_focus
+        await pilot.press("ctrl+backslash")
+        await settle(pilot)
+        assert not browser.display and not tree.display, "the collections are hidden, and the tree does not come back in their place"
+        await pilot.press("ctrl+backslash")
+        await settle(pilot)
+        assert tree.display and not browser.display
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert tree.display and not browser.display and tree.has_focus
+
+
+async def test_ctrl_n_maximises_the_focused_left_pane_and_gives_it_back(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert screen.maximized is screen.query_one(CollectionBrowser)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert screen.maximized is None
+
+
+async def test_in_the_history_slash_and_ctrl_f_filter_and_in_the_explorer_they_find(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        for key in ("slash", "ctrl+f"):
+            history.query_one("#history-table").focus()
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.screen is history and app.focused is history.query_one("#history-filter"), key
+
+
+async def test_the_keys_help_shows_the_final_keys(app):
+    async with app.run_test(size=(120, 60)) as pilot:
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, KeysHelpScreen)
+        console = Console(width=116, record=True, file=io.StringIO())
+        console.print(app.screen._keys_table())  # the table the help screen shows
+        shown = console.export_text()
+        for key, action in (("^o", "Collections"), ("^s", "Save"), ("f7", "Pick id"), ("f8", "Writes"), ("f12", "Schema"), ("^n", "Maximise")):
+            line = next((line for line in shown.splitlines() if f" {action} " in f" {line} "), "")
+            assert line.split()[0] == key, f"{action}: {line!r}"
