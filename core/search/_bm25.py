@@ -25,6 +25,8 @@ from ._packed import PostingList, pack, posting_list, unpack
 # Robertson's usual defaults: k1 in [1.2, 2.0], b = 0.75.
 DEFAULT_K1 = 1.2
 DEFAULT_B = 0.75
+# Stand-in sets combined at query time and kept for later queries (a few MB at most at 100,000 ops).
+RECENT_COMBINED = 64
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class BM25Index:
         self.idf: dict[str, float] = {term: self._idf(len(postings[0])) for term, postings in table.items()}
         self._best = {term: max(postings[1]) for term, postings in table.items()}
         self._combined = combined
+        self._recent: dict[tuple[tuple[str, float], ...], tuple[float, PostingList]] = {}
         # A word no document has is scored as if one document matched it as
         # strongly as any document matches any word: it still counts against
         # every document when a score is compared with what was possible.
@@ -95,10 +98,16 @@ class BM25Index:
                 ids, saturated = self.postings[term][:2]
             else:
                 shares = tuple(sorted((term, term_weight / query_weight) for term, term_weight in present))
-                idf, (ids, saturated) = self._combined.get(shares) or self._combine(shares)
+                idf, (ids, saturated) = self._combined.get(shares) or self._combined_now(shares)
                 weight = query_weight * idf
-            for doc_id, value in zip(ids, saturated):
-                scores[doc_id] = get(doc_id, 0.0) + weight * value
+            # The products are taken in C (map); the sums are the same
+            # additions in the same order, so every score is bit-identical.
+            products = map(weight.__mul__, saturated)
+            if not scores:
+                scores.update(zip(ids, products))
+                continue
+            for doc_id, product in zip(ids, products):
+                scores[doc_id] = get(doc_id, 0.0) + product
         return scores
 
     def prepare(self, alternatives: Mapping[str, float]) -> None:
@@ -109,6 +118,15 @@ class BM25Index:
         present = tuple(sorted((term, weight) for term, weight in alternatives.items() if term in self.postings))
         if len(present) > 1:
             self._combined[present] = self._combine(present)
+
+    def _combined_now(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, PostingList]:
+        """A set of stand-ins no build prepared, combined once and kept for the next query (never packed)."""
+        found = self._recent.get(shares)
+        if found is None:
+            if len(self._recent) >= RECENT_COMBINED:
+                self._recent.clear()
+            found = self._recent[shares] = self._combine(shares)
+        return found
 
     def _combine(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, PostingList]:
         combined: dict[int, float] = {}

@@ -89,6 +89,12 @@ class NgramIndex:
         get = scores.get
         for gram, weight in query.items():
             share = weight / norm
-            for doc_id, doc_weight in zip(*self.postings[gram]):
-                scores[doc_id] = get(doc_id, 0.0) + share * doc_weight
+            ids, doc_weights = self.postings[gram]
+            # Products in C (map), sums in the same order: bit-identical scores.
+            products = map(share.__mul__, doc_weights)
+            if not scores:
+                scores.update(zip(ids, products))
+                continue
+            for doc_id, product in zip(ids, products):
+                scores[doc_id] = get(doc_id, 0.0) + product
         return scores

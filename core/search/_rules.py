@@ -106,10 +106,11 @@ class Rules:
                     scores[doc_id] *= ACTION_LIFT
         barred: frozenset[int] = frozenset()
         if not intent.asks_removal:
-            barred = frozenset(d for d in self.destructive if d not in named)
-            for doc_id in barred:
-                if doc_id in scores:
-                    scores[doc_id] *= DESTRUCTIVE_SHARE
+            barred = frozenset(self.destructive).difference(named)
+            # Walk whichever is smaller: the barred ops or the scored ones.
+            demoted = barred.intersection(scores) if len(barred) < len(scores) else [d for d in scores if d in barred]
+            for doc_id in demoted:
+                scores[doc_id] *= DESTRUCTIVE_SHARE
         suggested: dict[int, dict[str, Any]] = {}
         first = None
         if intent.state:
