@@ -47,6 +47,8 @@ class Client:
     calls: anyio.Semaphore = field(default_factory=lambda: anyio.Semaphore(CALLS_PER_CLIENT))
     waiting: int = 0
     lane: tuple[str, ...] = ()
+    synced: dict[str, Any] | None = None
+    """The shared state last read from or written to the store (named sessions only, see ``_shared_sessions``)."""
 
 
 class ConfirmationBudget:

@@ -55,6 +55,7 @@ from ._confirmation import (
 )
 from ._input_required import DeferredChannel, PendingConfirmations, RunCall, call_fingerprint
 from ._session_keys import IdentityResolver, scope_identity, session_key
+from ._shared_sessions import SharedSessions
 from ._tools import listed_tools, tool_result
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class GatewayMCPServer:
         self._identity = identity
         self._confirmation_timeout = confirmation_timeout
         self._budget = ConfirmationBudget()
+        self._shared = SharedSessions(lambda: self.gateway.store, session_idle_seconds)
         self._calls_limiter: anyio.CapacityLimiter | None = None
         # Outside hybrid, the tools are the same for every client and never change.
         self._fixed_tools = None if mode == "hybrid" else listed_tools(ToolRouter(self.gateway, mode=mode).tools())
@@ -142,7 +144,7 @@ class GatewayMCPServer:
         if self._fixed_tools is not None:
             return types.ListToolsResult(tools=self._fixed_tools)
         client = self._client(ctx)
-        specs = await anyio.to_thread.run_sync(client.asking.tools)
+        specs = await anyio.to_thread.run_sync(self._shared.around, client, client.asking.tools)
         client.lane = _typed_names(specs)
         # Each session's lane is its own and changes as it inspects ops: no client may cache or share it.
         return types.ListToolsResult(tools=listed_tools(specs), ttl_ms=0, cache_scope="private")
@@ -229,7 +231,7 @@ class GatewayMCPServer:
         def call_as_caller(tool: str, args: Any) -> Any:
             # Worker threads do not inherit the request's context: the caller's role (and a resumed batch's steps) are set again here.
             with acting_as(caller), resuming_batch(done):
-                return router.call(tool, args)
+                return self._shared.around(client, router.call, tool, args)
 
         # The client's own slots first: a client at its limit waits for itself, holding nothing others need.
         async with client.calls:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from contextlib import asynccontextmanager
 import signal
 import time
 
@@ -22,6 +23,9 @@ import pytest
 from mcp_checks import answer
 from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, HttpServer, answering
 from team_driver import connect_as, make_token
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 pytestmark = pytest.mark.anyio
 
@@ -185,6 +189,39 @@ async def test_a_batch_that_asks_midway_finishes_at_the_other_process_without_ru
     assert count(url, "task", title="batch step before the question") == 1, "the step before the question ran once"
     assert count(url, "task", title="batch step after the question") == 1
     assert not exists(url, "task", task)
+
+
+@asynccontextmanager
+async def in_named_session(url: str, token: str, name: str):
+    """A 2026-07-28 client that names its session with ``Opgate-Session``, as one behind a load balancer would."""
+
+    @asynccontextmanager
+    async def transport():
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}", "Opgate-Session": name}) as http:
+            async with streamable_http_client(url, http_client=http) as streams:
+                yield streams
+
+    async with Client(transport(), mode="2026-07-28", read_timeout_seconds=CALL_TIMEOUT) as client:
+        yield client
+
+
+async def test_a_named_session_remembers_its_project_in_every_process(team):
+    url, (a, b), tokens = team
+    other_project = "10000000-0000-4000-8000-000000000002"
+    with anyio.fail_after(CALL_TIMEOUT):
+        async with in_named_session(a.url, tokens["writer"], "qa-run-7") as at_a, in_named_session(b.url, tokens["writer"], "qa-run-7") as at_b, \
+                in_named_session(b.url, tokens["writer"], "qa-run-8") as elsewhere:
+            listed = answer(await at_a.call_tool("exec", {"op": "onto.task.list", "args": {"project_id": other_project, "limit": 1}}))
+            assert listed["ok"] is True
+            made = answer(await at_b.call_tool("exec", {"op": "onto.task.create", "args": {"title": "filed in the session's project"}}))
+            assert made["ok"] is True, made
+            assert made["result"]["task"]["project_id"] == other_project
+            assert any("current project_id" in warning for warning in made["meta"]["warnings"])
+            unknown = answer(await elsewhere.call_tool("exec", {"op": "onto.task.create", "args": {"title": "no project known here"}}))
+            assert unknown["ok"] is False and unknown["error"]["code"] == "VALIDATION_ERROR"
+            # Back at A, the project B's call used is still the session's.
+            again = answer(await at_a.call_tool("exec", {"op": "onto.task.create", "args": {"title": "filed from A"}}))
+            assert again["result"]["task"]["project_id"] == other_project
 
 
 def _waiting_writer(url: str, title: str) -> int | None:
