@@ -16,6 +16,7 @@ import signal
 import time
 
 import anyio
+import httpx
 import mcp_types as types
 import psycopg
 import pytest
@@ -32,6 +33,8 @@ pytestmark = pytest.mark.anyio
 YES = {"confirm": types.ElicitResult(action="accept", content={"confirm": True})}
 NO = {"confirm": types.ElicitResult(action="decline")}
 CONCURRENT = 12
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "team-test", "version": "1"}}}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -274,6 +277,26 @@ async def test_a_process_killed_in_the_middle_of_a_write_leaves_nothing_of_it(pg
         assert count(url, "document", title=title) == 1
     finally:
         blocker.close()
+        a.stop()
+        b.stop()
+        pg_cluster.give_back(url)
+
+
+def test_a_callers_rate_is_the_services_not_each_processes(pg_cluster):
+    """Burst 3 for the whole service: 2 requests at A and 1 at B spend it, the next one at either is 429."""
+    url = pg_cluster.new_database()
+    eager, patient = make_token(url, "eager", "reader"), make_token(url, "patient", "reader")
+    a, b = (HttpServer(url, "--rate-limit", "0.5", "--rate-burst", "3").start() for _ in range(2))
+    try:
+        def post(server: HttpServer, token: str) -> httpx.Response:
+            return httpx.post(server.url, json=INITIALIZE, headers=HEADERS | {"Authorization": f"Bearer {token}"}, timeout=CALL_TIMEOUT)
+
+        assert [post(server, eager).status_code for server in (a, b, a)] == [200, 200, 200]
+        for server in (b, a):
+            limited = post(server, eager)
+            assert limited.status_code == 429 and 1 <= int(limited.headers["retry-after"]) <= 2
+        assert post(b, patient).status_code == 200, "another caller has a bucket of its own"
+    finally:
         a.stop()
         b.stop()
         pg_cluster.give_back(url)

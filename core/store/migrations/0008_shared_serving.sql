@@ -11,6 +11,9 @@
 -- client_sessions: what a named session (Opgate-Session) remembers between
 -- calls (current ids, inspected ops), keyed by a digest of the session key,
 -- written only when it changes.
+-- PostgreSQL's 0008 also makes rate_buckets, the rate per caller shared by
+-- every server process; one process serves a SQLite workspace, and its
+-- buckets in memory are already the whole service's.
 -- Plain SQL on purpose: the PostgreSQL backend runs the same statements.
 CREATE TABLE pending_confirmations (
     state_hash       TEXT NOT NULL PRIMARY KEY,

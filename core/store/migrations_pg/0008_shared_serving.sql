@@ -20,3 +20,12 @@ CREATE TABLE client_sessions (
     state       text COLLATE "C" NOT NULL,
     updated_at  text COLLATE "C" NOT NULL
 );
+
+-- One rate bucket per caller for every server process on this database
+-- (GCRA: the time the caller's next request is due, in epoch seconds).
+-- Only PostgreSQL has it: a SQLite workspace is served by one process,
+-- whose buckets in memory are already the whole service's.
+CREATE TABLE rate_buckets (
+    name text COLLATE "C" NOT NULL PRIMARY KEY,
+    due  double precision NOT NULL
+);
