@@ -300,3 +300,14 @@ def test_a_callers_rate_is_the_services_not_each_processes(pg_cluster):
         a.stop()
         b.stop()
         pg_cluster.give_back(url)
+
+
+def test_a_handshake_session_is_known_only_to_the_process_that_opened_it(team):
+    """Why docs/serve.md asks for sticky routing: B answers 404 for A's session, and the client must start again."""
+    _, (a, b), tokens = team
+    auth = {"Authorization": f"Bearer {tokens['writer']}"}
+    opened = httpx.post(a.url, json=INITIALIZE, headers=HEADERS | auth, timeout=CALL_TIMEOUT)
+    session = {"Mcp-Session-Id": opened.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-11-25"}
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+    assert httpx.post(b.url, json=listing, headers=HEADERS | auth | session, timeout=CALL_TIMEOUT).status_code == 404
+    assert httpx.post(a.url, json=listing, headers=HEADERS | auth | session, timeout=CALL_TIMEOUT).status_code == 200
