@@ -172,6 +172,22 @@ async def test_a_change_since_the_person_saw_the_diff_is_a_conflict(team):
     assert exists(url, "task", task)
 
 
+async def test_the_bound_on_waiting_confirmations_holds_across_processes(team):
+    url, (a, b), _ = team
+    token = make_token(url, "busy-approver", "approver")
+    bound = 16  # opgate.mcp_server._input_required.PENDING_PER_CALLER
+    asked = {"op": "onto.task.delete", "args": {"task_id": "20000000-0000-4000-8000-000000000016"}}
+    with anyio.fail_after(CALL_TIMEOUT * 2):
+        async with asking(a.url, token) as to_a, asking(b.url, token) as to_b:
+            for index in range(bound):
+                question = await (to_a, to_b)[index % 2].session.call_tool("exec", asked, allow_input_required=True)
+                assert isinstance(question, types.InputRequiredResult), index
+            over = await to_b.session.call_tool("exec", asked, allow_input_required=True)
+    assert isinstance(over, types.CallToolResult) and over.is_error is True
+    assert f"this caller already has {bound} waiting" in answer(over)["error"]["message"]
+    assert exists(url, "task", "20000000-0000-4000-8000-000000000016")
+
+
 async def test_a_batch_that_asks_midway_finishes_at_the_other_process_without_running_a_step_twice(team):
     url, (a, b), tokens = team
     task = "20000000-0000-4000-8000-000000000014"
@@ -227,13 +243,12 @@ async def test_a_named_session_remembers_its_project_in_every_process(team):
             assert again["result"]["task"]["project_id"] == other_project
 
 
-def _waiting_writer(url: str, title: str) -> int | None:
+def _waiting_writer(watcher: psycopg.Connection) -> int | None:
     """The backend that has written (it has a transaction id) and now waits for a lock on task_documents, if any."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            " AND backend_xid IS NOT NULL AND query ILIKE '%task_documents%'"
-        ).fetchone()
+    row = watcher.execute(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        " AND backend_xid IS NOT NULL AND query ILIKE '%task_documents%'"
+    ).fetchone()
     return row[0] if row else None
 
 
@@ -245,6 +260,8 @@ async def test_a_process_killed_in_the_middle_of_a_write_leaves_nothing_of_it(pg
     title = "written by a process that died"
     call = {"op": "onto.task.doc.create_or_attach", "args": {"task_id": "20000000-0000-4000-8000-000000000015", "title": title}, "idempotency_key": "died-mid-write"}
     blocker = psycopg.connect(url)
+    # Polled on one open connection: A's write gives up on the lock after the store's 5 s lock timeout.
+    watcher = psycopg.connect(url, autocommit=True)
     try:
         documents_before = count(url, "document")
         # The test holds task_documents: A's write inserts the document, then waits to insert the link.
@@ -262,7 +279,7 @@ async def test_a_process_killed_in_the_middle_of_a_write_leaves_nothing_of_it(pg
                 writer = None
                 while writer is None:
                     await anyio.sleep(0.05)
-                    writer = await anyio.to_thread.run_sync(_waiting_writer, url, title)
+                    writer = await anyio.to_thread.run_sync(_waiting_writer, watcher)
                 os.kill(a.process.pid, signal.SIGKILL)
                 a.process.wait(timeout=10)
                 blocker.rollback()  # the link insert proceeds, finds its client gone, and the transaction is undone
@@ -277,6 +294,7 @@ async def test_a_process_killed_in_the_middle_of_a_write_leaves_nothing_of_it(pg
         assert count(url, "document", title=title) == 1
     finally:
         blocker.close()
+        watcher.close()
         a.stop()
         b.stop()
         pg_cluster.give_back(url)
