@@ -34,17 +34,17 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE.parent / "tests" / "mcp"))
 
-import anyio  # noqa: E402
-import mcp_types as types  # noqa: E402
-from _table import measure, median, p95, print_table  # noqa: E402
-from mcp import Client  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
-from mcp_server_driver import HttpServer  # noqa: E402
-from pg_cluster import PgCluster  # noqa: E402
+import anyio
+import mcp_types as types
+from _table import measure, median, p95, print_table
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp_server_driver import HttpServer
+from opgate.core.store import PostgresStore
+from pg_cluster import PgCluster
 
-from opgate.core.store import PostgresStore  # noqa: E402
-from opgate.mcp_server._auth import RateLimits  # noqa: E402
+from opgate.mcp_server._auth import RateLimits
 
 PROJECT = "10000000-0000-4000-8000-000000000001"
 YES = {"confirm": types.ElicitResult(action="accept", content={"confirm": True})}

@@ -37,13 +37,20 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import anyio.to_thread
 import mcp_types as types
 
-from opgate.core.exec import CONFLICT, ConfirmationRequest, ConflictError, PermissionDenied, awaits_confirmation, failure
+from opgate.core.exec import (
+    CONFLICT,
+    ConfirmationRequest,
+    ConflictError,
+    PermissionDenied,
+    awaits_confirmation,
+    failure,
+)
 from opgate.core.exec._idempotency import fingerprint as args_fingerprint
 from opgate.core.modes._gateway_tools import EXEC_SCHEMA
 from opgate.core.store import StoreError
@@ -117,7 +124,7 @@ class DeferredChannel:
 
     def _check_room(self, op: str) -> None:
         with self._store().read() as tx:
-            mine, total = tx.pending_confirmation_counts(self._caller, _stamp(datetime.now(timezone.utc)))
+            mine, total = tx.pending_confirmation_counts(self._caller, _stamp(datetime.now(UTC)))
         if mine >= PENDING_PER_CALLER:
             raise PermissionDenied(
                 f"{op} needs a person's confirmation, and this caller already has {PENDING_PER_CALLER} waiting for an answer; "
@@ -153,7 +160,7 @@ class PendingConfirmations:
         self, caller: str, fingerprint: str, state: str, responses: dict[str, Any] | None, name: str, arguments: Any, run: RunCall,
     ) -> types.CallToolResult | types.InputRequiredResult | None:
         """Redeem the answer to a question this caller was asked for this call; ``None`` when none waits."""
-        now = _stamp(datetime.now(timezone.utc))
+        now = _stamp(datetime.now(UTC))
         try:
             row = await anyio.to_thread.run_sync(self._claim, _state_hash(state), caller, fingerprint, now)
         except StoreError as exc:
@@ -176,7 +183,7 @@ class PendingConfirmations:
         if request is None:
             return tool_result(answer)
         state = secrets.token_urlsafe(24)
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         meta = request.preview.get("meta", {})
         row = {
             "state_hash": _state_hash(state), "caller": caller, "call_fingerprint": fingerprint, "op": request.op,

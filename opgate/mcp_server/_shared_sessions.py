@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from opgate.core.exec import Session
@@ -66,7 +66,7 @@ class SharedSessions:
         """Bring the session up to what any process last wrote (runs in a worker thread)."""
         if not self.shares(client):
             return
-        fresh_since = _stamp(datetime.now(timezone.utc) - timedelta(seconds=self._idle))
+        fresh_since = _stamp(datetime.now(UTC) - timedelta(seconds=self._idle))
         try:
             with self._store().read() as tx:
                 state = tx.client_session_state(self._key(client), fresh_since)
@@ -84,7 +84,7 @@ class SharedSessions:
         state = snapshot(client.session)
         if state == client.synced:
             return
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         try:
             with self._store().write() as tx:
                 tx.put_client_session_state(self._key(client), state, _stamp(now), forget_before=_stamp(now - timedelta(seconds=self._idle)))

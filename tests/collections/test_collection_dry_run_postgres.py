@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from collection_helpers import DEMO, PROJECT
 from opgate.core import Gateway
 from opgate.core.collection import load_collection, run_collection
-
-from collection_helpers import DEMO, PROJECT
 
 
 def test_a_dry_run_on_postgres_rehearses_on_a_copy_and_writes_nothing(pg_cluster):

@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import contextlib
 import os
-from contextlib import asynccontextmanager
 import signal
 import time
+from contextlib import asynccontextmanager
 
 import anyio
 import httpx
 import mcp_types as types
 import psycopg
 import pytest
-
-from mcp_checks import answer
-from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, HttpServer, answering
-from team_driver import connect_as, make_token
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp_checks import answer
+from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, HttpServer, answering
+from team_driver import connect_as, make_token
 
 pytestmark = pytest.mark.anyio
 
@@ -234,7 +233,7 @@ async def in_named_session(url: str, token: str, name: str):
 
 
 async def test_a_named_session_remembers_its_project_in_every_process(team):
-    url, (a, b), tokens = team
+    _url, (a, b), tokens = team
     other_project = "10000000-0000-4000-8000-000000000002"
     with anyio.fail_after(CALL_TIMEOUT):
         async with in_named_session(a.url, tokens["writer"], "qa-run-7") as at_a, in_named_session(b.url, tokens["writer"], "qa-run-7") as at_b, \
