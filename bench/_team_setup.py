@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from opgate.core.store import connect_store, open_store
@@ -92,8 +93,6 @@ class Servers:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-            if process.stderr is not None:
-                process.stderr.close()
 
     def __enter__(self) -> Servers:
         return self
@@ -106,8 +105,15 @@ def _listening_url(process: subprocess.Popen, command: list[str]) -> str:
     assert process.stderr is not None
     for line in process.stderr:
         if match := re.search(r"listening on (http://\S+)", line):
+            # Keep reading what the server says, so that a full pipe never stops it; warnings still reach our stderr.
+            threading.Thread(target=_relay, args=(process.stderr,), daemon=True).start()
             return match.group(1)
     raise RuntimeError(f"{' '.join(command)} did not start (exit {process.wait()})")
+
+
+def _relay(stream) -> None:
+    for line in stream:
+        sys.stderr.write(line)
 
 
 def scalar(location: str, sql: str, params: tuple = ()) -> int:

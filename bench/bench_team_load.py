@@ -160,10 +160,11 @@ def report(results: list[dict], burst_result: dict | None, options) -> None:
             peer = base[r["backend"]][kind]["throughput"]
             rows.append([r["backend"], r["processes"], f"{m['throughput']:.0f}", f"{m['p50_ms']:.1f}", f"{m['p99_ms']:.1f}",
                          f"{m['ok']}/{m['requests']}", f"{m['servers_cores']:.2f}", f"{m['postgres_cores']:.2f}", f"{m['generator_cores']:.2f}",
-                         f"{m['machine_busy']:.0%}", f"{m['throughput'] / peer:.2f}x"])
+                         f"{m['machine_busy']:.0%}", f"{m['throughput'] / max(1e-9, m['servers_cores']):.0f}",
+                         f"{m['throughput'] / peer:.2f}x"])
         what = "onto.task.list / get alternating" if kind == "reads" else "onto.task.create, unique titles"
         print_table(f"{kind}: {what}; {options.concurrency} connections over the processes; CPU in cores",
-                    ["backend", "procs", "calls/s", "p50 ms", "p99 ms", "ok", "servers", "postgres", "generator", "machine busy", "vs 1 proc"], rows)
+                    ["backend", "procs", "calls/s", "p50 ms", "p99 ms", "ok", "servers", "postgres", "generator", "machine busy", "calls/server-CPU-s", "vs 1 proc"], rows)
     rows = [[r["backend"], r["processes"], r["writes"]["ok"], r["rows_written"], r["calls_sent"], r["calls_logged"],
              "yes" if lossless(r) else "NO"] for r in results]
     print_table("nothing lost: writes answered ok against rows in the tasks table; calls sent against call-log entries",
