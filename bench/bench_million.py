@@ -29,6 +29,7 @@ for create, one INSERT in its own transaction.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -76,7 +77,15 @@ SELECT '{TASK_PREFIX}' || lpad(to_hex(i), 12, '0'), 'b0000000-0000-4000-8000-' |
        CASE (i / {PROJECTS}) % 4 WHEN 0 THEN 'todo' WHEN 1 THEN 'in_progress' WHEN 2 THEN 'blocked' ELSE 'done' END, 1 + i % 5, '{{}}',
        to_char(to_timestamp({EPOCH} + i) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
        to_char(to_timestamp({EPOCH} + i) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-FROM generate_series(%s::bigint, %s::bigint) AS i"""
+FROM generate_series(%s::bigint, %s::bigint) AS i""".replace(" % ", " %% ")  # psycopg: a bare % starts a placeholder
+
+
+_created = itertools.count()
+
+
+def new_title() -> str:
+    """A title no other task has: the create handler looks for tasks with the same title, and a repeated one would always be found."""
+    return f"Created while measuring {next(_created)}"
 
 
 def task_id(i: int) -> str:
@@ -174,8 +183,8 @@ def floor_calls(location: str, entities: int, pick: random.Random) -> dict:
     def create() -> None:
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         bare.write("INSERT INTO tasks (id, project_id, title, state_key, type_key, priority, props, created_at, updated_at)"
-                   " VALUES (?, ?, 'Created while measuring', 'todo', 'task.generic', 3, '{}', ?, ?)".replace("?", "%s" if bare.postgres else "?"),
-                   (str(uuid.uuid4()), PROJECT_ID.format(pick.randrange(PROJECTS)), now, now))
+                   " VALUES (?, ?, ?, 'todo', 'task.generic', 3, '{}', ?, ?)".replace("?", "%s" if bare.postgres else "?"),
+                   (str(uuid.uuid4()), PROJECT_ID.format(pick.randrange(PROJECTS)), new_title(), now, now))
 
     project = PROJECT_ID.format(7)
     return {"list, no filter": lambda: page("1 = 1", ()), "list, project + state": lambda: page("project_id = ? AND state_key = ?", (project, "todo")),
@@ -196,7 +205,7 @@ def exec_calls(location: str, entities: int, pick: random.Random) -> dict:
         "list, no filter": lambda: checked("onto.task.list", {"limit": PAGE}),
         "list, project + state": lambda: checked("onto.task.list", {"project_id": project, "state_key": "todo", "limit": PAGE}),
         "get": lambda: checked("onto.task.get", {"task_id": task_id(pick.randrange(entities))}),
-        "create": lambda: checked("onto.task.create", {"project_id": PROJECT_ID.format(pick.randrange(PROJECTS)), "title": "Created while measuring"}),
+        "create": lambda: checked("onto.task.create", {"project_id": PROJECT_ID.format(pick.randrange(PROJECTS)), "title": new_title()}),
         "_close": lambda: (gateway.close(), store.close()),
     }
 
