@@ -22,6 +22,8 @@ from opgate.core.store import connect_store, open_store
 
 BATCH = 2000
 TOKEN_NAME = "bench"
+OPGATE = [sys.executable, "-m", "opgate"]
+"""How a server process is started; an experiment may point it at a wrapper that changes one thing."""
 
 
 def grow_workspace(location: str, tasks: int) -> tuple[list[str], list[str]]:
@@ -68,7 +70,7 @@ class Servers:
     def __init__(self, location: str, count: int):
         self.processes: list[subprocess.Popen] = []
         self.urls: list[str] = []
-        command = [sys.executable, "-m", "opgate", "--db", location, "serve", "--http", "127.0.0.1:0", "--allow-write", "--rate-limit", "0"]
+        command = [*OPGATE, "--db", location, "serve", "--http", "127.0.0.1:0", "--allow-write", "--rate-limit", "0"]
         try:
             for _ in range(count):
                 self.processes.append(subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
