@@ -18,7 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
-from opgate.core.store import connect_store, open_store
+from opgate.core.store import open_store
 
 BATCH = 2000
 TOKEN_NAME = "bench"
@@ -59,9 +59,9 @@ def opgate(location: str, *words: str) -> str:
     return subprocess.run([sys.executable, "-m", "opgate", "--db", location, *words], capture_output=True, text=True, check=True).stdout
 
 
-def make_token(location: str, role: str = "writer") -> str:
+def make_token(location: str, name: str = TOKEN_NAME, role: str = "writer") -> str:
     """A token made by the real ``opgate token create`` (so the servers turn authentication on)."""
-    return json.loads(opgate(location, "token", "create", "--name", TOKEN_NAME, "--role", role, "--json"))["token"]
+    return json.loads(opgate(location, "token", "create", "--name", name, "--role", role, "--json"))["token"]
 
 
 class Servers:

@@ -44,7 +44,6 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 import apsw  # noqa: E402
 from _table import measure, median, p95, print_table  # noqa: E402
-
 from opgate.core import Gateway  # noqa: E402
 from opgate.core.handlers._reads_entities import NEWEST_FIRST  # noqa: E402
 from opgate.core.handlers._summaries import summary_fields  # noqa: E402

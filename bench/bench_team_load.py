@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 import uuid
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,7 +49,16 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from _rpc_load import Target, burst, exec_request, machine_busy, process_cpu, run_load  # noqa: E402
 from _table import print_table  # noqa: E402
-from _team_setup import TOKEN_NAME, Servers, copy_to, cpu_spent, grow_workspace, make_token, postgres_cpu, scalar  # noqa: E402
+from _team_setup import (  # noqa: E402
+    TOKEN_NAME,
+    Servers,
+    copy_to,
+    cpu_spent,
+    grow_workspace,
+    make_token,
+    postgres_cpu,
+    scalar,
+)
 
 GOAL_READ_SCALING = 1.6
 
@@ -83,53 +94,95 @@ class Workload:
 
 
 class Sampler:
-    """CPU of the servers, PostgreSQL, the generator and the whole machine between ``start`` and ``stop``."""
+    """CPU of the servers, PostgreSQL and the whole machine, summed over the stretches between ``start`` and ``stop``."""
 
     def __init__(self, pids: list[int], pg_data: Path | None):
         self.pids, self.pg_data = pids, pg_data
+        self.spent = {"servers": 0.0, "postgres": 0.0, "machine_busy": 0.0, "machine_total": 0.0}
 
     def start(self) -> None:
         self._servers = sum(process_cpu(p) for p in self.pids)
         self._pg = postgres_cpu(self.pg_data) if self.pg_data else {}
         self._machine = machine_busy()
 
-    def stop(self) -> dict[str, float]:
+    def stop(self) -> None:
         busy, total = machine_busy()
-        spent = {"servers": sum(process_cpu(p) for p in self.pids) - self._servers,
-                 "postgres": cpu_spent(self._pg, postgres_cpu(self.pg_data)) if self.pg_data else 0.0}
-        spent["machine_busy"] = (busy - self._machine[0]) / max(1e-9, total - self._machine[1])
-        return spent
+        self.spent["servers"] += sum(process_cpu(p) for p in self.pids) - self._servers
+        self.spent["postgres"] += cpu_spent(self._pg, postgres_cpu(self.pg_data)) if self.pg_data else 0.0
+        self.spent["machine_busy"] += busy - self._machine[0]
+        self.spent["machine_total"] += total - self._machine[1]
 
 
-def phase(targets: list[Target], requests: list[list[bytes]], concurrency: int, sampler: Sampler) -> dict:
-    sampler.start()
-    run = asyncio.run(run_load(targets, requests, concurrency))
-    cpu = sampler.stop()
-    times = run.latencies_ms()
+@dataclass
+class Config:
+    """One deployment under test: ``processes`` servers on one workspace, with a token of its own (its calls log under its name)."""
+
+    backend: str
+    location: str
+    processes: int
+    pg_data: Path | None
+    token_name: str = ""
+    token: str = ""
+    targets: list[Target] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"{self.backend.lower()}-{self.processes}"
+
+
+def summary(answers: list, wall: float, generator_cpu: float, sampler: Sampler) -> dict:
+    times = [a.seconds * 1000 for a in answers]
+    ok = sum(a.ok for a in answers)
+    spent = sampler.spent
     return {
-        "requests": len(run.answers), "ok": run.ok_count, "errors": sorted({json.dumps((a.status, (a.envelope or {}).get("error", {}).get("code"))) for a in run.answers if not a.ok}),
-        "throughput": run.throughput, "p50_ms": percentile(times, 0.5), "p99_ms": percentile(times, 0.99), "wall_s": run.wall,
-        "servers_cores": cpu["servers"] / run.wall, "postgres_cores": cpu["postgres"] / run.wall,
-        "generator_cores": run.generator_cpu / run.wall, "machine_busy": cpu["machine_busy"],
+        "requests": len(answers), "ok": ok, "errors": sorted({json.dumps((a.status, (a.envelope or {}).get("error", {}).get("code"))) for a in answers if not a.ok}),
+        "throughput": len(answers) / wall, "p50_ms": percentile(times, 0.5), "p99_ms": percentile(times, 0.99), "wall_s": wall,
+        "servers_cores": spent["servers"] / wall, "postgres_cores": spent["postgres"] / wall, "generator_cores": generator_cpu / wall,
+        "machine_busy": spent["machine_busy"] / max(1e-9, spent["machine_total"]),
     }
 
 
-def measure(backend: str, location: str, processes: int, token: str, work: Workload, options, pg_data: Path | None) -> dict:
-    label = f"{backend}-{processes}"
-    logged_before = scalar(location, "SELECT count(*) FROM call_log WHERE caller = ?", (TOKEN_NAME,))
-    sent = 0
-    with Servers(location, processes) as servers:
-        targets = [Target.from_url(url) for url in servers.urls]
-        sampler = Sampler(servers.pids, pg_data)
-        warm = work.reads(targets, token, 20 * processes)
-        asyncio.run(run_load(targets, warm, processes))
-        reads = phase(targets, work.reads(targets, token, options.reads), options.concurrency, sampler)
-        writes = phase(targets, work.writes(targets, token, label, options.writes), options.concurrency, sampler)
-        sent = len(warm) + reads["requests"] + writes["requests"]
-    rows = scalar(location, "SELECT count(*) FROM tasks WHERE title LIKE ?", (f"load {work.tag} {label} %",))
-    logged = scalar(location, "SELECT count(*) FROM call_log WHERE caller = ?", (TOKEN_NAME,)) - logged_before
-    return {"backend": backend, "processes": processes, "reads": reads, "writes": writes,
-            "rows_written": rows, "calls_sent": sent, "calls_logged": logged}
+def measure_all(configs: list[Config], work: Workload, options) -> list[dict]:
+    """Every configuration's servers run at once; each phase goes in rounds, one slice per configuration in turn.
+
+    On a shared machine the load from elsewhere comes and goes; taking turns
+    in short slices gives every configuration the same share of it, instead
+    of one configuration a quiet minute and the next a busy one.
+    """
+    rounds = max(1, options.rounds)
+    results = {c.label: {"backend": c.backend, "processes": c.processes, "calls_sent": 0} for c in configs}
+    with ExitStack() as stack:
+        for c in configs:
+            servers = stack.enter_context(Servers(c.location, c.processes))
+            c.targets, c.pids = [Target.from_url(url) for url in servers.urls], servers.pids
+            warm = work.reads(c.targets, c.token, 20 * c.processes)
+            asyncio.run(run_load(c.targets, warm, c.processes))
+            results[c.label]["calls_sent"] += len(warm)
+        for kind, count in (("reads", options.reads), ("writes", options.writes)):
+            plans = {c.label: (work.reads(c.targets, c.token, count) if kind == "reads" else work.writes(c.targets, c.token, c.label, count)) for c in configs}
+            answers: dict[str, list] = {c.label: [] for c in configs}
+            walls = dict.fromkeys(answers, 0.0)
+            generator = dict.fromkeys(answers, 0.0)
+            samplers = {c.label: Sampler(c.pids, c.pg_data) for c in configs}
+            for r in range(rounds):
+                for c in configs:
+                    chunk = plans[c.label][r * count // rounds:(r + 1) * count // rounds]
+                    samplers[c.label].start()
+                    run = asyncio.run(run_load(c.targets, chunk, options.concurrency))
+                    samplers[c.label].stop()
+                    answers[c.label] += run.answers
+                    walls[c.label] += run.wall
+                    generator[c.label] += run.generator_cpu
+            for c in configs:
+                results[c.label][kind] = summary(answers[c.label], walls[c.label], generator[c.label], samplers[c.label])
+                results[c.label]["calls_sent"] += len(answers[c.label])
+    # The servers have stopped (SIGTERM) and written out their call logs.
+    for c in configs:
+        r = results[c.label]
+        r["rows_written"] = scalar(c.location, "SELECT count(*) FROM tasks WHERE title LIKE ?", (f"load {work.tag} {c.label} %",))
+        r["calls_logged"] = scalar(c.location, "SELECT count(*) FROM call_log WHERE caller = ?", (c.token_name,))
+    return [results[c.label] for c in configs]
 
 
 def idempotent_burst(location: str, processes: int, token: str, project: str, calls: int) -> dict:
@@ -198,6 +251,7 @@ def main() -> int:
     parser.add_argument("--reads", type=int, default=3000)
     parser.add_argument("--writes", type=int, default=600)
     parser.add_argument("--concurrency", type=int, default=16, help="keep-alive connections, spread over the processes")
+    parser.add_argument("--rounds", type=int, default=5, help="slices each phase is cut into, the configurations taking turns")
     parser.add_argument("--tasks", type=int, default=10_000, help="tasks added to the demo workspace")
     parser.add_argument("--idempotent-calls", type=int, default=1000, help="concurrent creates with one key (0: skip)")
     parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite peer")
@@ -220,13 +274,16 @@ def main() -> int:
                 copy_to(url, sqlite)
             print(f"workspace: {len(projects)} projects, {len(tasks):,} tasks on each backend, ready in {time.perf_counter() - started:.0f} s", flush=True)
             work = Workload(projects, tasks)
-            pg_token = make_token(url)
-            results = [measure("PostgreSQL", url, n, pg_token, work, options, pg_data) for n in options.processes]
+            configs = [Config("PostgreSQL", url, n, pg_data) for n in options.processes]
             if not options.no_sqlite:
-                results.append(measure("SQLite", sqlite, 1, make_token(sqlite), work, options, None))
+                configs.append(Config("SQLite", sqlite, 1, None))
+            for c in configs:
+                c.token_name = f"{TOKEN_NAME}-{c.label}"
+                c.token = make_token(c.location, c.token_name)
+            results = measure_all(configs, work, options)
             burst_result = None
             if options.idempotent_calls:
-                burst_result = idempotent_burst(url, max(options.processes), pg_token, projects[0], options.idempotent_calls)
+                burst_result = idempotent_burst(url, max(options.processes), configs[0].token, projects[0], options.idempotent_calls)
     finally:
         if cluster is not None:
             cluster.stop()
