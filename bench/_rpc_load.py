@@ -17,7 +17,7 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 PROTOCOL = "2026-07-28"
 _META = {"io.modelcontextprotocol/protocolVersion": PROTOCOL, "io.modelcontextprotocol/clientInfo": {"name": "opgate-bench", "version": "1"},
@@ -120,7 +120,6 @@ class LoadRun:
     answers: list[Answer]
     wall: float
     generator_cpu: float
-    failures: list[str] = field(default_factory=list)
 
     @property
     def throughput(self) -> float:

@@ -6,11 +6,14 @@ Run: python bench/bench_team_load.py [--processes 1 2 4] [--reads 3000] [--write
 Setup: a throwaway PostgreSQL cluster (tests/pg_cluster.py: Debian's initdb
 and pg_ctl, fsync off) unless ``--url`` names an empty database; the demo
 workspace grown by ``--tasks`` tasks through the store; a copy of it in an
-SQLite file (``db copy``); a writer token on each made with the real
-``opgate token create``, so the servers require it. Servers run with
+SQLite file (``db copy``); a writer token per configuration made with the
+real ``opgate token create``, so the servers require it and each
+configuration's calls log under their own name. Servers run with
 ``--allow-write --rate-limit 0`` (one token sends everything).
 
-Each configuration runs, on fresh server processes:
+Every configuration's servers start together and stay up; each phase is
+cut into ``--rounds`` slices and the configurations take turns, so that on
+a machine shared with other jobs each sees the same background load:
 - reads: ``--reads`` tools/call of ``exec``, alternating ``onto.task.list``
   (one project, a state, 20 rows) and ``onto.task.get`` (a random task);
 - writes: ``--writes`` ``onto.task.create``, each with a unique title.
@@ -23,7 +26,7 @@ Correctness (counted, never timed): every write answered ok is one row in
 the tasks table and no row exists that was not answered ok; every call is
 in the call log once the servers have stopped. Then ``--idempotent-calls``
 concurrent creates with one idempotency key over the largest process count
-on PostgreSQL: exactly one row, one first answer, every other a replay of it.
+on PostgreSQL (fresh servers): exactly one row, one first answer, every other a replay of it.
 
 Goal (issue 14): reads on PostgreSQL at least 1.6x from 1 to 2 processes on
 a 2-core machine, and nothing lost.
