@@ -231,6 +231,9 @@ def report(results: list[dict], burst_result: dict | None, options) -> None:
     if 1 in pg and 2 in pg:
         scaling = pg[2] / pg[1]
         print(f"goal: reads on PostgreSQL >= {GOAL_READ_SCALING}x from 1 to 2 processes ({'met' if scaling >= GOAL_READ_SCALING else 'NOT met'}: {scaling:.2f}x)")
+        per_cpu = {r["processes"]: r["reads"]["throughput"] / max(1e-9, r["reads"]["servers_cores"]) for r in results if r["backend"] == "PostgreSQL"}
+        print(f"reads per server CPU-second, 2 / 1 processes: {per_cpu[2] / per_cpu[1]:.2f}x "
+              "(near 1: nothing shared between processes makes a read dearer; then throughput follows the cores the servers get)")
     if burst_result:
         b = burst_result
         print_table(f"{b['calls']} concurrent creates with one idempotency key over {b['processes']} PostgreSQL processes",
