@@ -60,10 +60,10 @@ class PGSearchReads(SearchReads):
             f"FROM search_text s JOIN {spec.table} t ON t.id = s.entity_id "
             f"WHERE s.kind = '{spec.kind}' AND s.words @@ {_QUERY} AND {where}"
         )
-        total, exact = self._count(joined, [query, *params], limit, offset)
         sql = (f"SELECT {column_list(spec.columns, 't')} {joined}"
                f" ORDER BY ts_rank(s.words, {_QUERY}) DESC, t.seq LIMIT ? OFFSET ?")
         rows = self._entity_rows(spec, sql, [query, *params, query, lim, off], picked)
+        total, exact = self._count(joined, [query, *params], limit, offset, len(rows))
         signature = ["search", kind, text, filters, limit, offset]
         self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
         return Page(rows, total, exact)

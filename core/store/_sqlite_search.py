@@ -55,9 +55,9 @@ class SearchReads(EntityReads):
             f"FROM search_text s JOIN {spec.table} t ON t.seq = s.rowid >> 4 "
             f"WHERE search_text MATCH ? AND s.rowid & 15 = {spec.number} AND {where}"
         )
-        total, exact = self._count(joined, [match, *params], limit, offset)
         sql = f"SELECT {column_list(spec.columns, 't')} {joined} ORDER BY s.rank, t.seq LIMIT ? OFFSET ?"
         rows = self._entity_rows(spec, sql, [match, *params, lim, off], picked)
+        total, exact = self._count(joined, [match, *params], limit, offset, len(rows))
         signature = ["search", kind, text, filters, limit, offset]
         self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
         return Page(rows, total, exact)
