@@ -41,6 +41,7 @@ from opgate.core import Gateway  # noqa: E402
 from opgate.core.handlers._summaries import summary_fields  # noqa: E402
 from opgate.core.store import open_store  # noqa: E402
 from opgate.core.store._kinds import KINDS  # noqa: E402
+from opgate.core.store._sqlite_conn import CACHE_KIB  # noqa: E402
 
 PAGE = 50
 GOAL = 2.0
@@ -93,6 +94,7 @@ def build(db: Path, size: int) -> tuple[str, float]:
 def measure_size(db: Path, project: str, calls: int) -> list[list[str]]:
     columns = KINDS["task"].columns
     raw = apsw.Connection(str(db))
+    raw.execute(f"PRAGMA cache_size = -{CACHE_KIB}")  # as the store's connections
     store = open_store(db, demo=False)
     quiet, logging = Gateway(store=store, call_log=False), Gateway(store=store)
     rows = []

@@ -55,9 +55,16 @@ def _collect_ids(root: Any, seen: dict[str, None]) -> None:
     """Add the ids under ``root`` to ``seen`` in document order (a list's items go under the list's key)."""
     frames: list[Iterator[tuple[Any, Any]]] = []
     pairs: Iterator[tuple[Any, Any]] = iter((("", root),))
+    names_an_id = _names_an_id
     while True:
         for name, value in pairs:
-            if isinstance(value, dict):
+            kind = type(value)
+            if kind is str:  # most values of a result: checked first, without the generic tests
+                if value.strip() and names_an_id(name):
+                    seen.setdefault(value, None)
+                    if len(seen) >= MAX_ENTITIES:
+                        return
+            elif isinstance(value, dict):
                 if isinstance(name, str):  # an entry under a name that is no string is not walked
                     frames.append(pairs)
                     pairs = iter(value.items())
@@ -67,7 +74,7 @@ def _collect_ids(root: Any, seen: dict[str, None]) -> None:
                     frames.append(pairs)
                     pairs = zip(repeat(name), value)
                     break
-            elif _names_an_id(name) and (text := _id_text(value)) is not None:
+            elif names_an_id(name) and (text := _id_text(value)) is not None:
                 seen.setdefault(text, None)
                 if len(seen) >= MAX_ENTITIES:
                     return

@@ -60,11 +60,13 @@ def abbreviate(kind: str, row: dict[str, Any]) -> dict[str, Any]:
         keys, fields = _SHAPES[kind]
     except KeyError:
         raise ValueError(f"no summary for kind {kind!r}; known: {', '.join(SUMMARY_FIELDS)}") from None
-    return {"id": row["id"], **dict(zip(keys, map(row.get, fields)))}
+    if "id" not in row:
+        raise KeyError("id")
+    return dict(zip(keys, map(row.get, fields)))
 
 
-# Each kind's summary keys and row fields as two tuples: a page abbreviates every row with them.
-_SHAPES = {kind: (tuple(k for k, _ in pairs), tuple(f for _, f in pairs)) for kind, pairs in SUMMARY_FIELDS.items()}
+# Each kind's summary keys and row fields (id first) as two tuples: a page abbreviates every row with them.
+_SHAPES = {kind: (("id", *(k for k, _ in pairs)), ("id", *(f for _, f in pairs))) for kind, pairs in SUMMARY_FIELDS.items()}
 
 
 def summary_fields(kind: str) -> tuple[str, ...]:

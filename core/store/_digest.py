@@ -46,8 +46,8 @@ class ReadLog:
 
     def __init__(self) -> None:
         self._rows: dict[tuple[str, str], tuple] = {}
-        # (canonical text of the query, its total, the ids it returned), hashed only by digest().
-        self._queries: list[tuple[str, Any, list[str]]] = []
+        # The canonical text of each query -> (its total, the ids it returned), hashed only by digest().
+        self._queries: dict[str, tuple[Any, list[str]]] = {}
         self._written: set[tuple[str, str]] = set()
         self._written_ids: set[str] = set()
 
@@ -88,15 +88,11 @@ class ReadLog:
         written = self._written
         ids = [id for kind, id in keys if (kind, id) not in written] if written else [id for _, id in keys]
         # The signature is written down now (its filters may be the caller's objects); the rest is ours.
-        self._queries.append((_canonical(signature), total, ids))
+        self._queries.setdefault(_canonical(signature), (total, ids))
 
     def digest(self) -> str:
         """Hex sha256 over every observation, in sorted order."""
-        queries: dict[str, str] = {}
-        for text, total, ids in self._queries:
-            key = hashlib.sha256(text.encode()).hexdigest()
-            if key not in queries:
-                queries[key] = content_hash([total, ids])
+        queries = sorted((hashlib.sha256(text.encode()).hexdigest(), content_hash([total, ids])) for text, (total, ids) in self._queries.items())
         # Keys are unique, so sorting never compares the values (which may hold None).
         rows = sorted(self._rows.items())
-        return hashlib.sha256(repr((rows, sorted(queries.items()))).encode()).hexdigest()
+        return hashlib.sha256(repr((rows, queries)).encode()).hexdigest()

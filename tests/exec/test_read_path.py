@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from conftest import PROJECT
-
 from opgate.core import Gateway
 from opgate.core.exec import Handler
+
+PROJECT = "10000000-0000-4000-8000-000000000001"  # the demo workspace's first project
 
 
 def test_a_read_dry_run_hands_out_a_digest_that_a_later_read_checks(make_gateway):
