@@ -35,7 +35,9 @@ def rows_with_title(tx: Any, kind: str, project_id: str, title: str) -> list[dic
     # (migration 0009); ordered by time, SQLite read every row of the project instead.
     exact = tx.list(kind, {"project_id": project_id, display: title}, limit=TITLE_CANDIDATES, order=display, fields=shown)
     found = {row["id"]: row for row in exact.rows}
-    for row in tx.search(kind, title, {"project_id": project_id}, limit=TITLE_CANDIDATES, fields=shown).rows:
+    # A title equal up to case and spacing has the very same words: whole words narrow
+    # the candidates (and cost less inside the write lock) without missing one.
+    for row in tx.search(kind, title, {"project_id": project_id}, limit=TITLE_CANDIDATES, fields=shown, whole_words=True).rows:
         if _normal(row[display]) == wanted:
             found.setdefault(row["id"], row)
     return sorted(found.values(), key=lambda row: (row["created_at"], row["id"]))
