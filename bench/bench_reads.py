@@ -41,7 +41,11 @@ from opgate.core import Gateway  # noqa: E402
 from opgate.core.handlers._summaries import summary_fields  # noqa: E402
 from opgate.core.store import open_store  # noqa: E402
 from opgate.core.store._kinds import KINDS  # noqa: E402
-from opgate.core.store._sqlite_conn import CACHE_KIB  # noqa: E402
+
+try:
+    from opgate.core.store._sqlite_conn import CACHE_KIB
+except ImportError:  # an opgate from before the 64 MiB page cache, measured for a before/after
+    CACHE_KIB = 64 * 1024
 
 PAGE = 50
 GOAL = 2.0
