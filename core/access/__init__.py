@@ -7,6 +7,7 @@ confirmation, whose session it belongs to, and whom the call log names.
 """
 
 from ._acting import acting_as, current_caller
+from ._rates import SharedRate, shared_rate
 from ._roles import ROLES, Caller
 from ._tokens import (
     RESERVED_NAMES,
@@ -23,9 +24,11 @@ __all__ = [
     "TOKEN_PREFIX",
     "Caller",
     "IssuedToken",
+    "SharedRate",
     "TokenBook",
     "TokenError",
     "acting_as",
     "current_caller",
+    "shared_rate",
     "token_digest",
 ]

@@ -3,7 +3,8 @@
 A dry-run of one write rolls its transaction back, so an id it creates is
 gone before the next call could use it. A collection's dry-run therefore
 copies the workspace (SQLite's online backup, consistent even while others
-write) to a temporary file and runs the calls there: writes of the built-in
+write; a PostgreSQL workspace is copied from one snapshot into a SQLite
+file, as ``opgate db copy`` does) to a temporary file and runs the calls there: writes of the built-in
 store really run on the copy, so later calls see what earlier ones did, and
 the copy is deleted afterwards. The workspace itself is never written.
 Writes that reach outside the workspace (HTTP APIs, MCP upstreams) are sent
@@ -22,6 +23,8 @@ import apsw
 
 from .._gateway import Gateway
 from ..executors import Executors, StoreExecutor
+from ..store._copy import copy_workspace as copy_between
+from ..store._locate import is_postgres_url
 from ._errors import CollectionError
 
 
@@ -46,9 +49,17 @@ def _approve(_request: Any) -> bool:
 
 
 def copy_workspace(source: Gateway, target: Path) -> None:
-    """Copy the source gateway's SQLite workspace to ``target`` with the online backup API."""
+    """Copy the source gateway's workspace to the SQLite file ``target``.
+
+    A SQLite workspace is copied with the online backup API; a PostgreSQL
+    one row by row from one snapshot (``opgate db copy``'s code), with every
+    id and time kept, so the calls see the same data they would see there.
+    """
     _ = source.store  # opened first: a workspace that does not exist yet is created (with the demo) before it is copied
     location = source.db_location
+    if is_postgres_url(location):
+        copy_between(location, target)
+        return
     if location in ("", ":memory:") or not Path(location).is_file():
         raise CollectionError([f"the workspace {location or '(in memory)'} is not a database file, so a dry-run of a collection cannot copy it"])
     destination = apsw.Connection(str(target))

@@ -26,12 +26,13 @@ from ._session_table import IDLE_SECONDS, MAX_SESSIONS, SessionTable
 from ._telemetry import CallLog
 
 if _typing.TYPE_CHECKING:
+    from ._batch import awaits_confirmation, resuming_batch
     from ._dispatcher import Dispatcher
     from ._validation import ArgumentValidator
 
 # Validation loads jsonschema and its format checkers, which commands that never
 # run an op (help, search) should not pay for: these load on first use.
-_LAZY = {"Dispatcher": "._dispatcher", "ArgumentValidator": "._validation"}
+_LAZY = {"Dispatcher": "._dispatcher", "ArgumentValidator": "._validation", "resuming_batch": "._batch", "awaits_confirmation": "._batch"}
 
 
 __getattr__ = _lazy_attributes(__name__, globals(), _LAZY)
@@ -66,7 +67,9 @@ __all__ = [
     "SessionTable",
     "answer_fields",
     "answer_problems",
+    "awaits_confirmation",
     "failure",
     "parse_answer",
+    "resuming_batch",
     "success",
 ]

@@ -7,14 +7,23 @@ its index as ``step``. With ``on_error="stop"`` the steps after a failure are
 not run and say so; reads that ran side by side with the failing step keep
 their results (they ran at the same time and changed nothing). A batch may
 not contain a batch.
+
+A step that asked a person and will get the answer with a later call (a
+2026-07-28 client's confirmation, ``awaiting_confirmation``) stops the
+batch whatever ``on_error`` says: the steps after it have not run. The
+later call runs the batch again inside :func:`resuming_batch`, given the
+envelopes of the steps that already ran: those are answered as they were,
+never run twice, and the batch carries on from the step that asked.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from ._envelope import failure, new_trace_id, success
@@ -25,6 +34,24 @@ from ._results import bound_envelope
 log = logging.getLogger("opgate.batch")
 STEP_TOOLS = ("help", "exec")
 ON_ERROR = ("stop", "continue")
+
+
+_resumed: ContextVar[dict[int, dict[str, Any]] | None] = ContextVar("opgate_resumed_batch", default=None)
+
+
+@contextmanager
+def resuming_batch(done: dict[int, dict[str, Any]] | None) -> Iterator[None]:
+    """Run the batch inside as the continuation of one that stopped to ask: ``done`` holds the envelopes of its steps that ran."""
+    token = _resumed.set(done)
+    try:
+        yield
+    finally:
+        _resumed.reset(token)
+
+
+def awaits_confirmation(envelope: Any) -> bool:
+    """Whether a step stopped because it asked a person whose answer comes with a later call."""
+    return isinstance(envelope, dict) and not envelope.get("ok") and bool(((envelope.get("error") or {}).get("details") or {}).get("awaiting_confirmation"))
 
 
 # A step's own error is a sentence; only an echoed input (a tool name, a reference) could make it long.
@@ -63,12 +90,17 @@ class BatchRunner:
         problem = self._check(steps, on_error)
         if problem:
             return [_step_error(0, "batch", VALIDATION_ERROR, problem, help_path="root")]
-        results: dict[int, dict[str, Any]] = {}
+        results: dict[int, dict[str, Any]] = {i: e for i, e in (_resumed.get() or {}).items() if 0 <= i < len(steps)}
         stopped_at: int | None = None
+        awaiting = False
         for segment in self._segments(steps):
+            segment = [i for i in segment if i not in results]
+            if not segment:
+                continue
             if stopped_at is not None:
+                reason = f"waits for a person's confirmation of step {stopped_at}" if awaiting else f"step {stopped_at} failed and on_error is 'stop'"
                 for index in segment:
-                    results[index] = _step_error(index, self._op_of(steps[index]), CONFLICT, f"not run: step {stopped_at} failed and on_error is 'stop'", failed_step=stopped_at)
+                    results[index] = _step_error(index, self._op_of(steps[index]), CONFLICT, f"not run: {reason}", failed_step=stopped_at)
                 continue
             # Steps read a snapshot of the answers so far: only earlier segments can be referenced,
             # and the dict itself changes while this segment runs.
@@ -80,7 +112,10 @@ class BatchRunner:
                 for i, future in futures.items():
                     results[i] = future.result()
             failed = [i for i in segment if not results[i].get("ok")]
-            if failed and on_error == "stop":
+            asked = [i for i in segment if awaits_confirmation(results[i])]
+            if asked:
+                stopped_at, awaiting = min(asked), True
+            elif failed and on_error == "stop":
                 stopped_at = min(failed)
         return [results[i] for i in range(len(steps))]
 

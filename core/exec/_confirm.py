@@ -32,7 +32,9 @@ class ConfirmationRequest:
 
 
 Approver = Callable[[ConfirmationRequest], bool]
-"""Answers whether the person confirmed; may raise ``PermissionDenied`` to refuse with its own reason (it cannot ask now)."""
+"""Answers whether the person confirmed; may raise ``PermissionDenied`` to refuse with its own reason (it cannot ask now,
+or it asked and the answer comes with a later call: ``awaiting_confirmation``), or ``ConflictError`` when the state
+changed since the person saw the diff."""
 
 
 @dataclass(frozen=True)

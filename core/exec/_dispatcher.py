@@ -22,7 +22,7 @@ from ..executors._redact import redact
 from ..store import Conflict, InvalidValue, NotFound, StoreBusy, StoreError
 from ._confirm import Approver, Asker, ConfirmationRequest
 from ._envelope import failure, new_trace_id, success
-from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, OpError, PermissionDenied
+from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, ConflictError, OpError, PermissionDenied
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
 from ._results import bound_envelope, bound_result, entities_touched
 from ._session import Session
@@ -172,7 +172,7 @@ class Dispatcher:
         request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:
             approved = bool(waits.around(approver, request))
-        except PermissionDenied:  # an approver that cannot ask says why, in its own words
+        except (PermissionDenied, ConflictError):  # an approver that cannot ask, or finds the state changed, says why in its own words
             raise
         except Exception:
             log.exception("approver failed for %s", call.op)

@@ -28,6 +28,7 @@ REPLACE_KEYS: dict[str, tuple[str, ...]] = {
     "idempotency_keys": ("caller", "key"),
     "upstream_pins": ("upstream", "tool"),
     "store_meta": ("key",),
+    "client_sessions": ("session_key",),
 }
 """The conflict target of ``INSERT OR REPLACE`` per table (its primary key).
 

@@ -19,7 +19,7 @@ import psycopg
 
 from ._errors import StoreError
 from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
-from . import _pg_conn
+from . import _pg_conn, _pg_rates
 from ._pg_conn import fetch, open_pool, redacted, retrying, translated
 from ._pg_migrate import WRITE_LOCK, migrate
 from ._pg_tx import PostgresReadTransaction, PostgresWriteTransaction
@@ -143,6 +143,10 @@ class PostgresStore:
                     self._pool = open_pool(self.url)
                     self._pid = os.getpid()
         return self._pool
+
+    def spend_rate(self, name: str, rate: float, burst: int) -> float:
+        """Spend one request of caller ``name``'s rate, shared by every process on this database (see ``_pg_rates``)."""
+        return _pg_rates.spend(self._pool_now(), name, rate, burst)
 
     # -- whole-store helpers -------------------------------------------------
 

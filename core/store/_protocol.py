@@ -155,6 +155,12 @@ class StoreTransaction(Protocol):
     def api_tokens(self) -> list[dict]:
         """Every bearer token, revoked ones included, by name."""
 
+    def pending_confirmation_counts(self, caller: str, now: str) -> tuple[int, int]:
+        """Unexpired confirmations waiting for an answer: ``(this caller's, all)``."""
+
+    def client_session_state(self, session_key: str, fresh_since: str) -> dict | None:
+        """A named session's remembered state written at or after ``fresh_since``, or ``None``."""
+
     def state_digest(self) -> str:
         """Hex sha256 of the pre-existing rows and query results read so far."""
 
@@ -223,6 +229,15 @@ class StoreWriteTransaction(StoreTransaction, Protocol):
 
     def revoke_api_token(self, name: str) -> dict | None:
         """Mark a token revoked; ``None`` if no live token has this name."""
+
+    def put_pending_confirmation(self, row: Mapping[str, Any]) -> None:
+        """Keep a confirmation that waits for its answer (see ``_sqlite_serving``)."""
+
+    def claim_pending_confirmation(self, state_hash: str, caller: str, call_fingerprint: str, now: str) -> dict | None:
+        """Take the unexpired confirmation waiting under ``state_hash`` for this caller and call, exactly once."""
+
+    def put_client_session_state(self, session_key: str, state: Mapping[str, Any], now: str, *, forget_before: str) -> None:
+        """Keep a named session's state, forgetting sessions idle since ``forget_before``."""
 
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
         """Add several call-log entries, in order."""

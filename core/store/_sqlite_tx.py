@@ -12,15 +12,16 @@ from ._sqlite_delete import DeleteRules
 from ._sqlite_graph import GraphReads
 from ._sqlite_pins import PinReads, PinWrites
 from ._sqlite_search import SearchReads
+from ._sqlite_serving import ServingReads, ServingWrites
 from ._sqlite_tokens import TokenReads, TokenWrites
 from ._sqlite_tree import TreeReads
 
 
-class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads, PinReads, TokenReads):
+class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads, PinReads, TokenReads, ServingReads):
     """Reads over one snapshot (a deferred ``BEGIN``)."""
 
 
-class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites, PinWrites, TokenWrites):
+class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites, PinWrites, TokenWrites, ServingWrites):
     """Reads and writes under the write lock (``BEGIN IMMEDIATE``)."""
 
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], dry_run: bool) -> None:

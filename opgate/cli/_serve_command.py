@@ -81,7 +81,7 @@ def _burst(text: str) -> int:
 
 def http_access(args: argparse.Namespace, server) -> HttpAccess:
     """Who the HTTP server admits, from the flags, then ``[serve]`` in opgate.toml, then the workspace's tokens."""
-    from opgate.core.access import TokenBook
+    from opgate.core.access import TokenBook, shared_rate
     from opgate.mcp_server import HttpAccess
 
     serve = cli_config(args).serve
@@ -98,6 +98,7 @@ def http_access(args: argparse.Namespace, server) -> HttpAccess:
         allowed_origins=(*serve.allowed_origins, *(o.rstrip("/") for o in args.allow_origin)),
         allowed_hosts=(*serve.allowed_hosts, *args.allow_host),
         rate_limit=DEFAULT_RATE_LIMIT if rate is None else rate, rate_burst=DEFAULT_RATE_BURST if burst is None else burst,
+        shared_rate=shared_rate(server.gateway.store),
     )
 
 

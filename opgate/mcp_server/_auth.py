@@ -18,6 +18,7 @@ and clients send the token they were given as a header.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import threading
 import time
@@ -30,8 +31,11 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from opgate.core.access import Caller, TokenBook, acting_as
+from opgate.core.access import Caller, SharedRate, TokenBook, acting_as
 from opgate.core.exec import Session
+from opgate.core.store import StoreError
+
+log = logging.getLogger(__name__)
 
 CALLER_SCOPE_KEY = "opgate.caller"
 """Where a request's :class:`Caller` sits in the ASGI scope (absent: an unauthenticated local caller)."""
@@ -74,14 +78,32 @@ class TokenBucket:
 
 
 class RateLimits:
-    """One :class:`TokenBucket` per caller name; ``rate`` 0 means no limit."""
+    """One :class:`TokenBucket` per caller name; ``rate`` 0 means no limit.
 
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
+    With ``shared`` (a PostgreSQL workspace), the buckets are the database's,
+    so a caller's rate holds for the whole service however a load balancer
+    spreads its requests; if the database cannot answer, this process's own
+    bucket decides, so a request is never refused for want of a count.
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic, *, shared: SharedRate | None = None):
         self.rate = rate
         self.burst = burst
         self._clock = clock
+        self._shared = shared
         self._buckets: dict[str, TokenBucket] = {}
         self._lock = threading.Lock()
+
+    async def spend(self, name: str) -> float:
+        """0 if ``name`` may send a request now, else the seconds to wait (off the event loop when it asks the database)."""
+        if self.rate <= 0:
+            return 0.0
+        if self._shared is not None:
+            try:
+                return await anyio.to_thread.run_sync(self._shared, name, self.rate, self.burst)
+            except StoreError as exc:
+                log.warning("the shared rate of %s could not be counted (%s); this process's own bucket decides", name, exc)
+        return self.wait_for(name)
 
     def wait_for(self, name: str) -> float:
         """0 if ``name`` may send a request now, else the seconds to wait."""
@@ -137,7 +159,7 @@ class CallerMiddleware:
             return
         caller = caller_of_user(scope.get("user"), self.sessions)
         if caller is not None:
-            wait = self.limits.wait_for(caller.name)
+            wait = await self.limits.spend(caller.name)
             if wait > 0:
                 await _too_many_requests(send, caller.name, wait)
                 return

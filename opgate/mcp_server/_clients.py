@@ -9,9 +9,10 @@ capacity.
 Capacity: every tool call runs in a worker thread (exec blocks on SQLite,
 and a confirmation blocks until the person answers). A client runs at most
 ``CALLS_PER_CLIENT`` calls at once, all clients together ``MAX_CALLS``.
-Confirmations that wait are bounded per client and in all, well below
-``MAX_CALLS``, so waiting calls can never take the capacity that other
-clients' calls need.
+Elicitations that wait (handshake clients) are bounded per client and in
+all, well below ``MAX_CALLS``, so waiting calls can never take the capacity
+that other clients' calls need; a 2026-07-28 confirmation holds no thread
+(``_input_required``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class Client:
     calls: anyio.Semaphore = field(default_factory=lambda: anyio.Semaphore(CALLS_PER_CLIENT))
     waiting: int = 0
     lane: tuple[str, ...] = ()
+    synced: dict[str, Any] | None = None
+    """The shared state last read from or written to the store (named sessions only, see ``_shared_sessions``)."""
 
 
 class ConfirmationBudget:

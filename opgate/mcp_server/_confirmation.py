@@ -6,10 +6,12 @@ two ways: a server-to-client ``elicitation/create`` request (the handshake
 protocol versions, :class:`ElicitingChannel`), or an ``InputRequiredResult``
 the client answers by calling again (2026-07-28, see ``_input_required``).
 :class:`ApproverBridge` is the approver; each tool call hands it the channel
-its client can be asked through, and the worker thread blocks on
-``anyio.from_thread.run`` until the channel has the answer. The wait holds
-no lock and no shared capacity beyond its own bounded place
-(``ConfirmationBudget``), so other sessions' calls go on meanwhile.
+its client can be asked through. With elicitation the worker thread blocks
+on ``anyio.from_thread.run`` until the channel has the answer; the wait
+holds no lock and no shared capacity beyond its own bounded place
+(``ConfirmationBudget``), so other sessions' calls go on meanwhile. The
+2026-07-28 channel never blocks: it keeps the question in the store and the
+call returns, to be run again by the answer's call in any server process.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
-from opgate.core.access import ROLES, TokenBook
+from opgate.core.access import ROLES, SharedRate, TokenBook
 from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT
 
 from ._auth import CallerMiddleware, CallerSessions, RateLimits, StoreTokenVerifier
@@ -49,6 +49,8 @@ class HttpAccess:
     allowed_hosts: tuple[str, ...] = ()
     rate_limit: float = DEFAULT_RATE_LIMIT
     rate_burst: int = DEFAULT_RATE_BURST
+    shared_rate: SharedRate | None = field(default=None, compare=False)
+    """Counts each caller's rate in the database, for every server process at once (a PostgreSQL workspace)."""
     sessions: CallerSessions = field(default_factory=CallerSessions, compare=False)
 
     @property
@@ -96,7 +98,7 @@ def access_app(sdk_server, *, path: str, security, host: str, access: HttpAccess
     app = sdk_server.streamable_http_app(streamable_http_path=path, transport_security=security, host=host, **options)
     if access.tokens is not None:
         # Innermost: it runs after the SDK's authentication middleware has set scope["user"].
-        app.user_middleware.append(Middleware(CallerMiddleware, sessions=access.sessions, limits=RateLimits(access.rate_limit, access.rate_burst)))
+        app.user_middleware.append(Middleware(CallerMiddleware, sessions=access.sessions, limits=RateLimits(access.rate_limit, access.rate_burst, shared=access.shared_rate)))
     if access.allowed_origins:
         app.user_middleware.insert(0, Middleware(
             CORSMiddleware, allow_origins=list(access.allowed_origins), allow_methods=["GET", "POST", "DELETE", "OPTIONS"],

@@ -42,7 +42,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from opgate import __version__
 from opgate.core import Gateway
 from opgate.core.access import Caller, acting_as
-from opgate.core.exec import IDLE_SECONDS, MAX_SESSIONS, PERMISSION_DENIED, failure
+from opgate.core.exec import IDLE_SECONDS, MAX_SESSIONS, PERMISSION_DENIED, failure, resuming_batch
 from opgate.core.modes import ROUTER_MODES, ToolRouter
 
 from ._clients import MAX_CALLS, Client, Clients, ConfirmationBudget
@@ -53,8 +53,9 @@ from ._confirmation import (
     ElicitingChannel,
     can_elicit_form,
 )
-from ._input_required import PendingCalls, call_fingerprint
+from ._input_required import DeferredChannel, PendingConfirmations, RunCall, call_fingerprint
 from ._session_keys import IdentityResolver, scope_identity, session_key
+from ._shared_sessions import SharedSessions
 from ._tools import listed_tools, tool_result
 
 log = logging.getLogger(__name__)
@@ -111,11 +112,12 @@ class GatewayMCPServer:
         self._identity = identity
         self._confirmation_timeout = confirmation_timeout
         self._budget = ConfirmationBudget()
+        self._shared = SharedSessions(lambda: self.gateway.store, session_idle_seconds)
         self._calls_limiter: anyio.CapacityLimiter | None = None
         # Outside hybrid, the tools are the same for every client and never change.
         self._fixed_tools = None if mode == "hybrid" else listed_tools(ToolRouter(self.gateway, mode=mode).tools())
         self._bus = InMemorySubscriptionBus() if mode == "hybrid" else None
-        self.server: Server[PendingCalls] = _OpgateServer(
+        self.server: Server[PendingConfirmations] = _OpgateServer(
             "opgate", version=__version__, title="opgate", instructions=INSTRUCTIONS[mode], lifespan=self._lifespan,
             on_list_tools=self._list_tools, on_call_tool=self._call_tool,
             on_subscriptions_listen=ListenHandler(self._bus) if self._bus is not None else None,
@@ -128,31 +130,26 @@ class GatewayMCPServer:
         self.gateway.close()
 
     @asynccontextmanager
-    async def _lifespan(self, _server: Server[Any]) -> AsyncIterator[PendingCalls]:
-        # Calls waiting for a 2026-era retry run here, outside the request that started them.
+    async def _lifespan(self, _server: Server[Any]) -> AsyncIterator[PendingConfirmations]:
         self._calls_limiter = anyio.CapacityLimiter(MAX_CALLS)
-        async with anyio.create_task_group() as task_group:
-            pending = PendingCalls(task_group, self._confirmation_timeout, self._budget)
-            try:
-                yield pending
-            finally:
-                pending.refuse_all()
+        # 2026-era questions wait in the store, where any server process on the workspace can take the answer.
+        yield PendingConfirmations(lambda: self.gateway.store, self._confirmation_timeout)
 
     def _client(self, ctx: ServerRequestContext[Any]) -> Client:
         caller = request_caller(ctx.request)
         # An authenticated caller's sessions log under its token's name and share its idempotency scope.
         return self.clients.get(session_key(ctx.request, self._identity, name=caller.name if caller else None))
 
-    async def _list_tools(self, ctx: ServerRequestContext[PendingCalls], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    async def _list_tools(self, ctx: ServerRequestContext[PendingConfirmations], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         if self._fixed_tools is not None:
             return types.ListToolsResult(tools=self._fixed_tools)
         client = self._client(ctx)
-        specs = await anyio.to_thread.run_sync(client.asking.tools)
+        specs = await anyio.to_thread.run_sync(self._shared.around, client, client.asking.tools)
         client.lane = _typed_names(specs)
         # Each session's lane is its own and changes as it inspects ops: no client may cache or share it.
         return types.ListToolsResult(tools=listed_tools(specs), ttl_ms=0, cache_scope="private")
 
-    async def _call_tool(self, ctx: ServerRequestContext[PendingCalls], params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
+    async def _call_tool(self, ctx: ServerRequestContext[PendingConfirmations], params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
         client = self._client(ctx)
         name, arguments = params.name, params.arguments
         if not client.asking.offers(name):
@@ -168,9 +165,9 @@ class GatewayMCPServer:
             channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout, self._budget, client)
             result = tool_result(await self._run(client, client.asking, channel, name, arguments, caller))
         elif ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            return await pending.start(
-                client, _fingerprint(caller, name, arguments), lambda call: self._run(client, client.asking, call, name, arguments, caller),
-            )
+            deferred = await pending.start(client.key.caller, _fingerprint(caller, name, arguments), arguments, self._deferred(client, name, caller))
+            await self._tell_if_lane_changed(ctx, client)
+            return deferred
         else:
             result = tool_result(await self._run(client, client.refusing, None, name, arguments, caller))
         await self._tell_if_lane_changed(ctx, client)
@@ -186,7 +183,7 @@ class GatewayMCPServer:
         retry = error.get("retry", {}).get("hint")
         return f"Unknown tool: {name!r}. This server has {shown}. {error['details']['correction']}" + (f" {retry}" if retry else "")
 
-    async def _tell_if_lane_changed(self, ctx: ServerRequestContext[PendingCalls], client: Client) -> None:
+    async def _tell_if_lane_changed(self, ctx: ServerRequestContext[PendingConfirmations], client: Client) -> None:
         """In hybrid, after a call: when the session's typed lane changed, the client is told to list its tools again."""
         if self.mode != "hybrid" or not client.key.kept:
             return
@@ -205,9 +202,12 @@ class GatewayMCPServer:
             log.warning("could not tell the client its tools changed: %s", exc)
 
     async def _resume(
-        self, client: Client, pending: PendingCalls, params: types.CallToolRequestParams, caller: Caller | None,
+        self, client: Client, pending: PendingConfirmations, params: types.CallToolRequestParams, caller: Caller | None,
     ) -> types.CallToolResult | types.InputRequiredResult:
-        result = await pending.resume(client, params.request_state or "", _fingerprint(caller, params.name, params.arguments), params.input_responses)
+        result = await pending.resume(
+            client.key.caller, _fingerprint(caller, params.name, params.arguments), params.request_state or "", params.input_responses,
+            params.name, params.arguments, self._deferred(client, params.name, caller),
+        )
         if result is not None:
             return result
         # No waiting call: it timed out, was answered already, or the state belongs to another call.
@@ -218,13 +218,20 @@ class GatewayMCPServer:
             help_path="root", requires_confirmation=True,
         ))
 
+    def _deferred(self, client: Client, name: str, caller: Caller | None) -> RunCall:
+        async def run(channel: DeferredChannel, arguments: Any, done: dict[int, dict[str, Any]] | None) -> Any:
+            return await self._run(client, client.asking, channel, name, arguments, caller, done)
+
+        return run
+
     async def _run(
         self, client: Client, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any, caller: Caller | None = None,
+        done: dict[int, dict[str, Any]] | None = None,
     ) -> Any:
         def call_as_caller(tool: str, args: Any) -> Any:
-            # Worker threads do not inherit the request's context: the caller's role is set again here.
-            with acting_as(caller):
-                return router.call(tool, args)
+            # Worker threads do not inherit the request's context: the caller's role (and a resumed batch's steps) are set again here.
+            with acting_as(caller), resuming_batch(done):
+                return self._shared.around(client, router.call, tool, args)
 
         # The client's own slots first: a client at its limit waits for itself, holding nothing others need.
         async with client.calls:
@@ -240,7 +247,7 @@ def _typed_names(specs: Any) -> tuple[str, ...]:
     return tuple(spec.name for spec in specs if spec.op is not None)
 
 
-class _OpgateServer(Server[PendingCalls]):
+class _OpgateServer(Server[PendingConfirmations]):
     """The SDK's server, saying in the handshake whether its tool list can change (hybrid's lane does)."""
 
     tools_change = False

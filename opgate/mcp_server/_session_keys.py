@@ -78,6 +78,11 @@ class SessionKey:
         return self.transport is not None
 
     @property
+    def named(self) -> bool:
+        """A session the client named (``Opgate-Session``): its requests may reach any server process."""
+        return self.transport is not None and self.transport.startswith("named:")
+
+    @property
     def text(self) -> str:
         return f"{self.identity or ''}\x00{self.transport or ''}"
 

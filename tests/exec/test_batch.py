@@ -78,3 +78,32 @@ def test_deeply_nested_step_arguments_are_a_step_error_not_an_exception(make_gat
     assert envelopes[0]["ok"]
     assert envelopes[1]["error"]["code"] == "VALIDATION_ERROR"
     assert envelopes[1]["error"]["details"]["field_errors"][0]["code"] == "too_deep"
+
+
+def test_a_step_whose_answer_comes_later_stops_the_batch_and_a_resumed_batch_runs_no_step_twice(make_gateway):
+    """The core of a 2026-07-28 confirmation across server processes (opgate/mcp_server/_input_required.py)."""
+    from opgate.core.exec import PermissionDenied, awaits_confirmation, resuming_batch
+
+    def asks_later(request):
+        raise PermissionDenied(f"{request.op}: the answer comes with the next call", requires_confirmation=True, awaiting_confirmation=True)
+
+    victim = "20000000-0000-4000-8000-000000000003"
+    steps = [
+        {"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "title": "before the question"}}},
+        {"tool": "exec", "args": {"op": "onto.task.delete", "args": {"task_id": victim}}},
+        {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "$0.result.task.id"}}},
+    ]
+    asking = make_gateway(allow_write=True, approver=asks_later)
+    first = asking.batch(steps, on_error="continue")
+    assert first[0]["ok"] and awaits_confirmation(first[1])
+    assert first[2]["ok"] is False and "waits for a person's confirmation of step 1" in first[2]["error"]["message"], "even with on_error=continue"
+    gateway = make_gateway(allow_write=True, approver=lambda request: True)
+    with resuming_batch({0: first[0]}):
+        resumed = gateway.batch(steps, on_error="continue")
+    assert [e["ok"] for e in resumed] == [True, True, True], resumed
+    assert resumed[0] == first[0], "the step before the question is answered as it was, not run again"
+    assert resumed[2]["result"]["task"]["id"] == first[0]["result"]["task"]["id"]
+    listed = gateway.exec("onto.task.list", {"project_id": PROJECT, "limit": 200})
+    titled = listed["result"]["tasks"]
+    assert sum(1 for task in titled if task["title"] == "before the question") == 1
+    assert not gateway.exec("onto.task.get", {"task_id": victim})["ok"]
