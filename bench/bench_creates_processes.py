@@ -7,7 +7,7 @@ call at a time, all starting together:
   the call log on (validation, the handler's checks, the write transaction,
   the envelope, the log entry);
 - floor: an apsw connection set up like the store's (WAL, busy timeout,
-  synchronous NORMAL) doing ``BEGIN IMMEDIATE; INSERT INTO tasks ...; COMMIT``
+  synchronous NORMAL, 64 MiB page cache) doing ``BEGIN IMMEDIATE; INSERT INTO tasks ...; COMMIT``
   per task on the same schema (its search triggers included).
 Throughput is all creates over the wall time from the common start to the
 last process's end; the worst call is the slowest single create anywhere.
@@ -52,6 +52,7 @@ def raw_worker(db: str, creates: int, start_at: float) -> list[float]:
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA cache_size = -65536")  # the store's CACHE_KIB
 
     def insert(n: int) -> bool:
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -11,14 +11,19 @@ top (``result.items``, ``error.details.field_errors``, ``meta.diff.deleted``).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 from ..safe_json import MAX_DEPTH, scrub_text
 MAX_ENTITIES = 50
 
 
-def _names_an_id(key: str) -> bool:
-    return key in ("id", "_entities_accessed") or key.endswith("_id") or (key.endswith("Id") and len(key) > 2)
+@lru_cache(maxsize=4096)
+def _names_an_id(key: Any) -> bool:
+    # Cached: a list of rows asks about the same few keys on every row.
+    return isinstance(key, str) and (key in ("id", "_entities_accessed") or key.endswith("_id") or (key.endswith("Id") and len(key) > 2))
 
 
 def _id_text(value: Any) -> str | None:
@@ -34,24 +39,100 @@ def entities_touched(result: Any, diff: dict[str, Any] | None = None) -> list[st
     from ``_entities_accessed`` lists in the result, then from the diff.
 
     Any non-empty string or integer counts, not only UUIDs: ops of other
-    catalogues name their entities as their APIs do. The walk uses a stack,
-    so a deeply nested result cannot exhaust the recursion limit.
+    catalogues name their entities as their APIs do. The walk keeps a stack of
+    iterators rather than recursing, so a deeply nested result cannot exhaust
+    the recursion limit, and it stops at :data:`MAX_ENTITIES`.
     """
     seen: dict[str, None] = {}
-    stack: list[tuple[Any, str]] = [(diff, ""), (result, "")] if diff else [(result, "")]
-    while stack and len(seen) < MAX_ENTITIES:
-        node, key = stack.pop()
-        if isinstance(node, dict):
-            stack.extend((value, name) for name, value in reversed(list(node.items())) if isinstance(name, str))
-        elif isinstance(node, list):
-            stack.extend((item, key) for item in reversed(node))
-        elif _names_an_id(key) and (text := _id_text(node)) is not None:
-            seen.setdefault(text, None)
+    for root in (result, diff) if diff else (result,):
+        _collect_ids(root, seen)
+        if len(seen) >= MAX_ENTITIES:
+            break
     return list(seen)[:MAX_ENTITIES]
+
+
+def _collect_ids(root: Any, seen: dict[str, None]) -> None:
+    """Add the ids under ``root`` to ``seen`` in document order (a list's items go under the list's key)."""
+    frames: list[Iterator[tuple[Any, Any]]] = []
+    pairs: Iterator[tuple[Any, Any]] = iter((("", root),))
+    names_an_id = _names_an_id
+    while True:
+        for name, value in pairs:
+            kind = type(value)
+            if kind is str:  # most values of a result: checked first, without the generic tests
+                if value.strip() and names_an_id(name):
+                    seen.setdefault(value, None)
+                    if len(seen) >= MAX_ENTITIES:
+                        return
+            elif isinstance(value, dict):
+                if isinstance(name, str):  # an entry under a name that is no string is not walked
+                    frames.append(pairs)
+                    pairs = iter(value.items())
+                    break
+            elif isinstance(value, list):
+                if isinstance(name, str):
+                    frames.append(pairs)
+                    pairs = zip(repeat(name), value)
+                    break
+            elif names_an_id(name) and (text := _id_text(value)) is not None:
+                seen.setdefault(text, None)
+                if len(seen) >= MAX_ENTITIES:
+                    return
+        else:
+            if not frames:
+                return
+            pairs = frames.pop()
 
 
 def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+_DEEPEST_ANSWER = 4 * MAX_DEPTH
+"""Results hold stored values (bounded at 64 levels on the way in) a few levels down; deeper is left as it is."""
+
+
+def _writable_text(value: Any) -> str | None:
+    """``value`` as JSON text when it can be written as it is (UTF-8, nothing to scrub); else None.
+
+    One ``json.dumps`` in C tells both the size and whether any text holds a
+    lone surrogate (echoed input), which is far cheaper than walking every
+    string of a page of rows in Python. A value it cannot serialise (too deep,
+    keys that are not JSON) goes the slow way, by :func:`scrub_text`.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+    return text
+
+
+def _scrubbed(value: Any) -> Any:
+    """``value`` with lone surrogates replaced (a fresh copy), or ``value`` itself when nested past any answer."""
+    cleaned = scrub_text(value, max_depth=_DEEPEST_ANSWER, too_deep=_TOO_DEEP)
+    return value if cleaned is _TOO_DEEP else cleaned
+
+
+_TOO_DEEP = object()
+
+
+def _longest_string(tree: Any) -> int:
+    """The length of the longest string value in ``tree`` (keys aside), walked without recursion."""
+    longest = 0
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for value in (node.values() if isinstance(node, dict) else node):
+            if isinstance(value, str):
+                longest = max(longest, len(value))
+            elif isinstance(value, (dict, list)):
+                stack.append(value)
+    return longest
 
 
 def _longest_list(node: Any, path: tuple = ()) -> tuple[tuple, list] | None:
@@ -66,13 +147,13 @@ def _longest_list(node: Any, path: tuple = ()) -> tuple[tuple, list] | None:
     return best
 
 
-def _longest_string(node: Any, path: tuple = ()) -> tuple[tuple, str] | None:
+def _longest_string_at(node: Any, path: tuple = ()) -> tuple[tuple, str] | None:
     if isinstance(node, str):
         return (path, node)
     best = None
     children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
     for key, value in children:
-        found = _longest_string(value, (*path, key))
+        found = _longest_string_at(value, (*path, key))
         if found and (best is None or len(found[1]) > len(best[1])):
             best = found
     return best
@@ -89,14 +170,23 @@ def _dotted(path: tuple, root: str) -> str:
 
 
 def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any, list[dict[str, Any]]]:
-    """The result cut down to about ``limit`` characters of JSON, and what was cut (paths start at ``root``)."""
+    """The result cut down to about ``limit`` characters of JSON, and what was cut (paths start at ``root``).
+
+    The result also comes back writable: lone surrogates (echoed input)
+    become U+FFFD, in a copy, so that every transport and the call log can
+    write it. A result that needs neither comes back as it is.
+    """
     if not isinstance(result, (dict, list)):
+        result = _scrubbed(result)
         if isinstance(result, str) and len(result) > limit:
             keep = max(200, limit - 100)
             cut = {"path": root, "kind": "text", "total_chars": len(result), "shown_chars": keep, "how_to_get_more": _MORE_TEXT}
             return result[:keep] + f" …[truncated: {len(result) - keep} more characters]", [cut]
         return result, []
-    if _size(result) <= limit:
+    text = _writable_text(result)
+    if text is None:
+        result = _scrubbed(result)
+    if (len(text) if text is not None else _size(result)) <= limit:
         return result, []
     result = json.loads(json.dumps(result, default=str))
     cuts: list[dict[str, Any]] = []
@@ -115,7 +205,7 @@ def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any,
             else:
                 cut["shown"] = keep
             continue
-        found_text = _longest_string(result)
+        found_text = _longest_string_at(result)
         if not found_text or len(found_text[1]) < 200:
             break
         path, text = found_text
@@ -156,14 +246,19 @@ def _cap_strings(tree: dict[str, Any], longest: int) -> list[dict[str, Any]]:
 def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
     """The final envelope with every part outside ``result`` bounded to about ``limit`` characters, and writable.
 
-    ``result`` was bounded already; here the rest (the op as sent, the error's
-    message and details, the diff, the warnings) is cut as one tree, so an
-    answer is never much more than twice ``limit`` whatever came in. Every cut
-    is added to ``meta.truncated``. Lone surrogates (echoed input) become
-    U+FFFD, so that every transport and the call log can write the answer.
+    ``result`` was bounded (and made writable) by :func:`bound_result`
+    already; here the rest (the op as sent, the error's message and details,
+    the diff, the warnings) is cut as one tree, so an answer is never much
+    more than twice ``limit`` whatever came in. Every cut is added to
+    ``meta.truncated``. Lone surrogates (echoed input) become U+FFFD, so that
+    every transport and the call log can write the answer.
     """
-    # Results hold stored values (bounded at 64 levels on the way in) a few levels down; deeper is left as it is.
-    envelope = scrub_text(envelope, max_depth=4 * MAX_DEPTH, too_deep=None) or envelope
+    body = {key: value for key, value in envelope.items() if key != "result"}
+    text = _writable_text(body)
+    if text is not None and len(text) <= limit and _longest_string(body) <= max(200, limit // 16):
+        return envelope  # the common case: nothing to scrub, nothing to cut, no copy
+    # Cuts below change strings in place: they work on a scrubbed copy, never on the caller's objects.
+    envelope = {**envelope, **_scrubbed(body)}
     meta = envelope.get("meta") if isinstance(envelope.get("meta"), dict) else {}
     rest = {key: value for key, value in envelope.items() if key not in ("result", "meta")}
     rest["meta"] = {key: value for key, value in meta.items() if key not in _KEPT_META}

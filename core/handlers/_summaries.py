@@ -57,10 +57,16 @@ def abbreviate(kind: str, row: dict[str, Any]) -> dict[str, Any]:
     programming error and raises :class:`ValueError`.
     """
     try:
-        fields = SUMMARY_FIELDS[kind]
+        keys, fields = _SHAPES[kind]
     except KeyError:
         raise ValueError(f"no summary for kind {kind!r}; known: {', '.join(SUMMARY_FIELDS)}") from None
-    return {"id": row["id"], **{key: row.get(field) for key, field in fields}}
+    if "id" not in row:
+        raise KeyError("id")
+    return dict(zip(keys, map(row.get, fields)))
+
+
+# Each kind's summary keys and row fields (id first) as two tuples: a page abbreviates every row with them.
+_SHAPES = {kind: (("id", *(k for k, _ in pairs)), ("id", *(f for _, f in pairs))) for kind, pairs in SUMMARY_FIELDS.items()}
 
 
 def summary_fields(kind: str) -> tuple[str, ...]:

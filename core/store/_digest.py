@@ -21,10 +21,13 @@ from collections.abc import Iterable
 from typing import Any
 
 
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 def content_hash(value: Any) -> str:
     """A stable hash of a JSON-like value (key order does not matter)."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(_canonical(value).encode()).hexdigest()
 
 
 def _strings_in(value: Any) -> Iterable[str]:
@@ -43,7 +46,8 @@ class ReadLog:
 
     def __init__(self) -> None:
         self._rows: dict[tuple[str, str], tuple] = {}
-        self._queries: dict[str, str] = {}
+        # The canonical text of each query -> (its total, the ids it returned), hashed only by digest().
+        self._queries: dict[str, tuple[Any, list[str]]] = {}
         self._written: set[tuple[str, str]] = set()
         self._written_ids: set[str] = set()
 
@@ -61,23 +65,34 @@ class ReadLog:
         if key not in self._rows and key not in self._written:
             self._rows[key] = values
 
-    def saw_query(self, signature: Any, total: int, keys: Iterable[tuple[str, str]]) -> None:
+    def saw_rows(self, kind: str, fetched: Iterable[tuple]) -> None:
+        """:meth:`saw` for every row of a result whose first column is the id (a page of a list, say)."""
+        rows, written = self._rows, self._written
+        for values in fetched:
+            key = (kind, values[0])
+            if key not in rows and key not in written:
+                rows[key] = values
+
+    def saw_query(self, signature: Any, total: Any, keys: Iterable[tuple[str, str]]) -> None:
         """Note a list or search result, so that rows appearing later are noticed too.
 
         Rows this transaction wrote are left out of the ids: their ids are
         random, but a rerun writes the same number of them, so ``total`` agrees.
+        The first result noted for a query is the one that counts.
         """
         # A query about something this transaction created (the children of a new
         # project) is its own work too: the new id differs from run to run.
         # Set lookups keep this linear: a bulk insert asks it once per document.
         if self._written_ids and any(text in self._written_ids for text in _strings_in(signature)):
             return
-        ids = [id for kind, id in keys if (kind, id) not in self._written]
-        self._queries.setdefault(content_hash(signature), content_hash([total, ids]))
+        written = self._written
+        ids = [id for kind, id in keys if (kind, id) not in written] if written else [id for _, id in keys]
+        # The signature is written down now (its filters may be the caller's objects); the rest is ours.
+        self._queries.setdefault(_canonical(signature), (total, ids))
 
     def digest(self) -> str:
         """Hex sha256 over every observation, in sorted order."""
+        queries = sorted((hashlib.sha256(text.encode()).hexdigest(), content_hash([total, ids])) for text, (total, ids) in self._queries.items())
         # Keys are unique, so sorting never compares the values (which may hold None).
         rows = sorted(self._rows.items())
-        queries = sorted(self._queries.items())
         return hashlib.sha256(repr((rows, queries)).encode()).hexdigest()

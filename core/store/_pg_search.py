@@ -29,10 +29,10 @@ def _term(word: str, prefix: bool) -> str:
     return "'" + word.replace("'", "''") + "'" + (":*" if prefix else "")
 
 
-def keyword_query(text: str) -> str | None:
-    """A tsquery requiring every typed word as a word prefix."""
+def keyword_query(text: str, whole_words: bool = False) -> str | None:
+    """A tsquery requiring every typed word as a word prefix (or, with ``whole_words``, whole)."""
     typed = _fuzzy.words(text)
-    return " & ".join(_term(w, True) for w in typed) if typed else None
+    return " & ".join(_term(w, not whole_words) for w in typed) if typed else None
 
 
 class PGSearchReads(SearchReads):
@@ -47,11 +47,12 @@ class PGSearchReads(SearchReads):
         limit: int | None = None,
         offset: int = 0,
         fields: Sequence[str] | None = None,
+        whole_words: bool = False,
     ) -> Page:
         spec = spec_for(kind)
         filters = dict(filters or {})
         picked = checked_fields(spec, fields)
-        query = keyword_query(text)
+        query = keyword_query(text, whole_words)
         if query is None:
             return Page([], 0)
         where, params = where_clause(spec, filters, alias="t")
@@ -60,11 +61,11 @@ class PGSearchReads(SearchReads):
             f"FROM search_text s JOIN {spec.table} t ON t.id = s.entity_id "
             f"WHERE s.kind = '{spec.kind}' AND s.words @@ {_QUERY} AND {where}"
         )
-        total, exact = self._count(joined, [query, *params], limit, offset)
         sql = (f"SELECT {column_list(spec.columns, 't')} {joined}"
                f" ORDER BY ts_rank(s.words, {_QUERY}) DESC, t.seq LIMIT ? OFFSET ?")
         rows = self._entity_rows(spec, sql, [query, *params, query, lim, off], picked)
-        signature = ["search", kind, text, filters, limit, offset]
+        total, exact = self._count(joined, [query, *params], limit, offset, len(rows))
+        signature = ["search", kind, text, filters, limit, offset, *(["whole_words"] if whole_words else [])]
         self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
         return Page(rows, total, exact)
 

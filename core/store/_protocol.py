@@ -94,10 +94,10 @@ class StoreTransaction(Protocol):
 
     def search(self, kind: str, text: str, filters: Mapping[str, Any] | None = None, *,
                limit: int | None = None, offset: int = 0,
-               fields: Sequence[str] | None = None) -> Page:
-        """Keyword search: every word must occur (as a word prefix) in the display
-        name or long text; best match first, display-name hits weigh most.
-        Totals and ``fields`` as for :meth:`list`."""
+               fields: Sequence[str] | None = None, whole_words: bool = False) -> Page:
+        """Keyword search: every word must occur (as a word prefix, or whole with
+        ``whole_words``) in the display name or long text; best match first,
+        display-name hits weigh most. Totals and ``fields`` as for :meth:`list`."""
 
     def search_all(self, text: str, *, kinds: Sequence[str] | None = None,
                    project_id: str | None = None, limit: int = 20) -> list[dict]:

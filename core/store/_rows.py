@@ -11,11 +11,12 @@ import copy
 import hashlib
 import json
 import uuid
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timezone
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from ._errors import InvalidValue
@@ -95,20 +96,32 @@ def decode(columns: tuple[str, ...], values: tuple[Any, ...], json_columns: froz
     return row
 
 
-def decode_some(spec: KindSpec, values: tuple[Any, ...], fields: Collection[str]) -> dict:
-    """Only ``id`` and ``fields`` of a stored tuple as a dict, JSON columns among them decoded."""
-    picks = _picks(spec.kind, frozenset(fields))
-    row = {name: values[index] for name, index in picks}
-    for name in _JSON_COLUMNS[spec.kind] & row.keys():
-        if row[name] is not None:
-            row[name] = json.loads(row[name])
-    return row
+def decoder_of(spec: KindSpec, fields: Collection[str]) -> Callable[[tuple[Any, ...]], dict]:
+    """A function turning a stored tuple of ``spec`` into a dict of only ``id`` and ``fields``, JSON columns among them decoded.
+
+    Made once per kind and set of fields (and cached): a page decodes every row with it.
+    """
+    return _decoder(spec.kind, fields if isinstance(fields, frozenset) else frozenset(fields))
 
 
 @lru_cache(maxsize=256)
-def _picks(kind: str, fields: frozenset[str]) -> tuple[tuple[str, int], ...]:
+def _decoder(kind: str, fields: frozenset[str]) -> Callable[[tuple[Any, ...]], dict]:
     columns = KINDS[kind].columns
-    return tuple((name, index) for index, name in enumerate(columns) if name == "id" or name in fields)
+    indexes = [index for index, name in enumerate(columns) if name == "id" or name in fields]
+    names = tuple(columns[index] for index in indexes)
+    pick = itemgetter(*indexes)
+    json_names = tuple(name for name in names if name in _JSON_COLUMNS[kind])
+    if len(names) == 1:
+        return lambda values: {names[0]: values[indexes[0]]}
+
+    def decode_row(values: tuple[Any, ...]) -> dict:
+        row = dict(zip(names, pick(values)))
+        for name in json_names:
+            if row[name] is not None:
+                row[name] = json.loads(row[name])
+        return row
+
+    return decode_row
 
 
 def encode(row: Mapping[str, Any], json_columns: frozenset[str]) -> dict:

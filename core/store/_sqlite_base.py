@@ -18,7 +18,7 @@ import apsw
 from ._digest import ReadLog
 from ._errors import NotFound, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
-from ._rows import decode, decode_some, json_columns_of
+from ._rows import decode, decoder_of, json_columns_of
 from ._sqlite_conn import fetch, run, translated
 
 EDGE_KIND = "edge"
@@ -83,13 +83,12 @@ class SQLiteTxCore:
         shows a summary does not pay for parsing ``props`` it would drop.
         """
         fetched = self._fetch(sql, params)
-        kind, observe = spec.kind, self._reads.saw
-        for values in fetched:
-            observe(kind, values[0], values)
+        self._reads.saw_rows(spec.kind, fetched)
         if fields is None:
             json_cols = json_columns_of(spec)
             return [decode(spec.columns, values, json_cols) for values in fetched]
-        return [decode_some(spec, values, fields) for values in fetched]
+        decode_row = decoder_of(spec, fields)
+        return [decode_row(values) for values in fetched]
 
     def _select(self, spec: KindSpec, where: str, params: Any = (), tail: str = "", fields: Collection[str] | None = None) -> list[dict]:
         sql = f"SELECT {column_list(spec.columns)} FROM {spec.table} WHERE {where} {tail}"
@@ -108,8 +107,7 @@ class SQLiteTxCore:
     def _edge_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
         sql = f"SELECT {column_list(EDGE_COLUMNS)} FROM edges WHERE {where} {tail}"
         fetched = self._fetch(sql, params)
-        for values in fetched:
-            self._reads.saw(EDGE_KIND, values[0], values)
+        self._reads.saw_rows(EDGE_KIND, fetched)
         return [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in fetched]
 
     def _link_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:

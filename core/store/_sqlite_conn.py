@@ -18,6 +18,15 @@ import apsw
 from ._errors import Conflict, InvalidValue, StoreBusy, StoreError
 
 BUSY_TIMEOUT_MS = 5000
+CACHE_KIB = 64 * 1024
+"""Page cache of each connection, in KiB (SQLite's default is 2 MiB).
+
+With 2 MiB, a store past a few hundred MB evicts index pages it needs again
+on the next insert (entity ids are random, so every insert lands on a
+random page of the id index), and a bulk insert slowed down as the store
+grew: 100,000 entities took 157 s in raw apsw against 57 s with 64 MiB. The
+cache fills only as pages are read, so a small workspace stays small.
+"""
 BUSY_POLL_S = (0.0005, 0.002)
 """How long a connection waiting for a lock sleeps between tries: a random span in this range."""
 
@@ -56,6 +65,7 @@ def connect(path: str) -> apsw.Connection:
         conn.execute("PRAGMA foreign_keys = ON")
         # In WAL mode NORMAL still never corrupts; it only skips the fsync per commit.
         conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
     return conn
 
 

@@ -52,20 +52,24 @@ class EntityReads(SQLiteTxCore):
         order_sql = order_clause(spec, order)
         lim, off = page_params(limit, offset)
         picked = checked_fields(spec, fields)
-        total, exact = self._count(f"FROM {spec.table} WHERE {where}", params, limit, offset)
         rows = self._select(spec, where, [*params, lim, off], f"ORDER BY {order_sql} LIMIT ? OFFSET ?", picked)
+        total, exact = self._count(f"FROM {spec.table} WHERE {where}", params, limit, offset, len(rows))
         signature = ["list", kind, filters, limit, offset, order]
         self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
         return Page(rows, total, exact)
 
-    def _count(self, source: str, params: list, limit: int | None, offset: int) -> tuple[int, bool]:
+    def _count(self, source: str, params: list, limit: int | None, offset: int, shown: int) -> tuple[int, bool]:
         """How many rows ``source`` (``FROM ... WHERE ...``) matches, counting no further than needed.
 
-        Counting stops past :data:`COUNT_CAP`, or past the end of the page
-        asked for if that is further, so ``has_more`` stays exact; past the
-        stop the total is a lower bound (``exact`` false). A list with no
-        limit fetches every row anyway and is counted in full.
+        ``shown`` is how many rows the page (``limit`` from ``offset``, read in
+        the same transaction) held. A page that ended before its limit, with
+        rows on it or starting at 0, already tells the exact total, and nothing
+        is counted. Otherwise counting stops past :data:`COUNT_CAP`, or past the
+        end of the page asked for if that is further, so ``has_more`` stays
+        exact; past the stop the total is a lower bound (``exact`` false).
         """
+        if (limit is None or shown < limit) and (shown or not offset):
+            return offset + shown, True
         if limit is None:
             return self._fetch(f"SELECT count(*) {source}", params)[0][0], True
         stop = max(COUNT_CAP, offset + limit)

@@ -24,10 +24,10 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def keyword_match(text: str) -> str | None:
-    """An FTS5 expression requiring every typed word as a word prefix."""
+def keyword_match(text: str, whole_words: bool = False) -> str | None:
+    """An FTS5 expression requiring every typed word as a word prefix (or, with ``whole_words``, whole)."""
     typed = _fuzzy.words(text)
-    return " AND ".join(_quoted(w) + "*" for w in typed) if typed else None
+    return " AND ".join(_quoted(w) + ("" if whole_words else "*") for w in typed) if typed else None
 
 
 class SearchReads(EntityReads):
@@ -42,11 +42,12 @@ class SearchReads(EntityReads):
         limit: int | None = None,
         offset: int = 0,
         fields: Sequence[str] | None = None,
+        whole_words: bool = False,
     ) -> Page:
         spec = spec_for(kind)
         filters = dict(filters or {})
         picked = checked_fields(spec, fields)
-        match = keyword_match(text)
+        match = keyword_match(text, whole_words)
         if match is None:
             return Page([], 0)
         where, params = where_clause(spec, filters, alias="t")
@@ -55,10 +56,10 @@ class SearchReads(EntityReads):
             f"FROM search_text s JOIN {spec.table} t ON t.seq = s.rowid >> 4 "
             f"WHERE search_text MATCH ? AND s.rowid & 15 = {spec.number} AND {where}"
         )
-        total, exact = self._count(joined, [match, *params], limit, offset)
         sql = f"SELECT {column_list(spec.columns, 't')} {joined} ORDER BY s.rank, t.seq LIMIT ? OFFSET ?"
         rows = self._entity_rows(spec, sql, [match, *params, lim, off], picked)
-        signature = ["search", kind, text, filters, limit, offset]
+        total, exact = self._count(joined, [match, *params], limit, offset, len(rows))
+        signature = ["search", kind, text, filters, limit, offset, *(["whole_words"] if whole_words else [])]
         self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
         return Page(rows, total, exact)
 

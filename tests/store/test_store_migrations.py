@@ -112,3 +112,12 @@ def test_postgres_database_gets_every_migration_once(pg_cluster):
         conn.execute("UPDATE opgate_schema SET version = 999")
     with pytest.raises(SchemaTooNew, match="999"):
         PostgresStore(url)
+
+
+@pytest.mark.parametrize("table", ["tasks", "documents"])
+def test_the_same_title_check_of_a_create_reads_an_index_not_the_project(tmp_path, table):
+    SQLiteStore(tmp_path / "w.db").close()
+    conn = apsw.Connection(str(tmp_path / "w.db"))
+    plan = conn.execute(f"EXPLAIN QUERY PLAN SELECT id FROM {table} WHERE project_id = ? AND title = ?", ("p", "t")).fetchall()
+    conn.close()
+    assert any(f"{table}_by_project_title" in str(step[-1]) for step in plan), plan

@@ -85,3 +85,13 @@ def test_search_all_snippet_comes_from_the_long_text(ws):
     with ws.read() as tx:
         hit = next(h for h in tx.search_all("checklist") if h["kind"] == "document")
     assert "checklist" in hit["snippet"]
+
+
+def test_whole_words_match_only_whole_words(ws):
+    with ws.write() as tx:
+        made = tx.insert("task", {"project_id": P1, "title": "Quarterly zebrafish census"})["id"]
+    with ws.read() as tx:
+        prefix = tx.search("task", "zebra census", whole_words=False)
+        partial = tx.search("task", "zebra census", whole_words=True)
+        whole = tx.search("task", "ZEBRAFISH  census", whole_words=True)
+    assert [r["id"] for r in prefix.rows] == [made] and partial.rows == [] and [r["id"] for r in whole.rows] == [made]

@@ -67,3 +67,13 @@ def test_a_narrowed_row_decodes_the_json_it_keeps(ws):
     with ws.read() as tx:
         row = tx.list("task", {"project_id": P1}, fields=("props",), limit=1).rows[0]
     assert isinstance(row["props"], dict)
+
+
+def test_a_page_that_ends_early_tells_the_exact_total(crowded):
+    with crowded.read() as tx:
+        tail = tx.list("task", {"project_id": P1}, limit=50, offset=MORE - 2)
+        past = tx.list("task", {"project_id": P1}, limit=50, offset=MORE + 100)
+        found = tx.search("task", "bulk", limit=50, offset=MORE - 1)
+    assert tail.total_exact and tail.total == MORE + 3 and len(tail.rows) == 5
+    assert past.total_exact and past.total == MORE + 3 and past.rows == []  # nothing on the page: counted
+    assert found.total_exact and found.total == MORE and len(found.rows) == 1
