@@ -6,10 +6,11 @@ import argparse
 import atexit
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from opgate.core import Gateway
-from opgate.core.config import ConfigError, OpgateConfig, load_config
+if TYPE_CHECKING:
+    from opgate.core import Gateway
+    from opgate.core.config import OpgateConfig
 
 
 class GatewaySetupError(Exception):
@@ -18,6 +19,8 @@ class GatewaySetupError(Exception):
 
 def cli_config(args: argparse.Namespace) -> OpgateConfig:
     """The configuration (``--config``, ``./opgate.toml``, the user's folder); its problems stop the command."""
+    from opgate.core.config import ConfigError, load_config
+
     try:
         return load_config(getattr(args, "config", None))
     except ConfigError as exc:
@@ -53,6 +56,8 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     and context. Problems found in the catalogues are printed to stderr;
     catalogues that give no op at all, or an unknown context, stop the command.
     """
+    from opgate.core import Gateway
+
     config = cli_config(args)
     options.setdefault("context", args.context or config.context)
     options.setdefault("db_path", args.db or os.environ.get("OPGATE_DB", "").strip() or config.database)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 from pathlib import Path
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
-from opgate.core.catalog._scaffold import ScaffoldError, scaffold_tool_folder
+
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -24,6 +26,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from opgate.core.catalog._scaffold import ScaffoldError, scaffold_tool_folder
+
     try:
         folder = scaffold_tool_folder(args.name, args.dir)
     except ScaffoldError as exc:
