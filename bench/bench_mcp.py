@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import anyio  # noqa: E402
-from _mcp_compare import ERAS, compare, peer_command, rows  # noqa: E402
+from _mcp_compare import ERAS, HEADERS, compare, peer_command, rows  # noqa: E402
 from _table import median, p95, print_table  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
@@ -83,7 +83,7 @@ async def run(folder: Path, calls: int) -> None:
     for era, mode in ERAS.items():
         measured = await compare({name: stdio_server(command) for name, command in servers.items()}, mode, calls)
         table += rows(era, measured, OURS, FLOOR, PEER)
-    print_table(f"tools/call exec onto.project.list over stdio (ms, {calls} calls each)", ["era", "server", "median", "p95"], table)
+    print_table(f"tools/call exec onto.project.list over stdio ({calls} calls each)", HEADERS, table)
 
 
 def main() -> None:

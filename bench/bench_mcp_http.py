@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import anyio  # noqa: E402
-from _mcp_compare import ERAS, compare, peer_command, rows, start_http  # noqa: E402
+from _mcp_compare import ERAS, HEADERS, compare, peer_command, rows, start_http  # noqa: E402
 from _table import print_table  # noqa: E402
 
 from opgate.core import Gateway  # noqa: E402
@@ -45,13 +45,14 @@ async def run(folder: Path, calls: int) -> None:
     try:
         table = []
         for era, mode in ERAS.items():
-            measured = await compare({name: url for name, (_, url) in started.items()}, mode, calls)
+            urls = {name: url for name, (_, url) in started.items()}
+            measured = await compare(urls, mode, calls, pids={name: process.pid for name, (process, _) in started.items()})
             table += rows(era, measured, OURS, FLOOR, PEER)
     finally:
         for process, _ in started.values():
             process.terminate()
             process.wait(timeout=10)
-    print_table(f"tools/call exec onto.project.list over streamable HTTP (ms, {calls} calls each)", ["era", "server", "median", "p95"], table)
+    print_table(f"tools/call exec onto.project.list over streamable HTTP ({calls} calls each)", HEADERS, table)
 
 
 def main() -> None:
