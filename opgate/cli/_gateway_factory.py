@@ -72,10 +72,9 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     if (getattr(args, "mcp_servers", None) or config.mcp_servers) and "upstreams" not in options:
         options["upstreams"] = make_upstreams(getattr(args, "mcp_servers", None) or [], config)
     try:
-        if args.catalog or config.http_upstreams:
-            gateway = Gateway.from_catalogs(args.catalog, include_builtin=not args.catalog, config=config, **options)
-        else:
-            gateway = Gateway(**options)
+        # The built-in catalogue alone goes through the on-disk cache too: a command then reads the
+        # registry and search index it needs instead of building them (bench/bench_cli.py).
+        gateway = Gateway.from_catalogs(args.catalog, include_builtin=not args.catalog, config=config, **options)
     except ValueError as exc:  # an unknown context name or ranker
         if options.get("upstreams") is not None:
             options["upstreams"].close()
