@@ -29,10 +29,10 @@ RICH = ("rich",)  # a command printing JSON never renders
 
 CASES = [
     (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + ("pygments",)),
-    (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH),
+    (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + ("pygments",)),  # no colours in a pipe
     (["help", "--json"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + RICH),
     (["search", "create a task"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + RICH),  # output is a pipe: JSON
-    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH),
+    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + ("pygments",)),
     (["exec", "onto.task.list", "--json"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + RICH),
 ]
 
