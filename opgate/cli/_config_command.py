@@ -9,8 +9,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-
-
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "config", help="check the configuration file",

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-from typing import TYPE_CHECKING
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._gateway_factory import GatewaySetupError, cli_config, make_gateway
 
