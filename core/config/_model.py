@@ -6,10 +6,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..catalog.openapi import ApiPolicy
 from ._serve import ServeConfig
+
+if TYPE_CHECKING:
+    from ..catalog.openapi import ApiPolicy
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_RETRIES = 2
@@ -55,6 +57,9 @@ class HttpUpstreamConfig:
     operations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def policy(self) -> ApiPolicy:
+        # The OpenAPI importer is loaded only by configurations that name an HTTP API: every command reads this file.
+        from ..catalog.openapi import ApiPolicy
+
         methods = frozenset(c for c in self.confirm if _METHOD.match(c))
         operations = {k: dict(v) for k, v in self.operations.items()}
         for selector in self.confirm:

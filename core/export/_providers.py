@@ -7,8 +7,8 @@ from typing import Any
 from ..registry._exported import NAME_LIMIT, exported_name, exported_op_name
 from ..registry._record import OpRecord
 from ._gemini_schema import to_gemini_schema
+from ._names import PROVIDERS
 
-PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "gemini-openapi", "mcp")
 __all__ = ["NAME_LIMIT", "PROVIDERS", "export_tool", "mcp_annotations", "provider_tool", "provider_tool_name"]
 
 

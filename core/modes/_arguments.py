@@ -9,6 +9,11 @@ from ..jsonpointer import resolve_local_schema
 
 _MAX_REF_DEPTH = 8
 _MAX_NESTING = 32
+_MAX_VALIDATORS = 64
+# The tools' schemas are module constants: each gets its validator once, not on every call
+# (building one took about a tenth of a gateway call over MCP). Keyed by identity, and the
+# schema kept with it, so that an id reused by another dict can never find a stale validator.
+_validators: dict[int, tuple[dict[str, Any], Any]] = {}
 
 
 def _bad_arguments(tool: str, message: str) -> dict[str, Any]:
@@ -83,16 +88,25 @@ def check_arguments(tool: str, arguments: Any, schema: dict[str, Any]) -> dict[s
     unknown = sorted(str(name) for name in set(arguments) - allowed)
     if unknown:
         return _bad_arguments(tool, f"{tool} does not take {', '.join(map(repr, unknown))}; it takes {', '.join(sorted(allowed))}")
-    # Loaded here, not at import: jsonschema costs every command that never checks a tool call.
-    from jsonschema import Draft202012Validator
-
     from ..exec._validation import field_errors_of
 
-    errors = list(Draft202012Validator(schema).iter_errors(arguments))
+    errors = list(_validator(schema).iter_errors(arguments))
     if errors:
         field_errors = field_errors_of(errors)
         return failure(tool, "VALIDATION_ERROR", f"{tool}: {field_errors[0]['message']}", help_path="root", field_errors=field_errors)
     return arguments
+
+
+def _validator(schema: dict[str, Any]) -> Any:
+    held = _validators.get(id(schema))
+    if held is None or held[0] is not schema:
+        # Loaded here, not at import: jsonschema costs every command that never checks a tool call.
+        from jsonschema import Draft202012Validator
+
+        if len(_validators) >= _MAX_VALIDATORS:
+            _validators.clear()
+        held = _validators[id(schema)] = (schema, Draft202012Validator(schema))
+    return held[1]
 
 
 def is_envelope_error(value: Any) -> bool:

@@ -21,10 +21,10 @@ from ..export._providers import PROVIDERS, provider_tool
 from ..export._strict import to_strict_schema
 from ._gateway_tools import gateway_tools
 from ._hybrid import hybrid_tools
+from ._names import MODES
 from ._namespaces import plan_namespaces
 from ._spec import ToolSpec, typed_tool
 
-MODES = ("gateway", "full", "hybrid", "deferred")
 STRICT_PROVIDERS = ("openai", "openai-responses")
 ANTHROPIC_TOOL_SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 OPENAI_TOOL_SEARCH = {"type": "tool_search"}

@@ -6,9 +6,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from rich.console import Console
-from rich.text import Text
-
 from . import (
     _build_command,
     _config_command,
@@ -25,6 +22,7 @@ from . import (
     _ui_commands,
     _upstreams_command,
 )
+from ._console import StdoutConsole, print_error
 from ._gateway_factory import GatewaySetupError
 from ._logging import configure_logging
 from ._options import add_global_options, merge_global_options
@@ -62,9 +60,20 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (importlib.metadata costs more than a command)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the program's version number and exit", **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        parser._print_message(f"opgate {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opgate", description="A progressive tool disclosure gateway: browse ops, read their help, run them.")
-    parser.add_argument("--version", action="version", version=f"opgate {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     _ui_commands.add_demo_flag(parser)
     add_global_options(parser, position="main")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -89,14 +98,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging()
     parser = build_parser()
     args = _parse(parser, argv)
-    console = Console(file=sys.stdout, highlight=False, soft_wrap=False)
+    console = StdoutConsole(sys.stdout, highlight=False, soft_wrap=False)
     try:
         if not getattr(args, "run", None):
             return _ui_commands.run_explore(args, console)
         return args.run(args, console)
     except GatewaySetupError as exc:
         # The message is plain text: "opgate[semantic]" is not markup.
-        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(Text.assemble(("opgate:", "red"), f" {exc}"))
+        print_error("opgate:", str(exc))
         return 2
     except KeyboardInterrupt:
         return 130

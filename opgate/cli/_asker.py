@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from opgate.core.exec import Question
+if TYPE_CHECKING:
+    from opgate.core.exec import Question
 
 _TRUE = ("y", "yes", "true", "1")
 _FALSE = ("n", "no", "false", "0")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 # The catalogue and registry code is imported by this command when it runs, not by every command line.
 
@@ -43,6 +45,8 @@ def _folder_load(folder: Path, namespace: str | None):
 
 
 def _report(registry, console: Console) -> int:
+    from rich.text import Text
+
     for problem in registry.problems:
         style = "red" if problem.severity == "error" else "yellow"
         # Problems quote the catalogue (field names, patterns, descriptions): plain text, never markup.
@@ -52,6 +56,8 @@ def _report(registry, console: Console) -> int:
 
 
 def _run_examples(out: Path, console: Console) -> int:
+    from rich.text import Text
+
     from ._examples_run import run_examples
 
     runs = run_examples(out)
@@ -64,6 +70,8 @@ def _run_examples(out: Path, console: Console) -> int:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from rich.text import Text
+
     from opgate.core._builtin import builtin_catalog_loads, fixtures_dir
     from opgate.core.registry import build_registry
     from opgate.core.registry._file import git_commit, write_registry

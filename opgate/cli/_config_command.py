@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-
-from opgate.core.config import ConfigError, find_config, read_config, user_config_path
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -20,6 +20,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run_config(args: argparse.Namespace, console: Console) -> int:
+    from opgate.core.config import ConfigError, find_config, read_config, user_config_path
+
     path = find_config(getattr(args, "config", None))
     if args.action == "path":
         console.print(str(path) if path else f"no configuration file (looked for ./opgate.toml and {user_config_path()})")

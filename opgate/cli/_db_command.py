@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ._options import workspace_path
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -36,6 +37,8 @@ def database_location(args: argparse.Namespace) -> str:
 
 
 def run_migrate(args: argparse.Namespace, console: Console) -> int:
+    from rich.text import Text
+
     from opgate.core.store import StoreError
     from opgate.core.store._locate import connect_store
 
@@ -50,6 +53,8 @@ def run_migrate(args: argparse.Namespace, console: Console) -> int:
 
 
 def run_copy(args: argparse.Namespace, console: Console) -> int:
+    from rich.text import Text
+
     from opgate.core.store import StoreError
     from opgate.core.store._copy import copy_workspace
 

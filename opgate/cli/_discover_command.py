@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
-
-from rich import box
-from rich.console import Console, Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from ._gateway_factory import make_gateway
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
 
 
 def add_search_parser(subparsers) -> argparse.ArgumentParser:
@@ -74,6 +72,11 @@ def run_search(args: argparse.Namespace, console: Console) -> int:
 
 def search_table(answer: dict[str, Any]) -> RenderableType:
     """Ranked ops as a table; an error as its message and hints. Text from catalogues is data, never markup."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
     if not answer.get("ok"):
         error = answer.get("error") or {}
         lines = [Text(f"{error.get('code', 'ERROR')}: {error.get('message', '')}", style="red")]

@@ -6,18 +6,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.text import Text
-
-from opgate.core import safe_json
-from opgate.core.argtext import ArgTextError, parse_key_values
-from opgate.core.exec import ConfirmationRequest
-
-from opgate.views import render_envelope
 from ._asker import terminal_asker
 from ._gateway_factory import make_gateway
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from opgate.core.exec import ConfirmationRequest
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -62,6 +59,10 @@ def _approver(args: argparse.Namespace, console: Console):
         return None
 
     def ask(request: ConfirmationRequest) -> bool:
+        from rich.text import Text
+
+        from opgate.views import render_envelope
+
         console.print(Text.assemble((request.op, "bold yellow"), " needs your confirmation. It would change:"))
         console.print(render_envelope(request.preview | {"op": request.op, "ok": True}))
         try:
@@ -75,7 +76,10 @@ def _approver(args: argparse.Namespace, console: Console):
 def _print(console: Console, value: Any, as_json: bool) -> None:
     if as_json:
         console.file.write(json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n")
-    elif isinstance(value, list):
+        return
+    from opgate.views import render_envelope
+
+    if isinstance(value, list):
         for envelope in value:
             console.print(render_envelope(envelope))
     else:
@@ -91,6 +95,8 @@ def run_exec(args: argparse.Namespace, console: Console) -> int:
 
 
 def _exec_one(gateway, args: argparse.Namespace, console: Console) -> int:
+    from opgate.core.argtext import ArgTextError, parse_key_values
+
     record = gateway.registry.resolve(args.op)
     try:
         call_args = parse_key_values(args.args, record.parameters if record else {})
@@ -122,6 +128,8 @@ def _print_curl(console: Console, envelope: dict[str, Any], as_json: bool) -> in
 
 
 def _read_steps(source: str) -> tuple[Any, str | None]:
+    from opgate.core import safe_json
+
     data = safe_json.loads(sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes(), what="the batch", check_text=False)
     if isinstance(data, dict):
         return data.get("steps"), data.get("on_error")
@@ -129,6 +137,10 @@ def _read_steps(source: str) -> tuple[Any, str | None]:
 
 
 def run_batch(args: argparse.Namespace, console: Console) -> int:
+    from rich.text import Text
+
+    from opgate.core import safe_json
+
     try:
         steps, on_error = _read_steps(args.file)
     except (OSError, safe_json.JsonInputError) as exc:
@@ -147,6 +159,8 @@ def run_demo(args: argparse.Namespace, console: Console) -> int:
     from opgate.core.store import StoreError, default_path, inspect_workspace, reset_demo
     from opgate.core.store._demo import read_workspace, refuse_unless_demo
     from opgate.core.store._locate import is_postgres_url
+
+    from rich.text import Text
 
     from ._gateway_factory import configured_database
 

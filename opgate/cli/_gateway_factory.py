@@ -6,10 +6,11 @@ import argparse
 import atexit
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from opgate.core import Gateway
-from opgate.core.config import ConfigError, OpgateConfig, load_config
+if TYPE_CHECKING:
+    from opgate.core import Gateway
+    from opgate.core.config import OpgateConfig
 
 
 class GatewaySetupError(Exception):
@@ -18,6 +19,8 @@ class GatewaySetupError(Exception):
 
 def cli_config(args: argparse.Namespace) -> OpgateConfig:
     """The configuration (``--config``, ``./opgate.toml``, the user's folder); its problems stop the command."""
+    from opgate.core.config import ConfigError, load_config
+
     try:
         return load_config(getattr(args, "config", None))
     except ConfigError as exc:
@@ -53,6 +56,8 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     and context. Problems found in the catalogues are printed to stderr;
     catalogues that give no op at all, or an unknown context, stop the command.
     """
+    from opgate.core import Gateway
+
     config = cli_config(args)
     options.setdefault("context", args.context or config.context)
     options.setdefault("db_path", args.db or os.environ.get("OPGATE_DB", "").strip() or config.database)
@@ -67,10 +72,9 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     if (getattr(args, "mcp_servers", None) or config.mcp_servers) and "upstreams" not in options:
         options["upstreams"] = make_upstreams(getattr(args, "mcp_servers", None) or [], config)
     try:
-        if args.catalog or config.http_upstreams:
-            gateway = Gateway.from_catalogs(args.catalog, include_builtin=not args.catalog, config=config, **options)
-        else:
-            gateway = Gateway(**options)
+        # The built-in catalogue alone goes through the on-disk cache too: a command then reads the
+        # registry and search index it needs instead of building them (bench/bench_cli.py).
+        gateway = Gateway.from_catalogs(args.catalog, include_builtin=not args.catalog, config=config, **options)
     except ValueError as exc:  # an unknown context name or ranker
         if options.get("upstreams") is not None:
             options["upstreams"].close()

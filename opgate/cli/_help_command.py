@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ._gateway_factory import make_gateway
-from opgate.views import render_help
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -33,5 +34,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         console.file.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
+        from opgate.views import render_help
+
         console.print(render_help(payload))
     return 0 if payload.get("ok") else 1

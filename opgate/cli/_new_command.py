@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-
-from opgate.core.catalog._scaffold import ScaffoldError, scaffold_tool_folder
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -24,6 +24,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from opgate.core.catalog._scaffold import ScaffoldError, scaffold_tool_folder
+
     try:
         folder = scaffold_tool_folder(args.name, args.dir)
     except ScaffoldError as exc:

@@ -6,15 +6,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
 from ._asker import terminal_asker
 from ._exec_command import _approver
 from ._gateway_factory import make_gateway
 
 if TYPE_CHECKING:  # the runner loads the exec path (jsonschema, apsw): only `opgate run` pays for it
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
     from opgate.core.collection import CallReport, RunReport
 
 
@@ -35,6 +34,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def _show_call(console: Console, call: CallReport) -> None:
     """One line per call as it finishes, then one per failed expectation (plain text: it may hold anything)."""
+    from rich.text import Text
+
     mark = ("PASS", "green") if call.passed else ("FAIL", "red")
     console.print(Text.assemble(mark, f" {call.call.file_name}  {call.call.op}  ({call.how}, {call.seconds * 1000:.0f} ms)"))
     for check in call.failures:
@@ -42,6 +43,9 @@ def _show_call(console: Console, call: CallReport) -> None:
 
 
 def _table(report: RunReport) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=f"{report.collection.name} ({report.mode})", title_justify="left")
     for column in ("call", "op", "expectation", "", "found"):
         table.add_column(column, overflow="fold")
@@ -54,6 +58,8 @@ def _table(report: RunReport) -> Table:
 
 
 def _summary(report: RunReport) -> Text:
+    from rich.text import Text
+
     passed, failed = report.counts
     checks = sum(len(c.checks) for c in report.calls)
     failed_checks = sum(len(c.failures) for c in report.calls)
@@ -63,6 +69,8 @@ def _summary(report: RunReport) -> Text:
 
 
 def run_command(args: argparse.Namespace, console: Console) -> int:
+    from rich.text import Text
+
     from opgate.core.collection import CollectionError, junit_xml, load_collection, load_env, run_collection
 
     try:

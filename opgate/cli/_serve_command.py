@@ -9,13 +9,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, SERVE_MODES, is_host_name, is_public_url
 
 from ._gateway_factory import GatewaySetupError, cli_config, make_gateway
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from opgate.mcp_server import HttpAccess
 
 

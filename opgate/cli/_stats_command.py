@@ -10,15 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
-from opgate.core.telemetry._stats import CallStats, since_stamp, summarize
+from typing import TYPE_CHECKING, Any
 
 from ._gateway_factory import cli_config
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from opgate.core.telemetry._stats import CallStats
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -38,6 +36,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def _fail(console: Console, as_json: bool, message: str) -> int:
+    from rich.console import Console
+    from rich.markup import escape
+
     if as_json:
         console.file.write(json.dumps({"ok": False, "error": message}, indent=2) + "\n")
     else:
@@ -46,6 +47,8 @@ def _fail(console: Console, as_json: bool, message: str) -> int:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from opgate.core.telemetry._stats import since_stamp, summarize
+
     try:
         since = since_stamp(args.since) if args.since else None
     except ValueError as exc:
@@ -79,6 +82,9 @@ def _ms(value: float | None) -> str:
 
 
 def _print_tables(console: Console, stats: CallStats) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
     window = f"since {stats.since}" if stats.since else "all recorded"
     console.print(f"{stats.entries} calls in {stats.sessions} sessions ({window}); exec p50 {_ms(stats.latency_ms['exec_p50'])} ms, p95 {_ms(stats.latency_ms['exec_p95'])} ms")
     if not stats.entries:
@@ -113,6 +119,8 @@ def _print_lane(console: Console, lane: dict[str, Any]) -> None:
 
 
 def _print_chains(console: Console, chains: dict[str, Any]) -> None:
+    from rich.markup import escape
+
     console.print(
         f"Discovery chains: {chains['total']}, {chains['led_to_call']} led to a call ({chains['led_to_ok_call']} to a successful one); "
         f"median steps before the call {chains['median_steps_before_call'] if chains['median_steps_before_call'] is not None else '-'}"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ._gateway_factory import configured_database
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -33,6 +33,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run_token(args: argparse.Namespace, console: Console) -> int:
+    from rich.console import Console
+    from rich.text import Text
+
     from opgate.core.access import TokenBook, TokenError
     from opgate.core.store import StoreError, open_store
 
@@ -59,6 +62,8 @@ def run_token(args: argparse.Namespace, console: Console) -> int:
 
 
 def _create(book, args: argparse.Namespace, console: Console, errors: Console) -> int:
+    from rich.text import Text
+
     issued = book.create(args.name, args.role)
     if args.json:
         console.file.write(json.dumps({"name": issued.name, "role": issued.role, "token": issued.secret, "created_at": issued.created_at}) + "\n")
@@ -69,6 +74,9 @@ def _create(book, args: argparse.Namespace, console: Console, errors: Console) -
 
 
 def _list(book, args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+    from rich.text import Text
+
     rows = book.list()
     if args.json:
         console.file.write(json.dumps(rows) + "\n")

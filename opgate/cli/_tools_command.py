@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
-from opgate.core.modes import MODES, PROVIDERS, ToolRouter, build_export, stats
+from opgate.core.export import PROVIDERS
+from opgate.core.modes import MODES
 
 from ._gateway_factory import make_gateway
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 _REFUSED = 2
 
@@ -37,6 +38,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def _refuse(message: str) -> int:
+    from rich.console import Console
+    from rich.text import Text
+
     Console(file=sys.stderr, highlight=False, soft_wrap=True).print(Text.assemble(("opgate: error:", "red"), f" {message}"))
     return _REFUSED
 
@@ -50,6 +54,10 @@ def _report_not_strict(not_strict: dict[str, list[str]], strict_tools: int) -> N
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from opgate.core.modes import ToolRouter, build_export, stats
+
+    from rich.table import Table
+
     gateway = make_gateway(args)
     try:
         built = build_export(gateway, args.provider, args.mode, router=ToolRouter(gateway), turn=args.turn, strict=args.strict)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import tempfile
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ._gateway_factory import GatewaySetupError, cli_config, make_gateway
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def add_demo_flag(parser: argparse.ArgumentParser, *, on_subcommand: bool = False) -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from ._gateway_factory import make_gateway
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -29,6 +30,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from rich.markup import escape
+
     words = list(args.words)
     if words and (words[0] != "approve" or len(words) not in (2, 3)):
         console.print("[red]usage:[/] opgate upstreams [approve NAME [TOOL]]")
@@ -72,6 +75,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _table(lines: list[dict]) -> Table:
+    from rich.markup import escape
+    from rich.table import Table
+
     table = Table(show_edge=False)
     for column in ("name", "state", "protocol", "tools", "quarantined", "median ms", "last error"):
         table.add_column(column, justify="right" if column in ("tools", "median ms") else "left", overflow="fold", no_wrap=column != "last error")

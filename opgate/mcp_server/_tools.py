@@ -44,15 +44,19 @@ def is_error(answer: Any) -> bool:
     return isinstance(answer, dict) and answer.get("ok") is False
 
 
-def structured(answer: Any) -> dict[str, Any]:
-    """The answer as a JSON object: structured content is an object through MCP 2025-11-25, so a batch goes under ``results``."""
+def _encoded(answer: Any) -> tuple[dict[str, Any], str]:
+    """The answer as a JSON object and as its compact text, encoded once.
+
+    Structured content is an object through MCP 2025-11-25, so a batch goes
+    under ``results``. Decoding the text turns anything json could only
+    stringify (dates, paths) into plain JSON, so both forms say the same.
+    """
     value = {"results": answer} if isinstance(answer, list) else answer
-    # A round trip turns anything json can only stringify (dates, paths) into plain JSON.
-    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return json.loads(text), text
 
 
 def tool_result(answer: Any) -> types.CallToolResult:
     """The answer both as structured content and as its JSON text, for hosts that read only text."""
-    content = structured(answer)
-    text = json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    content, text = _encoded(answer)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=content, is_error=is_error(answer))

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-if TYPE_CHECKING:
-    from rich.syntax import Syntax
+from ._json_view import JsonView
 
 
-def _json(value: Any) -> Syntax:
-    from rich.syntax import Syntax  # loads pygments: only when JSON is shown
-
-    return Syntax(json.dumps(value, indent=2, ensure_ascii=False, default=str), "json", theme="ansi_dark", background_color="default", word_wrap=True)
+def _json(value: Any) -> JsonView:
+    return JsonView(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
 def render_json(value: Any) -> RenderableType:

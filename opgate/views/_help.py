@@ -8,14 +8,13 @@ values) and is shown as plain text: a table cell given a ``str`` would read
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-if TYPE_CHECKING:
-    from rich.syntax import Syntax
+from ._json_view import JsonView
 
 KIND_STYLE = {"read": "green", "write": "yellow"}
 
@@ -33,10 +32,8 @@ def _plain(value: Any, style: str = "") -> Text:
     return Text(value if isinstance(value, str) else str(value), style=style)
 
 
-def _json(value: Any) -> Syntax:
-    from rich.syntax import Syntax  # loads pygments: only when JSON is shown
-
-    return Syntax(json.dumps(value, indent=2, ensure_ascii=False), "json", theme="ansi_dark", background_color="default", word_wrap=True)
+def _json(value: Any) -> JsonView:
+    return JsonView(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def _error(payload: dict[str, Any]) -> RenderableType:
