@@ -11,34 +11,30 @@ from typing import Any
 from ._builtin import builtin_catalog_loads, builtin_contexts
 from ._scopes import ALL_CONTEXTS, ContextTable
 from .access import acting_as, current_caller
-from .catalog._sources import CatalogLoad, load_catalog
-from .config._model import OpgateConfig
 from .exec._batch import BatchRunner
 from .exec._confirm import Approver, Asker
 from .exec._handler import Handler
 from .exec._session import Session
 from .exec._telemetry import CallLog
 from .executors import Executors, StoreExecutor
+from ._gateway_catalogs import GatewayFromCatalogs
+from ._gateway_search import GatewaySearch
+from ._gateway_telemetry import GatewayTelemetry
+from ._gateway_upstreams import GatewayUpstreams
 from .help._service import HelpService
-from .executors._defaults import default_executors, guard_builtin_ops
+from .executors._defaults import default_executors
 from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
 from .telemetry import CallEvent
 from .telemetry._recorder import Telemetry, made_in_this_call
-from .telemetry._surfaced import batch_outcome, help_surfaced, search_surfaced
-
-def _registry_cache(config: OpgateConfig):
-    from .cache import RegistryCache
-
-    return RegistryCache.configured(config.cache_dir)
-
+from .telemetry._surfaced import batch_outcome, help_surfaced
 
 # "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
 SEARCH_RANKERS = ("default", "semantic")
 
 
-class Gateway:
+class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelemetry):
     """help, exec and batch over a registry of ops, seen through one context scope.
 
     ``Gateway()`` serves the built-in catalogue on the default workspace
@@ -112,98 +108,6 @@ class Gateway:
         self.set_context(context)
         if upstreams is not None:
             self._attach(upstreams)
-
-    @classmethod
-    def from_catalogs(cls, paths: Iterable[str | Path], *, include_builtin: bool = False, config: OpgateConfig | None = None, cache: bool = True, **options: Any) -> Gateway:
-        """A gateway over catalogue files or folders (``NAME=PATH`` sets a namespace).
-
-        The registry built from them is cached on disk, keyed by the
-        catalogues' content (see :mod:`opgate.core.cache`); ``cache=False``
-        neither reads nor writes it.
-
-        ``config`` adds its HTTP upstreams (``[upstreams.NAME] openapi = PATH``)
-        to the catalogues and says how to reach them; an OpenAPI catalogue
-        without configuration runs against its document's first server,
-        without credentials.
-        """
-        from .cache import catalog_key
-
-        config = config or OpgateConfig()
-        paths = [*paths, *(f"{name}={upstream.openapi}" for name, upstream in config.http_upstreams.items())]
-        policies = config.policies()
-
-        def loads_of_paths() -> list[CatalogLoad]:
-            loads: list[CatalogLoad] = builtin_catalog_loads() if include_builtin else []
-            for path in paths:
-                loads.extend(load_catalog(path, policies=policies))
-            return loads
-
-        cache = _registry_cache(config) if cache else None
-        key = catalog_key(paths, include_builtin=include_builtin, policies=policies) if cache is not None else None
-        if cache is not None and key is not None:
-            cached = cache.load(key, lambda: guard_builtin_ops(build_registry(loads_of_paths())))
-            if cached is not None:
-                gateway = cls(cached, **options)
-                gateway._index_cache = (cache, key)
-                return gateway
-        from .executors.http._upstreams import register_http_upstreams  # loads jsonschema: not on the cached path
-
-        loads = loads_of_paths()
-        gateway = cls(guard_builtin_ops(build_registry(loads)), **options)
-        gateway.http_apis = register_http_upstreams(gateway.executors, loads, config.http_upstreams)
-        # An OpenAPI catalogue's loads also say how to reach its API: only catalogues without one are cached.
-        if cache is not None and key is not None and not any(load.http_api is not None for load in loads):
-            cache.store(key, gateway.base_registry)
-            gateway._index_cache = (cache, key)
-        return gateway
-
-    # -- the registry, and upstreams that change it ---------------------------------
-
-    @property
-    def registry(self) -> Registry:
-        """Every op this gateway knows (upstream ones once listed; see :meth:`refresh_upstreams`)."""
-        self.refresh_upstreams()
-        return self._registry
-
-    @property
-    def base_registry(self) -> Registry:
-        """The registry the gateway was made with, before upstream ops were added."""
-        return self._base_registry
-
-    def _attach(self, upstreams: Any) -> None:
-        from .executors.mcp import McpExecutor
-
-        self.executors.register("mcp", lambda name: McpExecutor(upstreams, name))
-        upstreams.attach(lambda: self.store, self._upstreams_changed)
-
-    def refresh_upstreams(self) -> None:
-        """List the upstreams that have no listing yet: the first time waiting (bounded), later in the background."""
-        upstreams = self.upstreams
-        if upstreams is None:
-            return
-        if self._upstreams_seen is None:
-            upstreams.ensure_listed()
-            self._upstreams_changed()
-        elif len(upstreams) and upstreams.version != self._upstreams_seen:
-            self._upstreams_changed()
-        else:
-            upstreams.ensure_listed(timeout=0)
-
-    def _upstreams_changed(self) -> None:
-        """Swap in a registry with the upstreams' current ops: help, search and the dispatcher are rebuilt."""
-        from .registry._build import build_registry as build, merge_registries
-
-        with self._swap_lock:
-            version = self.upstreams.version
-            if version == self._upstreams_seen:
-                return
-            loads, problems, summaries = self.upstreams.loads()
-            extra = build(loads, group_summaries=summaries)
-            extra.problems.extend(problems)
-            self._registry = merge_registries(self._base_registry, extra)
-            self._search_index = None
-            self._upstreams_seen = version
-            self.set_context(self._requested_context)
 
     # -- the workspace ---------------------------------------------------------
 
@@ -361,62 +265,6 @@ class Gateway:
             logged.done(ok, code, **counts)
         return answers
 
-    def search(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, cursor: str | None = None) -> dict[str, Any]:
-        """Natural-language search over the visible ops: ranked pointers with a confidence in [0, 1].
-
-        Answers ``{"ok": true, "query", "results": [{op, tool_name, summary,
-        kind, confidence}], "next_cursor"}``; a path that does not exist, or
-        one with no match, is an error with hints and the next action.
-        """
-        from .discovery._search_answer import search_answer
-
-        with self.telemetry.step("search", self.current_session, query) as step:
-            answer = search_answer(self, query, path=path, kind=kind, limit=limit, cursor=cursor)
-            step.answered(answer, surfaced=search_surfaced(answer), new_chain=True, path=path if isinstance(path, str) else None, results=len(answer.get("results") or []))
-        return answer
-
-    def search_hits(self, query: str, *, path: str | None = None, kind: str | None = None, limit: int = 10, offset: int = 0, min_confidence: float = 0.0) -> list:
-        """The ranked hits (``SearchHit``) for the visible ops, down to ``min_confidence``."""
-        self.refresh_upstreams()
-        hits = self.search_index.search(query, limit=limit, offset=offset, path=path, kind=kind, visible=self._visible)
-        return [hit for hit in hits if hit.confidence >= min_confidence]
-
-    def search_node_hits(self, query: str, *, limit: int = 10) -> list:
-        """Groups (``NodeHit``) whose visible ops match ``query`` best."""
-        self.refresh_upstreams()
-        return self.search_index.search_nodes(query, limit=limit, visible=self._visible)
-
-    @property
-    def search_index(self):
-        """The search index over the whole registry, built on first use (visibility is applied per query)."""
-        index = self._search_index
-        if index is None:
-            with self._store_lock:
-                index = self._search_index
-                if index is None:
-                    from .search import SearchIndex
-
-                    registry = self.registry
-                    cached = self._index_cache if registry is self._base_registry and self.search_ranker == "default" else None
-                    index = cached[0].load_index(cached[1], registry) if cached else None
-                    if index is None:
-                        index = SearchIndex.build(registry, semantic=self.search_ranker == "semantic", group_summaries=registry.group_summaries)
-                        if cached:
-                            cached[0].store_index(cached[1], index)
-                    self._search_index = index
-        return index
-
-    @property
-    def discovery(self):
-        """The discovery protocol (list, search_tool_by_category, search_nodes, expand_tool, call_tool)."""
-        return self.discovery_for(None)
-
-    def discovery_for(self, session: Session | None):
-        """The discovery protocol for one caller: its ``call_tool`` runs in ``session``."""
-        from .discovery import Discovery
-
-        return Discovery(self, session=session)
-
     def help_closest_paths(self, path: str, limit: int = 3) -> list[str]:
         return self._help.closest_paths(path, limit)
 
@@ -434,25 +282,3 @@ class Gateway:
             if self._batch_pool is None:
                 self._batch_pool = ThreadPoolExecutor(max_workers=self.settings.batch_concurrency, thread_name_prefix="opgate-batch")
             return self._batch_pool
-
-    def recent_calls(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest exec entries of the call log, across sessions (this gateway's queued ones written first)."""
-        return self._call_log.recent(limit)
-
-    # -- telemetry ---------------------------------------------------------------------
-
-    def add_listener(self, listener: Callable[[CallEvent], Any]) -> Callable[[], None]:
-        """Call ``listener(event)`` with a :class:`~opgate.core.telemetry.CallEvent` after every call.
-
-        Listeners run in the calling thread once the answer is ready; an
-        exception from one is logged and never reaches the caller. Returns a
-        function that removes the listener.
-        """
-        return self.telemetry.add_listener(listener)
-
-    def remove_listener(self, listener: Callable[[CallEvent], Any]) -> None:
-        self.telemetry.remove_listener(listener)
-
-    def call_log_since(self, since: str | None = None, *, limit: int = 100_000) -> list[dict[str, Any]]:
-        """Call-log entries of every kind from ``since`` (``YYYY-MM-DDTHH:MM:SSZ``) on, oldest first."""
-        return self._call_log.since(since, limit=limit)

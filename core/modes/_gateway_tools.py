@@ -17,8 +17,8 @@ from ._spec import ToolSpec
 HELP_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "path": {"type": "string", "description": "'' lists groups; or a group (onto.task.write), or an op"},
-        "format": {"type": "string", "enum": ["short", "full"]},
+        "path": {"type": "string", "description": "a group (onto.task.write) or an op"},
+        "format": {"enum": ["short", "full"]},
         "include_examples": {"type": "boolean"},
         "include_schemas": {"type": "boolean"},
         "cursor": {"type": "string"},
@@ -32,7 +32,9 @@ EXEC_SCHEMA: dict[str, Any] = {
         "args": {"type": "object"},
         "dry_run": {"type": "boolean", "description": "report the diff, keep nothing"},
         "idempotency_key": {"type": "string", "description": "a repeat replays the first answer"},
-        "state_digest": {"type": "string", "description": "a dry-run's; CONFLICT if the state changed"},
+        "state_digest": {"type": "string", "description": "a dry-run's; CONFLICT if changed"},
+        # A dry-run's meta.id_seed: the real run then creates the ids the dry-run's diff showed.
+        "id_seed": {"type": "string", "description": "a dry-run's; same new ids"},
     },
 }
 BATCH_SCHEMA: dict[str, Any] = {
@@ -75,7 +77,7 @@ GATEWAY_TOOLS = (
     ToolSpec(
         "exec",
         "Run an op: {op:'root.entity.action',args:{}}. Known op and args (from help, search or a past call)? "
-        "Exec directly, no help first. Writes need allow_write. Errors name the fields to fix and a help path.",
+        "Exec directly, no help first. Writes need allow_write. Errors say what to fix.",
         EXEC_SCHEMA,
         {"readOnlyHint": False, "destructiveHint": True, "title": "exec"},
     ),

@@ -195,6 +195,7 @@ class ToolRouter:
         return self._guarded_exec(
             arguments["op"], arguments.get("args"), dry_run=bool(arguments.get("dry_run", False)),
             idempotency_key=arguments.get("idempotency_key"), state_digest=arguments.get("state_digest"),
+            id_seed=arguments.get("id_seed"),
         )
 
     def _guarded_exec(self, op: Any, args: Any, **options: Any) -> dict[str, Any]:

@@ -6,14 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from http_testing import ACCOUNT_SID, API_KEY, AUTH_TOKEN, LOOPBACK_DOCUMENT, PETSTORE_DOCUMENT, TWILIO_DOCUMENT
 from loopback_server import LoopbackServer
 from opgate.core import Gateway
 from opgate.core.config import AuthConfig, HttpUpstreamConfig, OpgateConfig
-
-HERE = Path(__file__).resolve().parent
-LOOPBACK_DOCUMENT = HERE / "loopback_openapi.json"
-API_KEY = "loopback-secret-key-42"
-
 
 @pytest.fixture
 def loopback():
@@ -38,13 +34,6 @@ def loopback_gateway(loopback, tmp_path, monkeypatch):
     yield make
     for gateway in gateways:
         gateway.close()
-
-
-OPENAPI = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "openapi"
-TWILIO_DOCUMENT = OPENAPI / "twilio_api_v2010.json"
-PETSTORE_DOCUMENT = OPENAPI / "petstore_expanded.yaml"
-ACCOUNT_SID = "AC" + "a" * 32
-AUTH_TOKEN = "prism-test-auth-token"
 
 
 def _document(path: Path) -> Path:

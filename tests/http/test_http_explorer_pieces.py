@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import TWILIO_DOCUMENT
+from http_testing import TWILIO_DOCUMENT
 from opgate.core import Gateway
 from opgate.core.config import HttpUpstreamConfig, OpgateConfig
 from opgate.tui._palette import Palette

@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import time
 
-from conftest import API_KEY
+from http_testing import API_KEY
 from loopback_server import Answer
 
 from opgate.core.executors.http import curl_command

@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from conftest import ACCOUNT_SID, AUTH_TOKEN
+from http_testing import ACCOUNT_SID, AUTH_TOKEN
 
 from opgate.cli import main
 from opgate.core import Gateway

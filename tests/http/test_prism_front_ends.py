@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ACCOUNT_SID, AUTH_TOKEN
+from http_testing import ACCOUNT_SID, AUTH_TOKEN
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from opgate.core import Gateway

@@ -28,7 +28,7 @@ async def lists_the_gateway_tools(client: Client) -> None:
     tools = {tool.name: tool for tool in listing.tools}
     assert tuple(tools) == GATEWAY_TOOLS
     assert tools["exec"].input_schema["required"] == ["op"]
-    assert set(tools["exec"].input_schema["properties"]) == {"op", "args", "dry_run", "idempotency_key", "state_digest"}
+    assert set(tools["exec"].input_schema["properties"]) == {"op", "args", "dry_run", "idempotency_key", "state_digest", "id_seed"}
     assert tools["batch"].input_schema["required"] == ["steps"]
     assert tools["search"].input_schema["required"] == ["query"]
     assert tools["help"].annotations.read_only_hint is True

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle
+from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle, wait_until
 
 from opgate.core import Gateway
 from opgate.tui import make_app
@@ -79,3 +79,31 @@ async def test_calls_collected_into_a_batch_run_together(app, gateway):
         assert all(r["meta"]["trace_id"] in app.session_traces for r in done.results)
         await pilot.press("ctrl+x")
         assert panel.steps == []
+
+
+async def test_at_80x24_every_column_that_matters_is_on_screen(app, gateway):
+    """The outcome was off the right edge at 80 columns: the arguments now give way, and the op keeps its end."""
+    gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    gateway.exec("onto.task.create", {"project_id": PROJECT})  # fails: no title
+    gateway.exec("onto.project.get", {"project_id": PROJECT})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen) and len(app.screen.entries) == 3)
+        await settle(pilot)
+        table = app.screen.query_one("DataTable")
+        assert table.virtual_size.width <= table.size.width and table.max_scroll_x == 0, "nothing is off the right edge"
+        drawn = [table.render_line(y).text for y in range(4)]
+        header = drawn[0].split()
+        assert header == ["when", "(UTC)", "op", "mode", "outcome", "ms", "session"], "the arguments gave way"
+        newest, failed, moved = drawn[1:]
+        assert " ok " in newest and "VALIDATION_ERROR" in failed and " ok " in moved and "dry-run" in moved, drawn
+        assert "…task.create" in failed and "…tree.move" in moved and "onto.document.tree.move" not in moved, drawn
+        assert all(line.split()[1].count(":") == 2 for line in drawn[1:]), "the time is whole"
+        # What is drawn is cut; the cells keep the whole text.
+        assert str(table.get_row_at(2)[2]) == "onto.document.tree.move"
+        assert "document_id=5000…0002" in str(table.get_row_at(2)[3])
+
+        await pilot.resize_terminal(140, 30)
+        await settle(pilot, delay=0.2)
+        drawn = [table.render_line(y).text for y in range(4)]
+        assert "onto.document.tree.move" in drawn[3] and "document_id=5000…0002" in drawn[3], drawn

@@ -14,7 +14,11 @@ ENTITY = {"name": "Ada", "entityType": "person", "observations": ["wrote the fir
 
 
 def opgate(*words: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "opgate", *words], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    result = subprocess.run([sys.executable, "-m", "opgate", *words], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    # Every command, failing ones too: the exit race printed "cannot schedule new futures after
+    # shutdown" with a traceback from commands whose own answer was fine.
+    assert "Traceback" not in result.stderr and "cannot schedule new futures" not in result.stderr, result.stderr
+    return result
 
 
 def run_json(*words: str, **options) -> tuple[int, dict]:

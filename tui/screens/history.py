@@ -15,13 +15,13 @@ from textual.widgets import DataTable, Footer, Input, Label
 from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text
 
 from .._failures import ReportsWorkerFailures
+from .._history_columns import COLUMNS, OP, OUTCOME, EndFirstText, cut_text, fit_widths
 from .._keys import HISTORY_BINDINGS
 from ..widgets import BatchPanel, GatewayBar
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 
 HISTORY_LIMIT = 200
-COLUMNS = ("", "when (UTC)", "op", "args", "mode", "outcome", "ms", "session")
 ARGS_WIDTH = 48
 OUTCOME_STYLE = {"ok": "", "cancelled": "dim", "failed": "red"}
 
@@ -30,8 +30,9 @@ def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> t
     when = str(entry.get("ts") or "")[5:19].replace("T", " ")
     # The person's waiting time is not in it: the call log keeps the call's own time.
     duration = entry.get("duration_ms")
-    # The op and arguments are as the caller sent them: text, never markup.
-    cells = tuple(Text(cell) for cell in (
+    # The op and arguments are as the caller sent them: text, never markup. Each keeps its whole
+    # text; a narrow column draws it cut (see _history_columns).
+    cells = tuple(cut_text(cell) for cell in (
         "●" if in_batch else "",
         when,
         str(entry.get("op") or entry.get("tool_name") or "?"),
@@ -41,8 +42,8 @@ def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> t
         f"{duration:.1f}" if isinstance(duration, (int, float)) else "",
         "this" if this_session else "older",
     ))
-    cells[5].stylize(OUTCOME_STYLE[outcome(entry)])
-    return cells
+    cells[OUTCOME].stylize(OUTCOME_STYLE[outcome(entry)])
+    return (*cells[:OP], EndFirstText(cells[OP].plain), *cells[OP + 1:])
 
 
 class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | None]):
@@ -66,6 +67,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         self.entries: list[dict[str, Any]] = []  # the rows shown: all_entries through the filter
         self.filter = HistoryFilter()
         self.batch: list[dict[str, Any]] = []
+        self._fitted_width = 0  # the table width the columns were last fitted to
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -108,15 +110,31 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         self.entries = entries
         table = self.query_one(DataTable)
         row = table.cursor_row
-        table.clear(columns=True)  # columns too, so their widths fit these rows only
-        table.add_column(COLUMNS[0], width=1)  # the batch mark
-        table.add_columns(*COLUMNS[1:])
         batched = {id(step["entry"]) for step in self.batch}
         session = self.app.session_traces  # type: ignore[attr-defined]
-        for index, entry in enumerate(entries):
-            table.add_row(*row_cells(entry, in_batch=id(entry) in batched, this_session=entry.get("trace_id") in session), key=str(index))
+        rows = [row_cells(entry, in_batch=id(entry) in batched, this_session=entry.get("trace_id") in session) for entry in entries]
+        widths = fit_widths(self._table_width(len(rows)), rows)
+        self._fitted_width = table.size.width
+        table.clear(columns=True)  # columns too, so their widths fit these rows only
+        for label, width in zip(COLUMNS, widths):
+            table.add_column(label, width=width)
+        for index, cells in enumerate(rows):
+            table.add_row(*cells, key=str(index))
         if entries:
             table.move_cursor(row=min(max(row, 0), len(entries) - 1))
+
+    def _table_width(self, rows: int) -> int:
+        """The columns the table's cells can use: its width, less the scrollbar when the rows will scroll."""
+        table = self.query_one(DataTable)
+        scrolls = rows + 1 > table.size.height  # the header takes a row
+        return table.size.width - (table.styles.scrollbar_size_vertical if scrolls else 0)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._refit)  # after the layout, when the table has its new size
+
+    def _refit(self) -> None:
+        if self.entries and self.query_one(DataTable).size.width != self._fitted_width:
+            self.show_entries(self.entries)
 
     def _current(self) -> dict[str, Any] | None:
         table = self.query_one(DataTable)
