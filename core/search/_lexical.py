@@ -154,7 +154,7 @@ class LexicalRanker:
         ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return QueryLists(
             ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], [p for p, _ in words]),
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], [p for p, _ in grams]),
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], [p for p, _ in grams], unit=True),
             [d for _, d in words],
             [d for _, d in grams],
             ceiling,

@@ -34,8 +34,9 @@ from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
 # Under this many ops, walking every posting is as fast.
 PRUNE_FROM_OPS = 5000
-# How many known ops the threshold may be lowered through before walking everything.
-LOWERINGS = (0.5, 0.25)
+# Thresholds tried, as shares of the best score known, when fewer ops than wanted are known:
+# each finds every op above it; under the last, walking everything costs about as much.
+LADDER = (0.97, 0.9, 0.8, 0.65, 0.5, 0.3)
 
 
 @dataclass(frozen=True)
@@ -73,17 +74,15 @@ def best_prefix(
             gram_scores.update(grams.at_least(0.0, missing))
 
     # 1. The best word score, then the best gram score, exactly.
-    seeds = set(lists.word_peaks)
-    known_words(seeds)
-    top_word = max(word_scores.values())
-    word_scores.update(words.at_least(top_word, words.candidates(top_word)))
+    known_words(set(lists.word_peaks))
+    word_scores.update(words.best(max(word_scores.values())))
     best_word = max(word_scores.values())
     best_gram = 0.0
     if grams:
         known_grams(set(word_scores) | set(lists.gram_peaks))
-        top_gram = max(gram_scores.values(), default=0.0)
-        if top_gram > 0.0:
-            gram_scores.update(grams.at_least(top_gram, grams.candidates(top_gram)))
+        seed = max(gram_scores.values(), default=0.0)
+        if seed > 0.0:
+            gram_scores.update(grams.best(seed))
             best_gram = max(gram_scores.values())
     word_scale = (1.0 - NGRAM_SHARE) / best_word
     gram_scale = NGRAM_SHARE / best_gram if best_gram > 0.0 else 0.0
@@ -129,19 +128,30 @@ def best_prefix(
         thresholds = [final[eligible[wanted - 1]]]
     else:
         top = max(final.values(), default=0.0)
-        thresholds = [top * lowering for lowering in LOWERINGS]
+        thresholds = [top * share for share in LADDER]
     # 2-3. Every op that can reach the threshold, found through its word score.
     for threshold in thresholds:
         needed = _word_thresholds(threshold, word_scale, gram_part, bool(lifted), bool(barred))
         if needed is None:
             return None
         lowest = min(needed.values())
-        found = words.at_least(lowest, words.candidates(lowest))
-        for doc_id, word in found.items():
+        fresh: dict[int, float] = {}
+        gram_needed: dict[int, float] = {}
+        for doc_id, word in words.at_least(lowest, words.candidates(lowest)).items():
             factor = ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
-            if word >= needed[factor]:
-                word_scores[doc_id] = word
-        known_grams(set(word_scores))
+            if word < needed[factor] or doc_id in final:
+                continue
+            fresh[doc_id] = word
+            if gram_scale:
+                # What its gram score must add for the op to reach the threshold.
+                gram_needed[doc_id] = max(0.0, (threshold / factor / (1.0 + MARGIN) - word_scale * word) / gram_scale)
+        if gram_scale:
+            gram_found = grams.at_least(0.0, fresh, gram_needed)
+            for doc_id in list(fresh):
+                if gram_needed[doc_id] > 0.0 and doc_id not in gram_found:
+                    del fresh[doc_id]  # under the threshold whatever its exact score
+            gram_scores.update(gram_found)
+        word_scores.update(fresh)
         score_known()
         sort_eligible()
         prefix = [d for d in eligible if final[d] >= threshold]
