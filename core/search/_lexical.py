@@ -45,6 +45,8 @@ FIELDS = {
 NGRAM_SHARE = 0.3
 # Peaks kept for lists already seen (a few MB at most).
 MAX_PEAKS = 65536
+# The ops at the top of each ranker for recent queries: what divides their scores (a few KB each).
+MAX_TOPS = 1024
 
 
 def _content_words(*texts: str) -> list[str]:
@@ -103,6 +105,7 @@ class LexicalRanker:
         self.ngrams = NgramIndex(content)
         self.speller = Speller.of(content)
         self._peaks: dict[Any, tuple[Any, float, int]] = {}
+        self._tops: dict[Any, tuple[dict[int, float], dict[int, float]]] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -118,6 +121,7 @@ class LexicalRanker:
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
         ranker._peaks = {}
+        ranker._tops = {}
         return ranker
 
     def query_terms(self, query: str) -> dict[str, int]:
@@ -158,7 +162,17 @@ class LexicalRanker:
             [d for _, d in words],
             [d for _, d in grams],
             ceiling,
+            (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
         )
+
+    def remembered_tops(self, key: Any) -> tuple[dict[int, float], dict[int, float]] | None:
+        """The ops at the top of the word and gram scores of a query with these lists, if worked out lately."""
+        return self._tops.get(key)
+
+    def remember_tops(self, key: Any, words: dict[int, float], grams: dict[int, float]) -> None:
+        if len(self._tops) >= MAX_TOPS:
+            self._tops.clear()
+        self._tops[key] = (dict(words), dict(grams))
 
     def _peak(self, key: Any, ids: Any, weights: Any) -> tuple[float, int]:
         """A list's largest weight and a document that has it, worked out once per list."""
@@ -180,6 +194,7 @@ class QueryLists:
     word_peaks: list[int]
     gram_peaks: list[int]
     ceiling: float
+    key: tuple[tuple[tuple[Any, float], ...], tuple[tuple[Any, float], ...]]
 
 
 def _mix(first: dict[int, float], first_share: float, second: dict[int, float], second_share: float) -> dict[int, float]:

@@ -73,17 +73,22 @@ def best_prefix(
             missing = [d for d in docs if d not in gram_scores]
             gram_scores.update(grams.at_least(0.0, missing))
 
-    # 1. The best word score, then the best gram score, exactly.
-    known_words(set(lists.word_peaks))
-    word_scores.update(words.best(max(word_scores.values())))
+    # 1. The best word score, then the best gram score, exactly (kept for the same lists: a repeated query).
+    remembered = lexical.remembered_tops(lists.key)
+    if remembered is not None:
+        word_scores.update(remembered[0])
+        gram_scores.update(remembered[1])
+    else:
+        known_words(set(lists.word_peaks))
+        word_scores.update(words.best(max(word_scores.values())))
+        if grams:
+            known_grams(set(word_scores) | set(lists.gram_peaks))
+            seed = max(gram_scores.values(), default=0.0)
+            if seed > 0.0:
+                gram_scores.update(grams.best(seed))
+        lexical.remember_tops(lists.key, word_scores, gram_scores)
     best_word = max(word_scores.values())
-    best_gram = 0.0
-    if grams:
-        known_grams(set(word_scores) | set(lists.gram_peaks))
-        seed = max(gram_scores.values(), default=0.0)
-        if seed > 0.0:
-            gram_scores.update(grams.best(seed))
-            best_gram = max(gram_scores.values())
+    best_gram = max(gram_scores.values(), default=0.0)
     word_scale = (1.0 - NGRAM_SHARE) / best_word
     gram_scale = NGRAM_SHARE / best_gram if best_gram > 0.0 else 0.0
     gram_part = NGRAM_SHARE * (1.0 + MARGIN) if gram_scale else 0.0
@@ -134,13 +139,16 @@ def best_prefix(
         needed = _word_thresholds(threshold, word_scale, gram_part, bool(lifted), bool(barred))
         if needed is None:
             return None
-        lowest = min(needed.values())
+        # Each op against its own factor's floor; the lifted ones, a known set, are looked for on their own.
+        candidates = words.candidates(needed[1.0])
+        if lifted:
+            candidates |= lifted.intersection(words.candidates(needed[ACTION_LIFT]))
+        candidates.difference_update(final)
+        floors = {d: needed[ACTION_LIFT if d in lifted else DESTRUCTIVE_SHARE if d in barred else 1.0] for d in candidates}
         fresh: dict[int, float] = {}
         gram_needed: dict[int, float] = {}
-        for doc_id, word in words.at_least(lowest, words.candidates(lowest)).items():
+        for doc_id, word in words.at_least(0.0, candidates, floors).items():
             factor = ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
-            if word < needed[factor] or doc_id in final:
-                continue
             fresh[doc_id] = word
             if gram_scale:
                 # What its gram score must add for the op to reach the threshold.
