@@ -87,19 +87,7 @@ class BM25Index:
         """
         scores: dict[int, float] = {}
         get = scores.get
-        for alternatives in query:
-            present = [(term, weight) for term, weight in alternatives.items() if term in self.postings]
-            if not present:
-                continue
-            query_weight = max(alternatives.values())
-            if len(present) == 1 and present[0][1] == query_weight:
-                term = present[0][0]
-                weight = query_weight * self.idf[term]
-                ids, saturated = self.postings[term][:2]
-            else:
-                shares = tuple(sorted((term, term_weight / query_weight) for term, term_weight in present))
-                idf, (ids, saturated) = self._combined.get(shares) or self._combined_now(shares)
-                weight = query_weight * idf
+        for _, ids, saturated, weight in self.query_lists(query):
             # The products are taken in C (map); the sums are the same
             # additions in the same order, so every score is bit-identical.
             products = map(weight.__mul__, saturated)
@@ -109,6 +97,30 @@ class BM25Index:
             for doc_id, product in zip(ids, products):
                 scores[doc_id] = get(doc_id, 0.0) + product
         return scores
+
+    def query_lists(self, query: Iterable[Mapping[str, float]]) -> list[tuple[Any, Any, Any, float]]:
+        """The posting lists a query walks, in the order their products are summed: ``(key, ids, saturated weights, query weight)``.
+
+        ``key`` names the list (a term, or a sorted tuple of stand-ins with
+        their shares); a document's score is the sum, in this order, of
+        ``query weight * saturated weight`` over the lists that hold it.
+        """
+        found = []
+        for alternatives in query:
+            present = [(term, weight) for term, weight in alternatives.items() if term in self.postings]
+            if not present:
+                continue
+            query_weight = max(alternatives.values())
+            if len(present) == 1 and present[0][1] == query_weight:
+                term = present[0][0]
+                weight = query_weight * self.idf[term]
+                ids, saturated = self.postings[term][:2]
+                found.append((term, ids, saturated, weight))
+            else:
+                shares = tuple(sorted((term, term_weight / query_weight) for term, term_weight in present))
+                idf, (ids, saturated) = self._combined.get(shares) or self._combined_now(shares)
+                found.append((shares, ids, saturated, query_weight * idf))
+        return found
 
     def prepare(self, alternatives: Mapping[str, float]) -> None:
         """Precomputes the postings of a word scored with its stand-ins (weights relative to the word's 1.0).
@@ -135,7 +147,9 @@ class BM25Index:
             for doc_id, tf in zip(ids, frequencies):
                 combined[doc_id] = combined.get(doc_id, 0.0) + share * tf
         k1 = self.k1
-        return min(self.idf[term] for term, _ in shares), posting_list(combined.keys(), [tf / (k1 + tf) for tf in combined.values()])
+        # Ids ascending, like every other list, so that one document's weight can be found by bisection.
+        ordered = sorted(combined)
+        return min(self.idf[term] for term, _ in shares), posting_list(ordered, [combined[d] / (k1 + combined[d]) for d in ordered])
 
     def best_weight(self, term: str) -> float:
         """The highest score one occurrence-weighted term gives any document (``idf * best saturation``)."""

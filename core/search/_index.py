@@ -47,6 +47,7 @@ from ._intent import Intent, default_intent_reader
 from ._lexical import LexicalRanker
 from ._nodes import groups_of, rank_groups
 from ._rules import Rules
+from ._top import PRUNE_FROM_OPS, Prefix, best_prefix
 from ._tokens import terms
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ class SearchIndex:
         self.intents = default_intent_reader()
         self.rules = Rules(records, self.intents.state_fields, self._action_terms)
         self.calibration = default_calibration()
+        self.prune_from_ops = PRUNE_FROM_OPS
         phrased = sum(1 for r in records if r.metadata.search_phrases)
         self.semantic_share = SEMANTIC_SHARE_WITH_PHRASES if records and phrased >= len(records) / 2 else SEMANTIC_SHARE
 
@@ -126,6 +128,7 @@ class SearchIndex:
         index.rules = Rules.unpacked(records, meta["rules"])
         index.calibration = default_calibration()
         index.semantic_share = float(meta["semantic_share"])
+        index.prune_from_ops = PRUNE_FROM_OPS
         return index
 
     def _action_terms(self, action: str) -> set[str]:
@@ -167,24 +170,25 @@ class SearchIndex:
             scores[doc_id] += (1.0 - share) * score
         return scores, lambda doc_id: max(match.coverage(doc_id), meaning.evidence(doc_id))
 
-    def _ranked(self, query: str, keep: Callable[[OpRecord], bool], plausible: float = 0.0) -> Iterator[Ranked]:
+    def _ranked(self, query: str, keep: Callable[[OpRecord], bool], plausible: float = 0.0, wanted: int | None = None) -> Iterator[Ranked]:
         """Ops that pass ``keep``, best first; a request for several ops gets each op near the top.
 
         Nothing when the best op's evidence is under ``plausible`` (search
         asks for :data:`PLAUSIBLE`; groups, which only hint, ask for none).
+        ``wanted``: how many the caller will likely read (any number may be read).
         """
         if not query or not query.strip():
             return
         intent = self.intents.read_request(query)
-        whole = self._ranked_one(query, intent, keep, plausible)
+        whole = self._ranked_one(query, intent, keep, plausible, wanted)
         if len(intent.clauses) < 2:
             yield from whole
             return
         # Several ops asked for: the best op for the whole request, then the
         # best for each part, then the rest of the whole request's ranking.
-        ranked = list(whole)
-        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep, plausible), None) for c in intent.clauses]
-        order = ranked[:1] + [p for p in parts if p is not None] + ranked[1:]
+        lead = list(itertools.islice(whole, 1))
+        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep, plausible, 1), None) for c in intent.clauses]
+        order = itertools.chain(lead, [p for p in parts if p is not None], whole)
         seen: set[str] = set()
         ceiling = 1.0
         for item in order:
@@ -195,42 +199,67 @@ class SearchIndex:
             ceiling = confidence
             yield Ranked(item.record, confidence, item.relevance, item.suggested_args)
 
-    def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool], plausible: float) -> Iterator[Ranked]:
+    def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool], plausible: float, wanted: int | None = None) -> Iterator[Ranked]:
         """One request's ranking: scored, the rules applied, filtered, with calibrated confidences.
 
         Relevance is confidence before the rank power, the cap and
         calibration: what :func:`rank_groups` adds up, so that the
         second-best op of a group still counts for that group.
+
+        ``wanted`` says how many ops the caller will likely read: the first
+        ones are then found by score bounds (:mod:`._top`), and the full
+        ranking is worked out only if the caller reads past them.
         """
-        scores, evidence = self._scored(query)
-        if not scores:
-            return
         def passes(doc_id: int) -> bool:
             return keep(self.records[doc_id])
 
-        adjusted = self.rules.apply(intent, set(self.lexical.query_terms(query)), scores, passes)
-        scores, suggested, first = adjusted.scores, adjusted.suggested, adjusted.first
-        if first is not None and not passes(first):
+        prefix = None
+        if wanted is not None and self.semantic is None and not intent.state and len(self.records) >= self.prune_from_ops:
+            factors = self.rules.factors(intent, set(self.lexical.query_terms(query)))
+            prefix = best_prefix(self.lexical, query, factors, passes, MIN_EVIDENCE, max(wanted, PLAUSIBLE_WINDOW))
+        if prefix is not None:
+            order = _pruned_then_full(prefix, factors[1], lambda: self._full_order(query, intent, passes))
+            suggested: dict[int, dict[str, Any]] = {}
+            strongest_near: Callable[[float], float] | None = None
             first = None
-        order = _best_first(scores, keep=lambda d: passes(d) and evidence(d) >= MIN_EVIDENCE, lead=first, barred=adjusted.barred)
+        else:
+            full = self._full_order(query, intent, passes)
+            if full is None:
+                return
+            order, suggested, first, strongest_near = full
         head = list(itertools.islice(order, PLAUSIBLE_WINDOW))
-        if not head or max(math.sqrt(evidence(d)) for d in head) < plausible:
+        if not head or max(math.sqrt(strength) for _, _, strength in head) < plausible:
             return
         best: float | None = None
         ceiling = 1.0
-        for doc_id in itertools.chain(head, order):
+        for doc_id, score, strength in itertools.chain(head, order):
             record = self.records[doc_id]
-            strength = evidence(doc_id)
-            if doc_id == first:
+            if doc_id == first and strongest_near is not None:
                 # Put first by a rule: as sure as the best op the words found.
-                strength = max(strength, max((evidence(d) for d in scores if scores[d] >= scores[doc_id] * 0.5), default=0.0))
+                strength = max(strength, strongest_near(score * 0.5))
             if best is None:
-                best = scores[doc_id] or 1.0
-            ratio = min(1.0, scores[doc_id] / best)
+                best = score or 1.0
+            ratio = min(1.0, score / best)
             raw = math.sqrt(strength) * ratio**RANK_SHARPNESS
             confidence = min(ceiling, self.calibration(raw))
             ceiling = confidence
             yield Ranked(record, round(confidence, 3), math.sqrt(strength) * ratio, suggested.get(doc_id))
+
+    def _full_order(self, query: str, intent: Intent, passes: Callable[[int], bool]) -> tuple[Iterator[tuple[int, float, float]], dict[int, dict[str, Any]], int | None, Callable[[float], float]] | None:
+        """Every matching op scored: ``(op, score, evidence)`` best first, suggested arguments, the op a rule put first, and the best evidence at or above a score."""
+        scores, evidence = self._scored(query)
+        if not scores:
+            return None
+        adjusted = self.rules.apply(intent, set(self.lexical.query_terms(query)), scores, passes)
+        scores, suggested, first = adjusted.scores, adjusted.suggested, adjusted.first
+        if first is not None and not passes(first):
+            first = None
+        order = _lead_first(_by_score(scores), keep=lambda d: passes(d) and evidence(d) >= MIN_EVIDENCE, lead=first, barred=adjusted.barred)
+
+        def strongest_near(floor: float) -> float:
+            return max((evidence(d) for d in scores if scores[d] >= floor), default=0.0)
+
+        return ((d, scores[d], evidence(d)) for d in order), suggested, first, strongest_near
 
     # -- the API -------------------------------------------------------------------
 
@@ -263,33 +292,38 @@ class SearchIndex:
             return visible is None or bool(visible(record))
 
         hits: list[SearchHit] = []
-        for position, item in enumerate(self._ranked(query, keep, PLAUSIBLE)):
-            if position >= offset + limit:
-                break
-            if position >= offset:
-                record = item.record
-                hits.append(SearchHit(record.op, record.tool_name, record.summary, item.confidence, item.suggested_args))
+        for item in itertools.islice(self._ranked(query, keep, PLAUSIBLE, offset + limit), offset, offset + limit):
+            record = item.record
+            hits.append(SearchHit(record.op, record.tool_name, record.summary, item.confidence, item.suggested_args))
         return hits
 
     def search_nodes(self, query: str, limit: int = DEFAULT_LIMIT, visible: Visible | None = None) -> list[NodeHit]:
         """Groups of the namespace (``onto.document``) whose ops best match ``query``."""
         limit = max(1, min(MAX_LIMIT, limit))
         keep = visible if visible is not None else (lambda record: True)
-        matched = [(r.record, r.confidence, r.relevance) for r in itertools.islice(self._ranked(query, keep), NODE_EVIDENCE_OPS)]
+        matched = [(r.record, r.confidence, r.relevance) for r in itertools.islice(self._ranked(query, keep, wanted=NODE_EVIDENCE_OPS), NODE_EVIDENCE_OPS)]
         if not matched:
             return []
         sizes = self._group_sizes if visible is None else _group_sizes(self.records, visible)
         return rank_groups(matched, sizes, self.group_summaries, limit)
 
 
-def _best_first(scores: dict[int, float], *, keep: Callable[[int], bool], lead: int | None, barred: frozenset[int], head: int = 32) -> Iterator[int]:
-    """Ops that pass ``keep``, best score first (ties by op name), ``lead`` (already checked) first, a ``barred`` op never first.
+def _by_score(scores: dict[int, float], head: int = 32) -> Iterator[int]:
+    """Every scored op, best score first (ties by op name).
 
     Most searches read a page of ten: the best ``head`` are picked without
     sorting every matching op, and the rest are sorted only if read.
     """
     top = _top(scores, head)
-    ordered = itertools.chain(top, _sorted_later(scores, top) if len(top) < len(scores) else ())
+    return itertools.chain(top, _sorted_later(scores, top) if len(top) < len(scores) else ())
+
+
+def _lead_first(ordered: Iterable[int], *, keep: Callable[[int], bool], lead: int | None, barred: frozenset[int], complete: bool = True) -> Iterator[int]:
+    """Ops that pass ``keep`` in the given order, ``lead`` (already checked) first, a ``barred`` op never first.
+
+    With ``complete=False`` the order is only the start of a ranking: barred
+    ops still held back when it ends are left for the rest of the ranking.
+    """
     if lead is not None:
         yield lead
     held: list[int] = []
@@ -305,7 +339,19 @@ def _best_first(scores: dict[int, float], *, keep: Callable[[int], bool], lead: 
         if held:
             yield from held
             held = []
-    yield from held
+    if complete:
+        yield from held
+
+
+def _pruned_then_full(prefix: Prefix, barred: frozenset[int], full: Callable[[], Any]) -> Iterator[tuple[int, float, float]]:
+    """The ops of ``prefix`` as the full ranking gives them; past them, the full ranking (worked out then), from where the prefix stopped."""
+    given = 0
+    for doc_id in _lead_first(prefix.order, keep=lambda d: True, lead=None, barred=barred, complete=False):
+        given += 1
+        yield doc_id, prefix.scores[doc_id], prefix.evidence[doc_id]
+    rest = full()
+    if rest is not None:
+        yield from itertools.islice(rest[0], given, None)
 
 
 def _top(scores: dict[int, float], head: int) -> list[int]:

@@ -24,6 +24,7 @@ from typing import Any
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
+from ._pruned import ScoredLists
 from ._related import RelatedTerms, default_related_terms
 from ._spelling import Speller
 from ._tokens import STOPWORDS, term_of, terms, words
@@ -42,6 +43,10 @@ FIELDS = {
     "tags": Field(weight=1.0),
 }
 NGRAM_SHARE = 0.3
+# Peaks kept for lists already seen (a few MB at most).
+MAX_PEAKS = 65536
+# The ops at the top of each ranker for recent queries: what divides their scores (a few KB each).
+MAX_TOPS = 1024
 
 
 def _content_words(*texts: str) -> list[str]:
@@ -99,6 +104,8 @@ class LexicalRanker:
         content = [_content_words(t.name, t.summary, t.description, t.phrases) for t in texts]
         self.ngrams = NgramIndex(content)
         self.speller = Speller.of(content)
+        self._peaks: dict[Any, tuple[Any, float, int]] = {}
+        self._tops: dict[Any, tuple[dict[int, float], dict[int, float]]] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -113,6 +120,8 @@ class LexicalRanker:
         ranker.words = BM25Index.unpacked(meta["words"], read)
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
+        ranker._peaks = {}
+        ranker._tops = {}
         return ranker
 
     def query_terms(self, query: str) -> dict[str, int]:
@@ -137,6 +146,55 @@ class LexicalRanker:
         fused = _mix(word_scores, 1.0 - NGRAM_SHARE, gram_scores, NGRAM_SHARE)
         ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return LexicalMatch(fused, word_scores, gram_scores, ceiling)
+
+
+    def lists(self, query: str) -> QueryLists:
+        """The posting lists ``match`` walks, for scoring only the documents that can reach the top (see :mod:`._pruned`)."""
+        query_terms = self.query_terms(query)
+        word_lists = self.words.query_lists(self.related.expand(query_terms))
+        gram_lists = self.ngrams.query_lists(_content_words(query))
+        words = [self._peak(("w", key), ids, weights) for key, ids, weights, _ in word_lists]
+        grams = [self._peak(("g", key), ids, weights) for key, ids, weights, _ in gram_lists]
+        ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
+        return QueryLists(
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], [p for p, _ in words]),
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], [p for p, _ in grams], unit=True),
+            [d for _, d in words],
+            [d for _, d in grams],
+            ceiling,
+            (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
+        )
+
+    def remembered_tops(self, key: Any) -> tuple[dict[int, float], dict[int, float]] | None:
+        """The ops at the top of the word and gram scores of a query with these lists, if worked out lately."""
+        return self._tops.get(key)
+
+    def remember_tops(self, key: Any, words: dict[int, float], grams: dict[int, float]) -> None:
+        if len(self._tops) >= MAX_TOPS:
+            self._tops.clear()
+        self._tops[key] = (dict(words), dict(grams))
+
+    def _peak(self, key: Any, ids: Any, weights: Any) -> tuple[float, int]:
+        """A list's largest weight and a document that has it, worked out once per list."""
+        found = self._peaks.get(key)
+        if found is None or found[0] is not ids:
+            if len(self._peaks) >= MAX_PEAKS:
+                self._peaks.clear()
+            peak = max(weights)
+            found = self._peaks[key] = (ids, peak, ids[weights.index(peak)])
+        return found[1], found[2]
+
+
+@dataclass(frozen=True)
+class QueryLists:
+    """A query's word and gram lists, a document at the peak of each, and the coverage ceiling (see :meth:`LexicalMatch.coverage`)."""
+
+    words: ScoredLists
+    grams: ScoredLists
+    word_peaks: list[int]
+    gram_peaks: list[int]
+    ceiling: float
+    key: tuple[tuple[tuple[Any, float], ...], tuple[tuple[Any, float], ...]]
 
 
 def _mix(first: dict[int, float], first_share: float, second: dict[int, float], second_share: float) -> dict[int, float]:

@@ -81,15 +81,9 @@ class NgramIndex:
 
     def scores(self, words: Iterable[str]) -> dict[int, float]:
         """Cosine similarity to the query (0..1) of every document sharing a gram with it."""
-        query = {g: (1.0 + math.log(c)) * self.idf[g] for g, c in grams(words).items() if g in self.idf}
-        norm = math.sqrt(sum(w * w for w in query.values()))
-        if not norm:
-            return {}
         scores: dict[int, float] = {}
         get = scores.get
-        for gram, weight in query.items():
-            share = weight / norm
-            ids, doc_weights = self.postings[gram]
+        for _, ids, doc_weights, share in self.query_lists(words):
             # Products in C (map), sums in the same order: bit-identical scores.
             products = map(share.__mul__, doc_weights)
             if not scores:
@@ -98,3 +92,11 @@ class NgramIndex:
             for doc_id, product in zip(ids, products):
                 scores[doc_id] = get(doc_id, 0.0) + product
         return scores
+
+    def query_lists(self, words: Iterable[str]) -> list[tuple[str, Any, Any, float]]:
+        """The posting lists of the query's grams, in the order their products are summed: ``(gram, ids, weights, share)``."""
+        query = {g: (1.0 + math.log(c)) * self.idf[g] for g, c in grams(words).items() if g in self.idf}
+        norm = math.sqrt(sum(w * w for w in query.values()))
+        if not norm:
+            return []
+        return [(gram, *self.postings[gram][:2], weight / norm) for gram, weight in query.items()]

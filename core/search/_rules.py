@@ -99,14 +99,11 @@ class Rules:
     def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> Adjusted:
         """Scores after the rules, suggested arguments by op, and which ops may lead."""
         scores = dict(scores)
-        named = {d for term in query_terms for d in self._by_action_term.get(term, ())}
-        if self._structured:
-            for doc_id in named:
-                if doc_id in scores:
-                    scores[doc_id] *= ACTION_LIFT
-        barred: frozenset[int] = frozenset()
-        if not intent.asks_removal:
-            barred = frozenset(self.destructive).difference(named)
+        lifted, barred = self.factors(intent, query_terms)
+        for doc_id in lifted:
+            if doc_id in scores:
+                scores[doc_id] *= ACTION_LIFT
+        if barred:
             # Walk whichever is smaller: the barred ops or the scored ones.
             demoted = barred.intersection(scores) if len(barred) < len(scores) else [d for d in scores if d in barred]
             for doc_id in demoted:
@@ -121,6 +118,15 @@ class Rules:
                 scores[doc_id] = max(scores.values(), default=1.0) or 1.0
                 first = doc_id
         return Adjusted(scores, suggested, first, barred)
+
+    def factors(self, intent: Intent, query_terms: set[str]) -> tuple[set[int], frozenset[int]]:
+        """The ops whose score is lifted (times ``ACTION_LIFT``) and those demoted (times ``DESTRUCTIVE_SHARE``), which also may not lead.
+
+        No op is in both: naming an op's action is asking for it.
+        """
+        named = {d for term in query_terms for d in self._by_action_term.get(term, ())}
+        barred = frozenset(self.destructive).difference(named) if not intent.asks_removal else frozenset()
+        return (named if self._structured else set()), barred
 
     def _state_target(self, intent: Intent, scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[int, str, str] | None:
         best: tuple[tuple[float, ...], int, str, str] | None = None

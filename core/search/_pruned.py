@@ -1,0 +1,196 @@
+"""Scores above a threshold without walking whole posting lists: MaxScore over sorted lists, exact.
+
+A score here is a sum over posting lists of ``coefficient * weight``, added
+in a fixed order (the order :meth:`BM25Index.query_lists` and
+:meth:`NgramIndex.query_lists` give). :class:`ScoredLists` finds every
+document whose score is at least a threshold, and its score, bit-identical
+to the full walk, without touching most postings:
+
+- Each list's bound is ``coefficient * its largest weight``. Lists sorted by
+  bound, the longest prefix whose bounds add up to less than the threshold
+  is *non-essential*: a document found only there cannot reach the threshold,
+  so candidates come from the other lists alone (MaxScore, Turtle and Flood
+  1995). A list whose bound is needed even with every other list at its
+  bound gives only its postings over that floor.
+- A candidate's weights are then looked up by bisection (ids are
+  ascending), the lists with the largest bounds first; as soon as what it
+  has plus what the rest could add falls under the threshold, it is dropped.
+- A survivor's score is summed again in the fixed order, so it is the very
+  float the full walk gives.
+
+This relies on every coefficient and weight being non-negative (they are:
+IDF in its "+1" form, saturated frequencies, query shares, unit-vector gram
+weights), and on ids in each list being ascending. Bounds are inflated by
+:data:`MARGIN` so that rounding never drops a document at the threshold.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress
+from typing import Any
+
+# Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
+MARGIN = 1e-9
+# A list this many times longer than the candidates is searched by bisection; a shorter one is read whole into a dict.
+BISECT_RATIO = 8
+# What looking up one candidate costs against reading one posting in a walk: a fixed part, and a part per list.
+CANDIDATE_COST = 30
+PROBE_COST = 2
+# Thresholds tried for the top score, as shares of the most any document could get.
+TOP_GUESSES = (0.9, 0.75, 0.6, 0.4, 0.0)
+
+
+class ScoredLists:
+    """The posting lists of one score, in summation order: ``(ids, weights, coefficient)`` each, with their largest weights.
+
+    ``unit``: each document's weights over these lists are part of a unit
+    vector (cosine scores), so by Cauchy-Schwarz the lists in a set add at
+    most the length of their coefficients' vector.
+    """
+
+    def __init__(self, lists: Sequence[tuple[Any, Any, float]], peaks: Sequence[float], *, unit: bool = False):
+        self.lists = list(lists)
+        self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, peaks)]
+        self.squares = [coefficient * coefficient for _, _, coefficient in self.lists]
+        self.unit = unit
+
+    def __bool__(self) -> bool:
+        return bool(self.lists)
+
+    def bound(self, positions: Iterable[int]) -> float:
+        """The most a document can get from the lists at ``positions``."""
+        positions = list(positions)
+        most = sum(self.bounds[p] for p in positions)
+        if self.unit:
+            most = min(most, math.sqrt(sum(self.squares[p] for p in positions)) * (1.0 + MARGIN))
+        return most
+
+    def best(self, seed: float) -> dict[int, float]:
+        """The documents at the top score (and maybe a few under it), with exact scores; ``seed`` is some document's score (> 0).
+
+        Thresholds from near the highest possible score down to ``seed``: the
+        first that finds a document has found every document above it, so
+        the top among them is the top of all.
+        """
+        ceiling = self.bound(range(len(self.lists)))
+        postings = sum(len(ids) for ids, _, _ in self.lists)
+        for share in TOP_GUESSES:
+            threshold = max(seed, share * ceiling)
+            candidates = self.candidates(threshold)
+            if len(candidates) * (CANDIDATE_COST + PROBE_COST * len(self.lists)) > postings:
+                # Bounds this loose would look up more than a walk of every posting reads.
+                scores = self.everything()
+                top = max(scores.values())
+                return {d: score for d, score in scores.items() if score >= top}
+            found = self.at_least(threshold, candidates)
+            if found:
+                return found
+        raise AssertionError("the seed document scores at least the seed")
+
+    def everything(self) -> dict[int, float]:
+        """Every document's score, by walking every list (the full walk itself: same additions, same order)."""
+        scores: dict[int, float] = {}
+        get = scores.get
+        for ids, weights, coefficient in self.lists:
+            products = map(coefficient.__mul__, weights)
+            if not scores:
+                scores.update(zip(ids, products))
+                continue
+            for doc_id, product in zip(ids, products):
+                scores[doc_id] = get(doc_id, 0.0) + product
+        return scores
+
+    def candidates(self, threshold: float) -> set[int]:
+        """A superset of the documents whose score is at least ``threshold`` (> 0).
+
+        A document that holds none of a set of lists gets at most what the
+        other lists can give; the shortest lists are taken into that set
+        until the others cannot reach the threshold, so every document that
+        can is in one of them (MaxScore's essential lists, chosen by cost).
+        """
+        count = len(self.lists)
+        rest = sorted(range(count), key=lambda p: len(self.lists[p][0]))
+        chosen: list[int] = []
+        while rest and self.bound(rest) >= threshold:
+            chosen.append(rest.pop(0))
+        found: set[int] = set()
+        for position in chosen:
+            ids, weights, coefficient = self.lists[position]
+            # What this list must give when every other list gives its most.
+            needed = threshold - self.bound(p for p in range(count) if p != position)
+            if needed > 0.0 and coefficient > 0.0:
+                floor = needed / coefficient * (1.0 - MARGIN)
+                found.update(compress(ids, map(floor.__le__, weights)))
+            else:
+                found.update(ids)
+        return found
+
+    def at_least(self, threshold: float, documents: Iterable[int], thresholds: Mapping[int, float] | None = None) -> dict[int, float]:
+        """The exact scores of those ``documents`` whose score is at least ``threshold`` (or their own, in ``thresholds``).
+
+        Each document's weights are looked up, strongest list first, only
+        while it can still reach its threshold. A threshold of 0 scores every
+        document that any list holds.
+        """
+        documents = sorted(documents)
+        if not documents:
+            return {}
+        lookups = [_lookup(ids, weights, len(documents)) for ids, weights, _ in self.lists]
+        coefficients = [coefficient for _, _, coefficient in self.lists]
+        strongest = sorted(range(len(self.lists)), key=self.bounds.__getitem__, reverse=True)
+        still = [self.bound(strongest[place:]) for place in range(len(strongest))]
+        lengths = [math.sqrt(sum(self.squares[p] for p in strongest[place:])) * (1.0 + MARGIN) for place in range(len(strongest))] if self.unit else None
+        scores: dict[int, float] = {}
+        count = len(self.lists)
+        for doc_id in documents:
+            floor = (threshold if thresholds is None else thresholds[doc_id]) * (1.0 - MARGIN)
+            found: list[float | None] = [None] * count
+            gathered = 0.0
+            squares = 0.0
+            for place, position in enumerate(strongest):
+                could = still[place]
+                if lengths is not None and squares > 0.0:
+                    # The rest of a unit vector whose found part has length sqrt(squares).
+                    could = min(could, lengths[place] * math.sqrt(max(0.0, 1.0 - squares) + MARGIN))
+                if gathered + could < floor:
+                    break
+                weight = lookups[position](doc_id)
+                if weight is not None:
+                    found[position] = weight
+                    gathered += coefficients[position] * weight
+                    squares += weight * weight
+            else:
+                score = _sum_in_order(found, coefficients)
+                if score is not None and score >= floor:
+                    scores[doc_id] = score
+        return scores
+
+
+def _sum_in_order(found: Sequence[float | None], coefficients: Sequence[float]) -> float | None:
+    """``coefficient * weight`` added in list order, the first product taken as is: the full walk's float."""
+    total: float | None = None
+    for weight, coefficient in zip(found, coefficients):
+        if weight is None:
+            continue
+        product = coefficient * weight
+        total = product if total is None else total + product
+    return total
+
+
+def _lookup(ids: Any, weights: Any, wanted: int):
+    if len(ids) > BISECT_RATIO * wanted:
+        return _bisect_lookup(ids, weights)
+    return dict(zip(ids, weights)).get
+
+
+def _bisect_lookup(ids: Any, weights: Any):
+    size = len(ids)
+
+    def weight_of(doc_id: int) -> float | None:
+        at = bisect_left(ids, doc_id)
+        return weights[at] if at < size and ids[at] == doc_id else None
+
+    return weight_of

@@ -1,0 +1,108 @@
+"""The pruned top of a ranking (core/search/_top.py) is exactly the full ranking's start.
+
+Large catalogues find their first ops by score bounds instead of scoring every
+matching op. Here both ways run on the same index (the pruning switched on
+for small catalogues too) and must give the same hits, with the same
+confidences, for every built-in request and a few hundred Twilio requests,
+with filters, pages past the pruned prefix, groups and several-op requests.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from opgate.core import Gateway, build_registry
+from opgate.core.catalog import load_catalog
+from opgate.core.search import SearchIndex
+from opgate.core.search import _top
+
+REPO = Path(__file__).resolve().parents[2]
+REQUESTS = REPO / "bench" / "data" / "builtin_requests.json"
+TWILIO = REPO.parent / "shared" / "data" / "catalogs" / "twilio_openapi_tools.json"
+TWILIO_REQUESTS = [
+    "send an sms", "list phone numbers", "buy a phone number", "release a phone number", "mute a participant in a conference",
+    "fetch call recording", "make an outbound call", "hang up a call", "create a video room", "add a participant to a conversation",
+    "send a verification code", "look up a phone number", "create a messaging service", "fetch account balance", "rotate auth token",
+    "create a task in taskrouter", "update worker activity", "create a sync document", "transcribe a recording", "create a sip trunk",
+    "recieve faxes", "remove every queue member", "delete a conference participant", "create a call and then fetch its recording",
+    "plorb", "x", "update the webhook url of a service", "verify a user with a code", "list recordings of a call",
+]
+
+
+def _requests() -> list[str]:
+    data = json.loads(REQUESTS.read_text(encoding="utf-8"))
+    return [r["query"] for part in ("tune", "heldback") for r in data[part]]
+
+
+def _both(index: SearchIndex, search):
+    index.prune_from_ops = 10**9
+    full = search()
+    index.prune_from_ops = 0
+    return full, search()
+
+
+class _Counting:
+    """Counts how often the pruned path answers, so that a test cannot pass by always walking everything."""
+
+    def __init__(self, monkeypatch):
+        self.answered = 0
+        self.asked = 0
+        real = _top.best_prefix
+
+        def counted(*args, **kwargs):
+            self.asked += 1
+            found = real(*args, **kwargs)
+            self.answered += found is not None
+            return found
+
+        monkeypatch.setattr("opgate.core.search._index.best_prefix", counted)
+
+
+def _assert_same(index: SearchIndex, queries: list[str], groups: list[str]) -> None:
+    for query in queries:
+        for limit, offset in ((10, 0), (1, 0), (5, 5), (11, 0), (3, 40)):
+            full, pruned = _both(index, lambda: index.search(query, limit=limit, offset=offset))
+            assert pruned == full, (query, limit, offset)
+        for kind in ("read", "write"):
+            full, pruned = _both(index, lambda: index.search(query, kind=kind))
+            assert pruned == full, (query, kind)
+        for group in groups:
+            full, pruned = _both(index, lambda: index.search(query, path=group))
+            assert pruned == full, (query, group)
+        full, pruned = _both(index, lambda: index.search(query, visible=lambda r: len(r.op) % 3 != 0))
+        assert pruned == full, query
+        full, pruned = _both(index, lambda: index.search_nodes(query))
+        assert pruned == full, query
+
+
+def test_builtin_requests_rank_exactly_as_the_full_walk(monkeypatch):
+    counting = _Counting(monkeypatch)
+    index = Gateway(call_log=False).search_index
+    _assert_same(index, _requests(), ["onto.task", "onto.document"])
+    # A catalogue of 100 ops often has too few strong matches for the bounds to say anything,
+    # but the pruned path must still answer a few hundred of these searches.
+    assert counting.answered > 200
+
+
+@pytest.fixture(scope="module")
+def twilio_twice(tmp_path_factory) -> SearchIndex:
+    if not TWILIO.exists():
+        pytest.fail(f"shared test data is missing: {TWILIO}")
+    data = json.loads(TWILIO.read_text(encoding="utf-8"))
+    tools = list(data["tools"])
+    for tool in data["tools"]:
+        product, _, operation = tool["op"].partition(".")
+        tools.append({**tool, "name": f"{tool['name']}_r1", "op": f"{product}_r1.{operation}"})
+    path = tmp_path_factory.mktemp("twilio") / "twilio_x2.json"
+    path.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    return SearchIndex.build(build_registry(load_catalog(path)))
+
+
+def test_a_generated_catalogue_ranks_exactly_as_the_full_walk(twilio_twice, monkeypatch):
+    counting = _Counting(monkeypatch)
+    groups = sorted({r.op.split(".")[0] for r in twilio_twice.records})[:2]
+    _assert_same(twilio_twice, TWILIO_REQUESTS + _requests()[::4], groups)
+    assert counting.answered > 0.4 * counting.asked
