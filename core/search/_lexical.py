@@ -36,7 +36,7 @@ from ._fields import OpText
 from ._ngrams import NgramIndex
 from ._related import RelatedTerms, default_related_terms
 from ._spelling import Speller
-from ._tokens import STOPWORDS, term_of, terms, words
+from ._tokens import STOPWORDS, split_joined, term_of, terms, words
 
 # Weighed by role (see _fields): what an op does counts most, what it takes
 # half, how to use it not at all. The name says most per word; search phrases
@@ -93,9 +93,11 @@ class LexicalRanker:
 
     def __init__(self, texts: Sequence[OpText], related: RelatedTerms | None = None):
         self.related = related if related is not None else default_related_terms()
+        vocabulary = frozenset(w for t in texts for w in _content_words(t.summary, t.description, t.details, t.phrases) if len(w) > 2)
+        pieces_of: dict[str, tuple[str, ...]] = {}
         documents = [
             {
-                "name": terms(t.name),
+                "name": terms(t.name) + _joined_terms(t.name, vocabulary, pieces_of),
                 "summary": terms(t.summary),
                 "description": terms(t.description) + terms(t.details),
                 "phrases": terms(t.phrases),
@@ -159,6 +161,20 @@ class LexicalRanker:
         fused = _mix(word_scores, 1.0 - NGRAM_SHARE, gram_scores, NGRAM_SHARE)
         ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return LexicalMatch(fused, word_scores, gram_scores, ceiling)
+
+
+def _joined_terms(name: str, vocabulary: frozenset[str], pieces_of: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Terms of the words run together in a name ("wordcloud" -> word, cloud), split by the catalogue's vocabulary.
+
+    ``pieces_of`` keeps each word's split for the rest of the build: names repeat their words.
+    """
+    found: list[str] = []
+    for word in words(name):
+        pieces = pieces_of.get(word)
+        if pieces is None:
+            pieces = pieces_of[word] = tuple(t for t in map(term_of, split_joined(word, vocabulary)) if t is not None)
+        found.extend(pieces)
+    return tuple(found)
 
 
 def _mix(first: dict[int, float], first_share: float, second: dict[int, float], second_share: float) -> dict[int, float]:
