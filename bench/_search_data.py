@@ -11,6 +11,7 @@ anything but the metric loop.
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,3 +91,36 @@ def metatool_dev() -> QuerySet:
 
 def metatool_heldout() -> QuerySet:
     return _metatool(METATOOL_HELDOUT, "MetaTool held-out")
+
+
+# Scene-setting written for the long-request set: no benchmark text.
+_OPENINGS = [
+    "Hi there, I have a few things going on this week and I could really use some help with them.",
+    "Okay, so here is my situation, and I hope you can point me in the right direction.",
+    "I'm putting together plans for the next few days and I need a hand.",
+    "Hello! My friend suggested I ask you, since I'm not sure where to start.",
+]
+_LINKS = ["Also, one more thing:", "On top of that,", "Besides that, I was wondering about this too.", "And then,"]
+_CLOSINGS = ["Thanks a lot in advance, I really appreciate any help you can give me.", "Let me know what you think would work best.", "", "It would mean a lot to me."]
+
+
+def metatool_dev_long(count: int = 600, seed: int = 7) -> QuerySet:
+    """Long requests of several sentences, each one to three MetaTool dev queries wrapped in scene-setting.
+
+    A tuning stand-in for long user stories (ToolLens's style, which is for
+    evaluation only): made from the dev split alone, so tuning on it is allowed.
+    """
+    dev = metatool_dev()
+    rng = random.Random(seed)
+    singles = [q for q in dev.queries if len(q.slots) == 1]
+    queries = []
+    for _ in range(count):
+        picks = rng.sample(singles, rng.choice([1, 1, 2, 2, 3]))
+        if len({next(iter(p.slots[0])) for p in picks}) < len(picks):
+            continue
+        parts = [rng.choice(_OPENINGS), picks[0].text]
+        for pick in picks[1:]:
+            parts += [rng.choice(_LINKS), pick.text]
+        parts.append(rng.choice(_CLOSINGS))
+        queries.append(Query(" ".join(p for p in parts if p), [p.slots[0] for p in picks], f"{len(picks)} ops"))
+    return QuerySet("MetaTool dev, long requests", queries, dev.tools, dev.namespace)

@@ -47,8 +47,8 @@ from ._intent import Intent, default_intent_reader
 from ._lexical import LexicalRanker
 from ._nodes import groups_of, rank_groups
 from ._rules import Rules
-from ._top import PRUNE_FROM_OPS, Prefix, best_prefix
 from ._tokens import terms
+from ._top import PRUNE_FROM_OPS, Prefix, best_prefix
 
 if TYPE_CHECKING:
     from ._semantic import SemanticRanker

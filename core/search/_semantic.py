@@ -158,5 +158,6 @@ class SemanticRanker:
         cosines = self._embeddings @ self._embed(query)
         low, high = float(cosines.min()), float(cosines.max())
         spread = (high - low) or 1.0
-        scores = {doc_id: (float(c) - low) / spread for doc_id, c in enumerate(cosines)}
+        # Scaled in numpy, then one conversion to floats: a Python loop over every op costs more than the product.
+        scores = dict(enumerate(((cosines.astype("float64") - low) / spread).tolist()))
         return SemanticMatch(scores, cosines)

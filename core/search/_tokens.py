@@ -104,3 +104,30 @@ def terms(text: str) -> tuple[str, ...]:
         if term is not None:
             found.append(term)
     return tuple(found)
+
+
+# A run-together name word is split only from this length, into pieces of at least this many letters.
+JOINED_MIN_LENGTH = 6
+JOINED_MIN_PIECE = 3
+
+
+def split_joined(word: str, vocabulary: frozenset[str] | set[str]) -> tuple[str, ...]:
+    """A run-together word in as few ``vocabulary`` words as possible ("wordcloud" -> word, cloud), or ().
+
+    Tool names are often written as one word ("imagesearch", "exportchat");
+    the catalogue's own descriptions say which words they are made of. A
+    word the vocabulary already has, or that does not split wholly into its
+    words, stays as it is.
+    """
+    if len(word) < JOINED_MIN_LENGTH or word in vocabulary or not word.isalpha():
+        return ()
+    best: dict[int, tuple[str, ...] | None] = {len(word): ()}
+    for start in range(len(word) - JOINED_MIN_PIECE, -1, -1):
+        found = None
+        for end in range(start + JOINED_MIN_PIECE, len(word) + 1):
+            rest = best.get(end)
+            if rest is not None and word[start:end] in vocabulary and (found is None or len(rest) + 1 < len(found)):
+                found = (word[start:end], *rest)
+        best[start] = found
+    pieces = best.get(0)
+    return pieces if pieces and len(pieces) > 1 else ()
