@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from .._keys import FORM_KEYS
 from .._plain import plain
 from ..forms import MISSING, Path, Slot, parse_text, to_text
+from .form_input import FormInput
 
 PLACEHOLDERS = {
     "uuid": "uuid (F7 picks one)",
@@ -120,7 +121,7 @@ class FormField(Vertical):
         # Always a text input: a number input drops refused keys without a word, while the
         # form says why "3x" is not a whole number. Focus never selects the text, so the
         # next key cannot replace a picked id.
-        return Input(to_text(spec, self._value), placeholder=_placeholder(self.slot), compact=True, valid_empty=True, select_on_focus=False)
+        return FormInput(to_text(spec, self._value), placeholder=_placeholder(self.slot), compact=True, valid_empty=True, select_on_focus=False)
 
     def _choices(self) -> list[Any]:
         spec = self.slot.spec
