@@ -12,7 +12,7 @@ import asyncio
 import json
 
 import pytest
-from pilot_helpers import PROJECT, TWILIO, settle, type_text, wait_until
+from pilot_helpers import PROJECT, TWILIO, settle, type_text
 
 from opgate.core import Gateway
 from opgate.tui import make_app
