@@ -210,15 +210,18 @@ async def big_form() -> list[list[object]]:
         usable, complete, echoed, echoed_mounting = [], [], [], []
         async with app.run_test(size=(120, 36)) as pilot:
             await pilot.pause()
-            for _ in range(FORM_RUNS):
+            for run in range(FORM_RUNS + 1):
                 await app.screen.open_op("twilio.api_v2010.account.fetch")  # a small op first: the widest one is opened afresh
                 await pilot.pause()
                 form = app.screen.query_one(CallForm)
                 started = time.perf_counter()
                 await app.screen.open_op(widest.op)
-                usable.append((await clock.until(lambda: isinstance(app.focused, Input) and form in app.focused.ancestors) - started) * 1000)
+                shown = await clock.until(lambda: isinstance(app.focused, Input) and form in app.focused.ancestors)
                 field = app.focused
-                echoed_mounting.extend(await echo_times(pilot, clock, field, 3))
+                if run == FORM_RUNS:  # one more open, typed into at once: keys while the rest still mounts
+                    echoed_mounting.extend(await echo_times(pilot, clock, field, ECHO_PRESSES))
+                    continue
+                usable.append((shown - started) * 1000)
                 complete.append((await clock.until(lambda: len(form.query(FormField)) >= width) - started) * 1000)
                 echoed.extend(await echo_times(pilot, clock, field, ECHO_PRESSES))
         gw.close()
