@@ -169,3 +169,46 @@ def test_every_real_catalogue_schema_builds(real_catalog):
     for record in gw.registry:
         spec = build_spec(record.parameters)
         layout(spec, initial_args(spec))
+
+
+# -- the order a big form is mounted in -------------------------------------------------
+
+
+def _wide(count: int, required: tuple[str, ...] = ()) -> dict:
+    return {"type": "object", "properties": {f"a{n}": {"type": "string"} for n in range(count)}, "required": list(required)}
+
+
+def test_placements_follow_sections_and_weigh_what_they_show():
+    from opgate.tui.forms import Section, placements
+
+    spec = build_spec({"type": "object", "properties": {"q": {"type": "string"}, "p": {"type": "string"}, "body": NESTED}})
+    plan = placements(layout(spec, initial_args(spec)), (Section("path", ("p",)), Section("query", ("q",)), Section("body", ("body",))))
+    assert [(p.slot.path, p.section) for p in plan] == [(("p",), "path"), (("q",), "query"), (("body",), "body")]
+    assert plan[0].weight == 1 and plan[2].weight == sum(1 for s in plan[2].slot.walk() if s.role == "leaf") > 1
+
+
+def test_first_batch_is_a_screenful_that_reaches_the_first_needed_argument():
+    from opgate.tui.forms import first_batch, placements
+
+    spec = build_spec(_wide(200))
+    plan = placements(layout(spec, {}), None)
+    assert first_batch(plan, {}, 16) == 16
+    assert first_batch(plan[:10], {}, 16) == 10  # a small form is whole at once
+    needed = build_spec(_wide(200, required=("a40",)))
+    needed_plan = placements(layout(needed, {}), None)  # required first: a40 leads
+    assert needed_plan[0].slot.path == ("a40",) and first_batch(needed_plan, {}, 16) == 16
+    # a required argument that the layout does not put first (a section further down) stretches the batch, up to a cap
+    from opgate.tui.forms import Section
+
+    sectioned = placements(layout(needed, {}), (Section("query", tuple(f"a{n}" for n in range(200) if n != 40)), Section("body", ("a40",))))
+    assert first_batch(sectioned, {}, 16) == 64
+    assert first_batch(sectioned, {"a40": "x"}, 16) == 16  # filled: nothing to reach
+
+
+def test_next_batch_takes_a_dozen_or_runs_to_a_path():
+    from opgate.tui.forms import next_batch, placements
+
+    plan = placements(layout(build_spec(_wide(100)), {}), None)
+    assert next_batch(plan) == 12
+    assert next_batch(plan, through=("a50",)) == 51
+    assert next_batch(plan[:5]) == 5

@@ -16,6 +16,7 @@ from .._calltext import render as render_call
 from .._clipboard import copy_text
 from .._failures import ReportsWorkerFailures
 from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
+from ..widgets.call_builder import validator
 from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
@@ -86,6 +87,12 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         self.reload_tree()
         self.query_one("#breadcrumb").display = False
         self.query_one(OpTree).focus()
+        self.call_after_refresh(self.warm_up)
+
+    @work(thread=True, exit_on_error=False, group="warm-up", name="warm up the validator")
+    def warm_up(self) -> None:
+        """After the first frame: import and make what the first opened op needs (jsonschema), off the UI thread."""
+        validator()
 
     @property
     def gateway(self) -> Any:

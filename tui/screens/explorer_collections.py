@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.message import Message
 from textual.screen import Screen
 
-from opgate.core.collection import (
-    CollectionError, RunReport, expectation_text, load_collection, recorded_expectation, refers_to_earlier_calls, run_collection, save_call,
-    shipped_collections,
-)
+if TYPE_CHECKING:
+    from opgate.core.collection import RunReport
 
 from ..widgets import CollectionBrowser, OpTree
 from ..widgets.collection_browser import Listing
@@ -32,6 +30,9 @@ DEFAULT_COLLECTION = "checks"
 
 def list_collections(folder: Path) -> Listing:
     """Every collection under ``folder`` and those shipped with opgate; the broken ones with their first problem."""
+    # opgate.core.collection is imported where it is used, as below: the explorer's first frame does without it.
+    from opgate.core.collection import CollectionError, load_collection, shipped_collections
+
     shipped = shipped_collections()
     paths = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) if folder.is_dir() else []
     loaded, broken = [], []
@@ -125,6 +126,8 @@ class CollectionActions(Screen[None]):
 
     def ask_to_save(self, op: str, args: dict[str, Any], envelope: dict[str, Any] | None) -> None:
         """The save dialog, then the save (also used by the history screen)."""
+        from opgate.core.collection import expectation_text, recorded_expectation
+
         expected = recorded_expectation(envelope)
         folder = self.collections_dir
         existing = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
@@ -141,6 +144,8 @@ class CollectionActions(Screen[None]):
 
     @work(thread=True, exit_on_error=False, group="collections", name="save call")
     def save_to_collection(self, op: str, args: dict[str, Any], request: SaveRequest) -> None:
+        from opgate.core.collection import CollectionError, save_call
+
         try:
             path = save_call(self.collections_dir / request.collection, op, args, name=request.name, notes=request.notes, expect=request.expect)
         except (CollectionError, OSError) as exc:
@@ -169,6 +174,8 @@ class CollectionActions(Screen[None]):
         if collection is None:
             self.notify("This collection cannot load; fix its files first (opgate run lists every problem).", severity="error")  # type: ignore[attr-defined]
             return
+        from opgate.core.collection import refers_to_earlier_calls
+
         only = None if selected.position is None else [selected.position]
         if only and refers_to_earlier_calls(collection.calls[only[0]].args):
             if not dry_run:
@@ -192,6 +199,8 @@ class CollectionActions(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="exec", name="run collection")
     def run_saved(self, collection: Any, only: list[int] | None, *, dry_run: bool, preview: bool = False) -> None:
+        from opgate.core.collection import run_collection
+
         report = run_collection(self.gateway, collection, only=only, dry_run=dry_run)  # type: ignore[attr-defined]
         self.post_message(self.CollectionRan(report, preview))  # type: ignore[attr-defined]
 

@@ -8,6 +8,7 @@ from .diff_view import DiffView
 from .entity_links import EntityLinks
 from .form_field import FormField
 from .form_group import FormGroup
+from .form_input import FormInput
 from .form_section import FormSection
 from .gateway_bar import GatewayBar
 from .json_editor import JsonEditor
@@ -25,6 +26,7 @@ __all__ = [
     "EntityLinks",
     "FormField",
     "FormGroup",
+    "FormInput",
     "FormSection",
     "GatewayBar",
     "JsonEditor",

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
-
-from opgate.core.exec import ArgumentValidator
 
 from .._palette import Palette
 from .._render_help import badges_text
@@ -23,8 +22,25 @@ from .call_form import CallForm
 from .json_editor import JsonEditor
 from .payload_view import PayloadView
 
-# The validator exec uses, with its per-op cache; pure, so it runs on the UI thread.
-VALIDATOR = ArgumentValidator()
+_validator: Any = None
+
+
+def validator() -> Any:
+    """The validator exec uses, with its per-op cache; made on first use.
+
+    Importing it pulls in jsonschema and its format checkers, which the
+    explorer's first frame does not need (the explorer warms it up in a
+    thread once that frame is drawn).
+    """
+    global _validator
+    if _validator is None:
+        from opgate.core.exec import ArgumentValidator
+
+        _validator = ArgumentValidator()
+    return _validator
+
+# Typing in the form checks the arguments once the keys pause this long (each key only echoes).
+CHECK_DELAY = 0.15
 
 
 class CallBuilder(Vertical):
@@ -108,17 +124,33 @@ class CallBuilder(Vertical):
     # -- keeping the views in step ---------------------------------------------------------------
 
     def _sync(self, *, from_json: bool) -> None:
+        """Every view and the check at once (an op opened, arguments set from elsewhere)."""
         if self.record is None:
             return
+        self.workers.cancel_group(self, "builder-check")
         if not from_json:
             self.query_one(JsonEditor).show(self.args)
+        self._show_views(*validator().check(self.record, self.args))
+
+    def _show_views(self, errors: list[dict[str, Any]], headline: str) -> None:
+        assert self.record is not None
         self.query_one(PayloadView).payload = {"op": self.record.op, "args": self.args}
-        self._validate()
+        self._validate(errors, headline)
         self.post_message(self.Changed(self.record.op, self.args, self.field_errors))
 
-    def _validate(self) -> None:
+    @work(exclusive=True, group="builder-check", exit_on_error=False, name="check the arguments")
+    async def _check_when_idle(self) -> None:
+        """After a pause in typing: the JSON, the payload and the check (the validator runs in a thread)."""
+        await asyncio.sleep(CHECK_DELAY)
+        record, args = self.record, self.args
+        errors, headline = await asyncio.to_thread(validator().check, record, args)
+        if record is not self.record or args is not self.args:
+            return  # the arguments moved on meanwhile; whatever moved them checks again
+        self.query_one(JsonEditor).show(args)
+        self._show_views(errors, headline)
+
+    def _validate(self, errors: list[dict[str, Any]], headline: str) -> None:
         form = self.query_one(CallForm)
-        errors, headline = VALIDATOR.check(self.record, self.args)
         self.field_errors = errors
         placed = place_errors(errors, field_paths(form.slot) if form.slot else set())
         form.show_errors(placed)
@@ -145,9 +177,13 @@ class CallBuilder(Vertical):
 
     @on(CallForm.Changed)
     def _form_changed(self, event: CallForm.Changed) -> None:
+        """A key in the form: the call's arguments go up now, the rest waits for a pause (see ``_check_when_idle``)."""
         event.stop()
         self.args = event.args
-        self._sync(from_json=False)
+        if self.record is None:
+            return
+        self.post_message(self.Changed(self.record.op, self.args, self.field_errors))
+        self._check_when_idle()
 
     @on(JsonEditor.Edited)
     async def _json_edited(self, event: JsonEditor.Edited) -> None:

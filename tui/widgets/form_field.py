@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from .._keys import FORM_KEYS
 from .._plain import plain
 from ..forms import MISSING, Path, Slot, parse_text, to_text
+from .form_input import FormInput
 
 PLACEHOLDERS = {
     "uuid": "uuid (F7 picks one)",
@@ -105,7 +106,6 @@ class FormField(Vertical):
                 yield pick
         else:
             yield self._input()
-        yield Label("", classes="field-error")
 
     def _input(self) -> Input | Select:
         spec = self.slot.spec
@@ -120,7 +120,7 @@ class FormField(Vertical):
         # Always a text input: a number input drops refused keys without a word, while the
         # form says why "3x" is not a whole number. Focus never selects the text, so the
         # next key cannot replace a picked id.
-        return Input(to_text(spec, self._value), placeholder=_placeholder(self.slot), compact=True, valid_empty=True, select_on_focus=False)
+        return FormInput(to_text(spec, self._value), placeholder=_placeholder(self.slot), compact=True, valid_empty=True, select_on_focus=False)
 
     def _choices(self) -> list[Any]:
         spec = self.slot.spec
@@ -157,7 +157,12 @@ class FormField(Vertical):
     def watch_error(self, error: str) -> None:
         self.set_class(bool(error), "-invalid")
         # Error text quotes what the person typed ("[/" included): never read it as markup.
-        self.query_one(".field-error", Label).update(Text(error))
+        # The label is made with the first error: most fields never have one, and a form of 205 fields mounts faster without.
+        labels = self.query_children(".field-error")
+        if labels:
+            labels.first(Label).update(Text(error))
+        elif error:
+            self.mount(Label(Text(error), classes="field-error"))
 
     def set_error(self, error: str, *, missing_only: bool = False) -> None:
         missing = missing_only and bool(error)
@@ -169,6 +174,10 @@ class FormField(Vertical):
     @on(Input.Changed)
     def _typed(self, event: Input.Changed) -> None:
         event.stop()
+        if event.value == to_text(self.slot.spec, self._value):
+            # The text the form put there: an Input reports its first value as a change when it mounts,
+            # and a field mounted late must not rewrite (or re-check) what the arguments already hold.
+            return
         if self.note:
             self.set_note("")
         value, problem = parse_text(self.slot.spec, event.value, in_array=self.slot.in_array)
