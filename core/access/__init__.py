@@ -12,6 +12,7 @@ from ._roles import ROLES, Caller
 from ._tokens import (
     RESERVED_NAMES,
     TOKEN_PREFIX,
+    VERIFIED_FOR,
     IssuedToken,
     TokenBook,
     TokenError,
@@ -22,6 +23,7 @@ __all__ = [
     "RESERVED_NAMES",
     "ROLES",
     "TOKEN_PREFIX",
+    "VERIFIED_FOR",
     "Caller",
     "IssuedToken",
     "SharedRate",

@@ -4,6 +4,11 @@ A token is 32 random bytes (``secrets``), shown once when it is made. The
 store keeps only its SHA-256 digest: a stolen database gives no usable
 token, and a 256-bit secret needs no slow password hash. Checking compares
 digests in constant time.
+
+A server checks the same token on every request, so a live token's check is
+remembered for ``VERIFIED_FOR`` seconds: a revocation takes effect at once
+in the process that revokes, and within that time in every other process
+(docs/serve.md). A failed check is never remembered.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +26,8 @@ from ._roles import ROLES
 
 TOKEN_PREFIX = "opg_"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.@-]{0,63}$")
+VERIFIED_FOR = 2.0
+"""Seconds a live token's check is remembered by a process (the longest a revocation elsewhere takes to reach it)."""
 RESERVED_NAMES = ("local",)
 """``local`` is every unauthenticated caller's name; a token may not take it."""
 
@@ -56,8 +65,12 @@ def check_role(role: str) -> None:
 class TokenBook:
     """The tokens of one workspace store (anything with ``read()`` and ``write()`` transactions)."""
 
-    def __init__(self, store: Any):
+    def __init__(self, store: Any, *, verified_for: float = VERIFIED_FOR):
         self._store = store
+        self._verified_for = verified_for
+        # digest -> (name, role, until): live tokens checked lately (a few per team, so no bound beyond expiry).
+        self._verified: dict[str, tuple[str, str, float]] = {}
+        self._lock = threading.Lock()
 
     def create(self, name: str, role: str) -> IssuedToken:
         """A new token for ``name``; a live token of that name must be revoked first."""
@@ -77,6 +90,8 @@ class TokenBook:
     def revoke(self, name: str) -> dict[str, Any]:
         with self._store.write() as tx:
             row = tx.revoke_api_token(name)
+        with self._lock:
+            self._verified = {digest: seen for digest, seen in self._verified.items() if seen[0] != name}
         if row is None:
             raise TokenError(f"no live token is named {name!r}; `opgate token list` shows them")
         return {k: v for k, v in row.items() if k != "token_hash"}
@@ -90,9 +105,30 @@ class TokenBook:
         if not secret.startswith(TOKEN_PREFIX):
             return None
         digest = token_digest(secret)
+        found = self._remembered(digest)
+        if found is not None:
+            return found
         with self._store.read() as tx:
             row = tx.api_token(digest)
         # The lookup found a row by digest; comparing again in constant time costs nothing and keeps the check honest.
         if row is None or row["revoked_at"] is not None or not hmac.compare_digest(row["token_hash"], digest):
             return None
+        with self._lock:
+            self._verified[digest] = (row["name"], row["role"], time.monotonic() + self._verified_for)
         return row["name"], row["role"]
+
+    def verified_lately(self, secret: str) -> tuple[str, str] | None:
+        """``(name, role)`` if ``secret`` was checked live within ``VERIFIED_FOR`` seconds; no store access (safe on an event loop)."""
+        if not secret.startswith(TOKEN_PREFIX):
+            return None
+        return self._remembered(token_digest(secret))
+
+    def _remembered(self, digest: str) -> tuple[str, str] | None:
+        with self._lock:
+            seen = self._verified.get(digest)
+            if seen is None:
+                return None
+            if seen[2] <= time.monotonic():
+                del self._verified[digest]
+                return None
+        return seen[0], seen[1]

@@ -25,6 +25,7 @@ _LAZY = {
     "GENERIC_TOOLS": "._hybrid",
     "TYPED_LANE_BYTES": "._hybrid",
     "TYPED_LANE_CAP": "._hybrid",
+    "hybrid_tool_schema": "._hybrid",
     "hybrid_tools": "._hybrid",
     "list_tools": "._hybrid",
     "typed_lane": "._hybrid",
@@ -44,7 +45,7 @@ if _typing.TYPE_CHECKING:
     from ._names import MODES
     from ._export import BYTES_PER_TOKEN, PROVIDERS, STRICT_PROVIDERS, Export, build_export, export, format_tools, mode_tools, stats
     from ._gateway_tools import GATEWAY_TOOLS, gateway_tools
-    from ._hybrid import GENERIC_TOOLS, TYPED_LANE_BYTES, TYPED_LANE_CAP, hybrid_tools, list_tools, typed_lane
+    from ._hybrid import GENERIC_TOOLS, TYPED_LANE_BYTES, TYPED_LANE_CAP, hybrid_tool_schema, hybrid_tools, list_tools, typed_lane
     from ._namespaces import NAMESPACE_CAP, plan_namespaces
     from ._protocol_tools import PROTOCOL_TOOLS
     from ._router import LOOP_THRESHOLD, RETRY_LIMIT, ROUTER_MODES, ToolRouter
@@ -72,6 +73,7 @@ __all__ = [
     "export",
     "format_tools",
     "gateway_tools",
+    "hybrid_tool_schema",
     "hybrid_tools",
     "list_tools",
     "mode_tools",

@@ -81,6 +81,17 @@ def typed_lane(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
     return lane
 
 
+def hybrid_tool_schema(gateway: Any, name: str) -> dict[str, Any] | None:
+    """The input schema hybrid gives tool ``name`` in any session's offer (a generic tool or an op's typed tool), or ``None``."""
+    for spec in GENERIC_TOOLS:
+        if spec.name == name:
+            return spec.parameters
+    record = gateway.registry.get(name) or gateway.registry.resolve_exported(name)
+    if record is None or not gateway.is_visible(record.op) or not record.runnable:
+        return None
+    return typed_tool(record).parameters
+
+
 def hybrid_tools(gateway: Any, router: Any, turn: str | None) -> list[ToolSpec]:
     """The tools offered this turn. With a router (a live session), the offer is recorded:
     seed 003's typed and total schema counts, and the lane that later calls are checked against."""

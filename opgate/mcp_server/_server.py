@@ -43,7 +43,7 @@ from opgate import __version__
 from opgate.core import Gateway
 from opgate.core.access import Caller, acting_as
 from opgate.core.exec import IDLE_SECONDS, MAX_SESSIONS, PERMISSION_DENIED, failure, resuming_batch
-from opgate.core.modes import ROUTER_MODES, ToolRouter
+from opgate.core.modes import ROUTER_MODES, ToolRouter, hybrid_tool_schema
 
 from ._clients import MAX_CALLS, Client, Clients, ConfirmationBudget
 from ._auth import request_caller
@@ -116,10 +116,12 @@ class GatewayMCPServer:
         self._calls_limiter: anyio.CapacityLimiter | None = None
         # Outside hybrid, the tools are the same for every client and never change.
         self._fixed_tools = None if mode == "hybrid" else listed_tools(ToolRouter(self.gateway, mode=mode).tools())
+        self._fixed_schemas = {tool.name: tool.input_schema for tool in self._fixed_tools or ()}
         self._bus = InMemorySubscriptionBus() if mode == "hybrid" else None
         self.server: Server[PendingConfirmations] = _OpgateServer(
             "opgate", version=__version__, title="opgate", instructions=INSTRUCTIONS[mode], lifespan=self._lifespan,
             on_list_tools=self._list_tools, on_call_tool=self._call_tool,
+            get_tool_input_schema=self._tool_input_schema,
             on_subscriptions_listen=ListenHandler(self._bus) if self._bus is not None else None,
         )
         self.server.tools_change = mode == "hybrid"
@@ -148,6 +150,18 @@ class GatewayMCPServer:
         client.lane = _typed_names(specs)
         # Each session's lane is its own and changes as it inspects ops: no client may cache or share it.
         return types.ListToolsResult(tools=listed_tools(specs), ttl_ms=0, cache_scope="private")
+
+    def _tool_input_schema(self, name: str) -> dict[str, Any] | None:
+        """The input schema of tool ``name``, for the SDK's check of ``Mcp-Param-*`` headers on 2026-07-28 calls.
+
+        Without it the SDK asks our ``tools/list`` on every call: in hybrid
+        that would record a lane offer per call and reset the session's lane.
+        A tool's schema is the same for every session (a lane decides only
+        whether it is offered, and the call is refused later if it is not).
+        """
+        if self._fixed_tools is not None:
+            return self._fixed_schemas.get(name)
+        return hybrid_tool_schema(self.gateway, name)
 
     async def _call_tool(self, ctx: ServerRequestContext[PendingConfirmations], params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
         client = self._client(ctx)

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import anyio
 import httpx
 import pytest
+
+from opgate.core.access import VERIFIED_FOR
 
 from mcp_checks import answer
 from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, ERAS, HttpServer, answering, serve_command
@@ -158,6 +161,8 @@ async def test_a_revoked_token_is_refused(team):
         async with connect_as(server.url, token) as client:
             assert answer(await client.call_tool("exec", {"op": "onto.project.list"}))["ok"] is True
     revoke_token(db, "short-lived")
+    # The server process remembers a live check for VERIFIED_FOR seconds; past that the revocation holds.
+    time.sleep(VERIFIED_FOR + 0.2)
     response = httpx.post(server.url, json=INITIALIZE, headers=HEADERS | {"Authorization": f"Bearer {token}"}, timeout=CALL_TIMEOUT)
     assert response.status_code == 401
     listed = opgate(db, "token", "list", "--json")

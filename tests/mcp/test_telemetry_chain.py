@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from mcp_checks import answer
-from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, connect, stdio_params
+from mcp_server_driver import CALL_TIMEOUT, DEMO_PROJECT, HttpServer, connect, stdio_params
 
 pytestmark = pytest.mark.anyio
 
@@ -54,3 +54,25 @@ async def test_a_hybrid_session_logs_its_lane_offers_and_generic_calls(db):
     assert (lane["list_tools_calls"], lane["run_tool_calls"], lane["run_tool_validation_failures"]) == (1, 2, 1)
     chain = json.loads(shown.stdout)["chains"]["recent"][-1]["steps"]
     assert chain[0] == 'list_tools "list tasks"' and "run_tool onto.task.list ok" in chain
+
+
+async def test_a_hybrid_http_call_of_2026_07_28_is_not_counted_as_a_lane_offer(tmp_path):
+    # The SDK checks Mcp-Param headers against the called tool's schema; the server hands it the
+    # schema directly, so no hidden tools/list runs per call (that would log an offer and reset the lane).
+    db = tmp_path / "workspace.db"
+    server = HttpServer(db, "--mode", "hybrid").start()
+    try:
+        with anyio.fail_after(CALL_TIMEOUT * 2):
+            async with connect(server.url, "2026-07-28") as client:
+                names = {tool.name for tool in (await client.list_tools()).tools}
+                for query in ("list tasks", "move doc", "find goals"):
+                    answer(await client.call_tool("list_tools", {"query": query}))
+                ran = answer(await client.call_tool("run_tool", {"name": "onto.task.list", "arguments": {"project_id": DEMO_PROJECT}}))
+                assert ran["ok"], ran
+    finally:
+        server.stop()
+    shown = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "stats", "--json"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    lane = json.loads(shown.stdout)["lane"]
+    assert lane["turns"] == 1 and lane["total_schemas_max"] == len(names)
+    assert (lane["list_tools_calls"], lane["run_tool_calls"]) == (3, 1)

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,33 @@ def test_wrong_and_revoked_tokens_do_not_verify(book):
     assert book.verify(issued.secret) is None and not book.has_live_tokens()
     renewed = book.create("alice", "approver")  # a revoked name may be issued again
     assert book.verify(renewed.secret) == ("alice", "approver") and book.verify(issued.secret) is None
+
+
+def test_a_revocation_reaches_another_process_within_the_remembered_time(book, token_store):
+    issued = book.create("ci-runner", "writer")
+    # Another server process: its own book over the same workspace, remembering live checks briefly.
+    other = TokenBook(token_store, verified_for=0.3)
+    assert other.verify(issued.secret) == ("ci-runner", "writer")
+    assert other.verified_lately(issued.secret) == ("ci-runner", "writer")
+    book.revoke("ci-runner")
+    assert book.verify(issued.secret) is None  # at once where it was revoked
+    assert other.verify(issued.secret) == ("ci-runner", "writer")  # remembered for a moment elsewhere
+    time.sleep(0.35)
+    assert other.verified_lately(issued.secret) is None and other.verify(issued.secret) is None
+
+
+def test_a_failed_check_is_never_remembered(book):
+    assert book.verify(TOKEN_PREFIX + "guess") is None and book.verified_lately(TOKEN_PREFIX + "guess") is None
+    issued = book.create("late", "reader")
+    assert book.verified_lately(issued.secret) is None  # made, never checked yet
+    assert book.verify(issued.secret) == ("late", "reader")
+
+
+def test_revoking_forgets_the_remembered_check_in_that_process(book):
+    issued = book.create("bob", "reader")
+    assert book.verify(issued.secret) == ("bob", "reader")
+    book.revoke("bob")
+    assert book.verified_lately(issued.secret) is None and book.verify(issued.secret) is None
 
 
 def test_two_tokens_are_never_alike(book):
