@@ -27,15 +27,17 @@ ROUTING = ("opgate.core.modes._router", "opgate.core.modes._export")
 SEARCH = ("opgate.core.search", "opgate.core.discovery")
 # The exec path's own modules: the gateway makes its executors and batch runner on first use.
 EXEC_PATH = ("opgate.core.store", "opgate.core.executors.store", "opgate.core.exec._batch", "opgate.core.exec._handler", "opgate.core.exec._session_table", "concurrent.futures")
-RICH = ("rich",)  # a command printing JSON never renders
+RICH = ("rich",)
+# What only a web op or a help page uses: an exec of a store op loads neither.
+WEB_AND_HELP_VIEWS = ("ssl", "opgate.core.handlers._web", "opgate.core.handlers._web_fetch", "opgate.core.handlers._web_text", "rich.table", "opgate.views._help")  # a command printing JSON never renders
 
 CASES = [
     (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + EXEC_PATH + ("pygments",)),
     (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + EXEC_PATH + ("pygments",)),  # no colours in a pipe
     (["help", "--json"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + EXEC_PATH + RICH),
     (["search", "create a task"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + EXEC_PATH + RICH),  # output is a pipe: JSON
-    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + ("pygments",)),
-    (["exec", "onto.task.list", "--json"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + RICH),
+    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + WEB_AND_HELP_VIEWS + ("pygments",)),
+    (["exec", "onto.task.list", "--json"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + WEB_AND_HELP_VIEWS + RICH),
 ]
 
 
