@@ -4,31 +4,32 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._builtin import builtin_catalog_loads, builtin_contexts
 from ._scopes import ALL_CONTEXTS, ContextTable
 from .access import acting_as, current_caller
-from .exec._batch import BatchRunner
-from .exec._confirm import Approver, Asker
-from .exec._handler import Handler
 from .exec._session import Session
 from .exec._telemetry import CallLog
-from .executors import Executors, StoreExecutor
 from ._gateway_catalogs import GatewayFromCatalogs
 from ._gateway_search import GatewaySearch
 from ._gateway_telemetry import GatewayTelemetry
 from ._gateway_upstreams import GatewayUpstreams
 from .help._service import HelpService
-from .executors._defaults import default_executors
 from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
 from .telemetry import CallEvent
 from .telemetry._recorder import Telemetry, made_in_this_call
 from .telemetry._surfaced import batch_outcome, help_surfaced
+
+if TYPE_CHECKING:  # types only: the exec path (handlers, executors, batch) loads on the first exec, which help and search never run
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .exec._confirm import Approver, Asker
+    from .exec._handler import Handler
+    from .executors import Executors
 
 # "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
 SEARCH_RANKERS = ("default", "semantic")
@@ -90,8 +91,10 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         self.telemetry = Telemetry(self._call_log)
         for listener in listeners:
             self.telemetry.add_listener(listener)
-        # Cheap to make: the store executor loads the built-in handler table on the first exec.
-        self.executors = executors if executors is not None else default_executors(StoreExecutor(lambda: self.store, handlers, self.settings))
+        # Made on first use (see the executors property): the store executor loads the built-in handler table on the first exec.
+        self._executors = executors
+        self._handlers = handlers
+        self._executors_lock = threading.Lock()
         self._batch_pool: ThreadPoolExecutor | None = None
         self.http_apis: dict[str, Any] = {}  # the HTTP APIs behind OpenAPI catalogues, by upstream name
         if search not in SEARCH_RANKERS:
@@ -110,6 +113,22 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
             self._attach(upstreams)
 
     # -- the workspace ---------------------------------------------------------
+
+    @property
+    def executors(self) -> Executors:
+        """What runs each op's binding; the default set is made on first use (help and search never need it)."""
+        if self._executors is None:
+            with self._executors_lock:
+                if self._executors is None:
+                    from .executors import StoreExecutor
+                    from .executors._defaults import default_executors
+
+                    self._executors = default_executors(StoreExecutor(lambda: self.store, self._handlers, self.settings))
+        return self._executors
+
+    @executors.setter
+    def executors(self, executors: Executors) -> None:
+        self._executors = executors
 
     @property
     def store(self) -> Any:
@@ -135,7 +154,8 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         if self._batch_pool is not None:
             self._batch_pool.shutdown(wait=True)
             self._batch_pool = None
-        self.executors.close()
+        if self._executors is not None:
+            self._executors.close()
         if self.upstreams is not None:
             self.upstreams.close()
         self._call_log.close()
@@ -252,6 +272,8 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
                 with acting_as(caller):
                     return self.exec(*call, session=session, **options)
 
+            from .exec._batch import BatchRunner
+
             runner = BatchRunner(
                 # Steps on the pool's threads are logged as this batch's all the same.
                 help_fn=made_in_this_call(self.help),
@@ -278,6 +300,8 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         return id_choices(self.store, argument, text, project_id=project_id, limit=limit, moving=moving)
 
     def _pool(self) -> ThreadPoolExecutor:
+        from concurrent.futures import ThreadPoolExecutor
+
         with self._store_lock:
             if self._batch_pool is None:
                 self._batch_pool = ThreadPoolExecutor(max_workers=self.settings.batch_concurrency, thread_name_prefix="opgate-batch")

@@ -12,15 +12,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import safe_json
-from ._folders import is_tool_folder, is_tool_folder_tree, load_single_tool_folder, load_tool_folders
-from ._functions import parse_function_list
-from ._mcp import parse_mcp_tools
-from ._registry_file import parse_registry_file
-from .openapi import ApiPolicy, OpenApiDocument, OpenApiError, check_version, load_document, looks_like_openapi, read_openapi
 from ._tool import LoadProblem, ToolDefinition
+
+if TYPE_CHECKING:
+    from .openapi import ApiPolicy, OpenApiDocument
+
+# Each reader (OpenAPI, tool folders, tool lists) is imported where a file needs it: a command
+# whose registry comes from the cache reads no catalogue at all (tests/unit/test_import_cost.py).
 
 _NOISE_WORDS = {"mcp", "tools", "tool", "list", "openapi", "catalog", "catalogue", "functions", "registry", "definitions", "json", "schema", "schemas"}
 
@@ -60,12 +61,16 @@ def _is_mcp_list(tools: list[Any]) -> bool:
 
 
 def _openapi_load(document: OpenApiDocument, namespace: str, policies: Mapping[str, ApiPolicy] | None) -> CatalogLoad:
+    from .openapi import read_openapi
+
     tools, problems, api = read_openapi(document, namespace, (policies or {}).get(namespace))
     return CatalogLoad(document.source, namespace, tools, problems, http_api=api)
 
 
 def load_openapi_file(path: Path, namespace: str | None = None, policies: Mapping[str, ApiPolicy] | None = None) -> CatalogLoad:
     """An OpenAPI document (JSON or YAML) as a catalogue; a Swagger 2.0 file is a clear problem."""
+    from .openapi import OpenApiError, load_document
+
     namespace = namespace or default_namespace(path)
     try:
         document = load_document(path)
@@ -75,6 +80,11 @@ def load_openapi_file(path: Path, namespace: str | None = None, policies: Mappin
 
 
 def _parse_document(data: Any, *, source: str, namespace: str | None, stem_namespace: str, policies: Mapping[str, ApiPolicy] | None = None) -> CatalogLoad:
+    from ._functions import parse_function_list
+    from ._mcp import parse_mcp_tools
+    from ._registry_file import parse_registry_file
+    from .openapi import OpenApiDocument, OpenApiError, check_version, looks_like_openapi
+
     if looks_like_openapi(data):
         try:
             version = check_version(data)
@@ -124,6 +134,8 @@ def load_catalog(spec: str | Path, namespace: str | None = None, *, policies: Ma
         path = spec
     if not path.exists():
         return [CatalogLoad(str(path), namespace or "", [], [LoadProblem(str(path), "no such file or folder")])]
+    from ._folders import is_tool_folder, is_tool_folder_tree, load_single_tool_folder, load_tool_folders
+
     if is_tool_folder(path):
         ns = namespace or default_namespace(path.resolve().parent)
         tools, problems = load_single_tool_folder(path, namespace=ns)

@@ -3,8 +3,6 @@
 import typing as _typing
 
 from .._lazy import lazy_attributes as _lazy_attributes
-from ._answers import AnswerField, answer_fields, answer_problems, parse_answer
-from ._confirm import Approver, Asker, ConfirmationRequest, Question
 from ._envelope import failure, success
 from ._errors import (
     CONFLICT,
@@ -20,19 +18,28 @@ from ._errors import (
     OpError,
     PermissionDenied,
 )
-from ._handler import Handler, HandlerContext
 from ._session import Session
-from ._session_table import IDLE_SECONDS, MAX_SESSIONS, SessionTable
 from ._telemetry import CallLog
 
 if _typing.TYPE_CHECKING:
+    from ._answers import AnswerField, answer_fields, answer_problems, parse_answer
+    from ._confirm import Approver, Asker, ConfirmationRequest, Question
+    from ._handler import Handler, HandlerContext
+    from ._session_table import IDLE_SECONDS, MAX_SESSIONS, SessionTable
     from ._batch import awaits_confirmation, resuming_batch
     from ._dispatcher import Dispatcher
     from ._validation import ArgumentValidator
 
 # Validation loads jsonschema and its format checkers, which commands that never
 # run an op (help, search) should not pay for: these load on first use.
-_LAZY = {"Dispatcher": "._dispatcher", "ArgumentValidator": "._validation", "resuming_batch": "._batch", "awaits_confirmation": "._batch"}
+# Loaded on first use: help and search build a gateway (sessions, the call log) but never run an op.
+_LAZY = {
+    "Dispatcher": "._dispatcher", "ArgumentValidator": "._validation", "resuming_batch": "._batch", "awaits_confirmation": "._batch",
+    **dict.fromkeys(("AnswerField", "answer_fields", "answer_problems", "parse_answer"), "._answers"),
+    **dict.fromkeys(("Approver", "Asker", "ConfirmationRequest", "Question"), "._confirm"),
+    **dict.fromkeys(("Handler", "HandlerContext"), "._handler"),
+    **dict.fromkeys(("IDLE_SECONDS", "MAX_SESSIONS", "SessionTable"), "._session_table"),
+}
 
 
 __getattr__ = _lazy_attributes(__name__, globals(), _LAZY)

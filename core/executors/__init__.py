@@ -16,11 +16,20 @@ rehearses the call itself) or ``read`` (a read declared free of effects
 runs for real).
 """
 
+import typing as _typing
+
+from .._lazy import lazy_attributes as _lazy_attributes
 from ._base import DRY_RUN_KINDS, NATIVE, PREVIEW, READ, ROLLBACK, Executor, Invocation, Outcome
 from ._redact import redact
 from ._set import Executors
-from .store import StoreExecutor
 from .unavailable import NotRunnable
+
+if _typing.TYPE_CHECKING:
+    from .store import StoreExecutor
+
+# The store executor loads the store's modules: a gateway that only answers help, or guards a
+# catalogue's built-in ops (_defaults), never needs it.
+__getattr__ = _lazy_attributes(__name__, globals(), {"StoreExecutor": ".store"})
 
 __all__ = [
     "DRY_RUN_KINDS",

@@ -14,10 +14,10 @@ from ..exec._handler import Handler
 
 
 def builtin_handlers() -> dict[str, Handler]:
-    from . import _read_table, _web, _write_table
+    from . import _read_table, _web_table, _write_table
 
     table: dict[str, Handler] = {}
-    for module in (_read_table, _write_table, _web):
+    for module in (_read_table, _write_table, _web_table):
         overlap = table.keys() & module.HANDLERS.keys()
         if overlap:
             raise RuntimeError(f"ops with two handlers: {sorted(overlap)}")

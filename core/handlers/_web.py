@@ -30,11 +30,12 @@ import ssl
 from dataclasses import replace
 from typing import Any
 
-from ..exec._handler import Handler, HandlerContext
+from ..exec._handler import HandlerContext
 from ._web_cache import PageCache
 from ._web_fetch import DEFAULT_PORTS, Fetched, PageFetcher, parse_url
 from ._web_guard import AddressGuard, resolve_checked
 from ._web_search import web_search
+from ._web_table import HANDLERS
 from ._web_text import html_to_page, looks_like_html, page_title
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -127,9 +128,6 @@ def render(fetched: Fetched, *, url: str, mode: str, markdown: bool, max_chars: 
     return {"url": url, "final_url": fetched.final_url, "status": fetched.status, "title": title, "content": content, "truncated": truncated}
 
 
-HANDLERS: dict[str, Handler] = {
-    "util.web.visit": Handler(WebVisit(), external=True),
-    "util.web.search": Handler(web_search, external=True),
-}
+DEFAULT_VISIT = WebVisit()  # what the util.web.visit handler in _web_table calls
 
-__all__ = ["HANDLERS", "WebVisit", "render", "web_search"]
+__all__ = ["DEFAULT_VISIT", "HANDLERS", "WebVisit", "render", "web_search"]
