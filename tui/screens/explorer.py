@@ -10,14 +10,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from .._calltext import render as render_call
 from .._clipboard import copy_text
 from .._failures import ReportsWorkerFailures
 from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
 from ..widgets.call_builder import validator
-from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, OpDocs, OpTree, ResultView
+from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, KeyFooter, OpDocs, OpTree, ResultView
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
@@ -79,7 +79,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
                     yield CallBuilder(id="builder")
                 with TabPane("Result", id="result"):
                     yield ResultView(id="result-view")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.watch(self.app, "allow_write", lambda _: self.app.sync_bar(self.query_one(GatewayBar)))  # type: ignore[attr-defined]

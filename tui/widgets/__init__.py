@@ -12,6 +12,7 @@ from .form_input import FormInput
 from .form_section import FormSection
 from .gateway_bar import GatewayBar
 from .json_editor import JsonEditor
+from .key_footer import KeyFooter
 from .op_docs import OpDocs
 from .op_tree import OpTree
 from .payload_view import PayloadView
@@ -30,6 +31,7 @@ __all__ = [
     "FormSection",
     "GatewayBar",
     "JsonEditor",
+    "KeyFooter",
     "OpDocs",
     "OpTree",
     "PayloadView",
