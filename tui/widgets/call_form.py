@@ -37,6 +37,7 @@ from ..forms import (
     next_batch,
     placements,
 )
+from .form_build import build_widget, more_text, top_widgets
 from .form_field import FormField
 from .form_group import FormGroup
 from .form_section import FormSection
@@ -45,13 +46,6 @@ from .form_section import FormSection
 TYPING_PAUSE = 0.3
 # The first batch holds at least this many inputs (every built-in op fits), else a screenful at two rows a field.
 MIN_FIRST_WEIGHT = 16
-
-
-def build_widget(slot: Slot, args: Any) -> Widget:
-    """The widget for ``slot``: a field for a leaf, a group around the widgets of its children."""
-    if slot.role == "leaf":
-        return FormField(slot, get_at(args, slot.path))
-    return FormGroup(slot, *(build_widget(child, args) for child in slot.children))
 
 
 class CallForm(VerticalScroll):
@@ -180,9 +174,9 @@ class CallForm(VerticalScroll):
             self._leaves = [leaf for placement in plan for leaf in placement.leaves()]
             count = first_batch(plan, self.args, max(MIN_FIRST_WEIGHT, self.size.height // 2 + 1))
             first, self._pending = plan[:count], plan[count:]
-            widgets: list[Widget] = self._top_widgets(first)
+            widgets: list[Widget] = top_widgets(first, self.args, self.sections if self.slot.role == "object" else None)
             if self._pending:
-                self._more = Static(self._more_text(), classes="form-more")
+                self._more = Static(more_text(self._pending), classes="form-more")
                 self._more.can_focus = True  # Tab past the last mounted field mounts the next batch there and then
                 widgets.append(self._more)
             await self.mount_all(widgets)
@@ -193,19 +187,6 @@ class CallForm(VerticalScroll):
         if self._pending:
             self._last_edit = time.monotonic()  # the first frame and the person's first keys go before any batch
             self._mount_rest()
-
-    def _top_widgets(self, batch: list[Placement]) -> list[Widget]:
-        """The top-level widgets: one per argument, or one box per section holding those of this batch."""
-        if not self.sections or self.slot is None or self.slot.role != "object":
-            return [build_widget(p.slot, self.args) for p in batch]
-        return [
-            FormSection(section, *(build_widget(p.slot, self.args) for p in batch if p.section == section.name))
-            for section in self.sections
-        ]
-
-    def _more_text(self) -> str:
-        left = sum(p.weight for p in self._pending)
-        return f"… {left} more field{'s' if left != 1 else ''} on the way (Tab here to show the next ones now)"
 
     # -- the rest of a big form, in batches ------------------------------------------------
 
@@ -248,7 +229,7 @@ class CallForm(VerticalScroll):
                 if field.slot.path in self._errors.by_path or field.slot.path in self.problems:
                     self._show_field(field)
             if self._pending and self._more is not None:
-                self._more.update(self._more_text())
+                self._more.update(more_text(self._pending))
             elif self._more is not None:
                 await self._more.remove()
                 self._more = None
