@@ -22,6 +22,7 @@ from opgate.core.catalog import CatalogLoad, ToolDefinition
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parents[1] / "shared" / "data"
 OWN = HERE / "data" / "builtin_requests.json"
+STORIES = HERE / "data" / "metatool_dev_stories.json"
 METATOOL_DEV = SHARED / "search" / "metatool_dev.json"
 METATOOL_HELDOUT = SHARED / "search" / "metatool_heldout.json"
 TOOLLENS = SHARED / "search" / "toollens_test.json"
@@ -87,6 +88,22 @@ def toollens() -> QuerySet:
 
 def metatool_dev() -> QuerySet:
     return _metatool(METATOOL_DEV, "MetaTool dev")
+
+
+def metatool_dev_stories() -> list[QuerySet]:
+    """Long situational requests for the dev split's tools, written for this project: its tuning part and its held-back part.
+
+    A tuning stand-in for ToolLens's style (which is for evaluation only):
+    a situation described in everyday words, one to three tools needed,
+    none named.
+    """
+    dev = metatool_dev()
+    data = json.loads(STORIES.read_text(encoding="utf-8"))
+    sets = []
+    for part in ("tune", "heldback"):
+        queries = [Query(e["query"], [frozenset(slot.split("|")) for slot in e["relevant"]], e["style"]) for e in data[part]]
+        sets.append(QuerySet(f"MetaTool dev, stories, {part}", queries, dev.tools, dev.namespace))
+    return sets
 
 
 def metatool_heldout() -> QuerySet:

@@ -1,6 +1,6 @@
 """Search quality and speed, measured through ``gw.search()`` (what every front end and agent gets).
 
-Run: python bench/bench_search.py [--no-semantic] [--no-eval] [--sets=own,dev,long,heldout,toollens]
+Run: python bench/bench_search.py [--no-semantic] [--no-eval] [--sets=own,dev,long,stories,heldout,toollens]
 
 Quality, as R@1, R@5 and NDCG@5 (percent) of the ranked pointers
 ``gw.search(query, limit=5)`` answers, per query set and ranker:
@@ -11,6 +11,9 @@ Quality, as R@1, R@5 and NDCG@5 (percent) of the ranked pointers
 - the MetaTool dev split (tuning allowed), and long requests of several
   sentences made from it (``metatool_dev_long``: one to three dev queries
   wrapped in scene-setting; tuning allowed);
+- situational requests for the dev split's tools written for this project
+  (``metatool_dev_stories.json``: a situation told, the tools not named;
+  its tuning part and its held-back part);
 - the MetaTool held-out split and ToolLens test: evaluation only, aggregate
   figures, no query is ever printed (``--no-eval`` skips them).
 
@@ -29,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _search_data import TWILIO, Query, QuerySet, metatool_dev, metatool_dev_long, metatool_heldout, own_sets, toollens  # noqa: E402
+from _search_data import TWILIO, Query, QuerySet, metatool_dev, metatool_dev_long, metatool_dev_stories, metatool_heldout, own_sets, toollens  # noqa: E402
 from _table import measure, median, p95, print_table  # noqa: E402
 
 from opgate.core import Gateway  # noqa: E402
@@ -107,10 +110,10 @@ def main() -> None:
     rankers = ["default"]
     if "--no-semantic" not in sys.argv and semantic_available():
         rankers.append("semantic")
-    chosen = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sets=")), "own,dev,long,heldout,toollens").split(",")
+    chosen = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sets=")), "own,dev,long,stories,heldout,toollens").split(",")
     if "--no-eval" in sys.argv:
         chosen = [c for c in chosen if c not in ("heldout", "toollens")]
-    loaders = {"own": own_sets, "dev": lambda: [metatool_dev()], "long": lambda: [metatool_dev_long()], "heldout": lambda: [metatool_heldout()], "toollens": lambda: [toollens()]}
+    loaders = {"own": own_sets, "dev": lambda: [metatool_dev()], "long": lambda: [metatool_dev_long()], "stories": metatool_dev_stories, "heldout": lambda: [metatool_heldout()], "toollens": lambda: [toollens()]}
     rows, styles, calibration = [], [], []
     for key in chosen:
         for query_set in loaders[key]():
