@@ -18,7 +18,8 @@ from ._stem import stem
 _RAW_WORD = re.compile(r"[^\W_]+")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
-# The usual English stopword list (Snowball's, without its contractions). Extra
+# The usual English stopword list (Snowball's), with what is left of a contraction
+# once its apostrophe splits it ("don't" -> don, "I've" -> ve). Extra
 # request glue ("please", "want", "would like") was tried and made no difference:
 # such words are in few ops, and BM25's IDF already discounts the rest.
 STOPWORDS = frozenset(
@@ -30,6 +31,7 @@ STOPWORDS = frozenset(
     so some such than that the their theirs them themselves then there these they this those through to
     too under until up very was we were what when where which while who whom why will with would you your
     yours yourself yourselves
+    don didn doesn isn wasn weren aren haven hasn hadn couldn shouldn wouldn ve ll re
     """.split()
 )
 
