@@ -100,7 +100,7 @@ class SearchIndex:
         self.group_summaries = dict(group_summaries or {})
         self._group_sizes = _group_sizes(records, None)
         self.intents = default_intent_reader()
-        self.rules = Rules(records, self.intents.state_fields, self._action_terms)
+        self.rules = Rules(records, self.intents.state_fields, self._action_terms, self.intents.entity_kinds)
         self.calibration = default_calibration()
         self.prune_from_ops = PRUNE_FROM_OPS
         phrased = sum(1 for r in records if r.metadata.search_phrases)

@@ -58,6 +58,7 @@ class IntentReader:
         self.state_fields = tuple(vocabulary["state_fields"])
         self.verbs = _phrase_pattern(vocabulary["verbs"] + [w for group in vocabulary["states"] for w in group["words"]])
         self.entities = [(kind, _phrase_pattern(words)) for kind, words in vocabulary["entities"].items()]
+        self.entity_kinds = frozenset(vocabulary["entities"])
 
     def read_request(self, query: str) -> Intent:
         text = normalize(query)

@@ -2,6 +2,9 @@
 
 The verb: an op whose action is what the request's verb asks for ("link it
 to the goal": the op whose action is link, not the goal's ops) gets a lift.
+When the request names things (a task, a project), the verb lifts its ops on
+those things, not on others ("create a new task": task.create, not
+plan.create; built-in requests, tuning part, R@1 80.0 -> 81.5).
 
 Safety: a destructive op (``destructive`` in its metadata, or an action that
 removes or rearranges: delete, unlink, reorganize...) is never first for a
@@ -64,7 +67,7 @@ class Adjusted:
 class Rules:
     """The rules over one list of records (see the module docstring)."""
 
-    def __init__(self, records: Sequence[OpRecord], state_fields: tuple[str, ...], action_terms: Callable[[str], set[str]]):
+    def __init__(self, records: Sequence[OpRecord], state_fields: tuple[str, ...], action_terms: Callable[[str], set[str]], entity_kinds: frozenset[str] = frozenset()):
         self.records = records
         self.destructive = {i for i, r in enumerate(records) if is_destructive(r)}
         self.states = {i: found for i, r in enumerate(records) if (found := state_field(r, state_fields))}
@@ -77,6 +80,9 @@ class Rules:
         for doc_id, found in action_terms_of.items():
             for term in sorted(found):
                 self._by_action_term.setdefault(term, []).append(doc_id)
+        # The entity of each op that has an action, when the request vocabulary has words for that entity.
+        self._entity_of = {doc_id: str(records[doc_id].entity) for doc_id in action_terms_of if records[doc_id].entity in entity_kinds}
+        self._action_term_entities: dict[str, dict[str | None, list[int]]] = {}
 
     def pack(self) -> dict[str, Any]:
         return {
@@ -84,6 +90,7 @@ class Rules:
             "states": [[doc_id, field, list(values)] for doc_id, (field, values) in self.states.items()],
             "structured": self._structured,
             "by_action_term": self._by_action_term,
+            "entity_of": [[doc_id, entity] for doc_id, entity in sorted(self._entity_of.items())],
         }
 
     @classmethod
@@ -94,6 +101,8 @@ class Rules:
         rules.states = {int(doc_id): (str(field), tuple(values)) for doc_id, field, values in data["states"]}
         rules._structured = bool(data["structured"])
         rules._by_action_term = {str(term): [int(d) for d in docs] for term, docs in data["by_action_term"].items()}
+        rules._entity_of = {int(doc_id): str(entity) for doc_id, entity in data["entity_of"]}
+        rules._action_term_entities = {}
         return rules
 
     def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> Adjusted:
@@ -124,9 +133,27 @@ class Rules:
 
         No op is in both: naming an op's action is asking for it.
         """
-        named = {d for term in query_terms for d in self._by_action_term.get(term, ())}
+        named: set[int] = set()
+        for term in query_terms:
+            ops = self._by_action_term.get(term, ())
+            if intent.entities and ops:
+                # "create a new task in the project": the verb's ops on the things named, not on others the
+                # vocabulary knows (goals, plans); all of them when it has none on the things named.
+                by_entity = self._by_entity_of(term)
+                narrowed = [d for entity in intent.entities for d in by_entity.get(entity, ())]
+                ops = [*narrowed, *by_entity.get(None, ())] if narrowed else ops
+            named.update(ops)
         barred = frozenset(self.destructive).difference(named) if not intent.asks_removal else frozenset()
         return (named if self._structured else set()), barred
+
+    def _by_entity_of(self, term: str) -> dict[str | None, list[int]]:
+        """The ops of an action term by entity (None: an entity the vocabulary has no words for), worked out once per term."""
+        found = self._action_term_entities.get(term)
+        if found is None:
+            found = self._action_term_entities[term] = {}
+            for doc_id in self._by_action_term.get(term, ()):
+                found.setdefault(self._entity_of.get(doc_id), []).append(doc_id)
+        return found
 
     def _state_target(self, intent: Intent, scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[int, str, str] | None:
         best: tuple[tuple[float, ...], int, str, str] | None = None

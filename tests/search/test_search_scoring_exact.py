@@ -95,7 +95,15 @@ def _assert_exact(index: SearchIndex, queries: list[str]) -> None:
 
 def _rules_walk(rules, intent, query_terms, scores) -> Adjusted:
     scores = dict(scores)
-    named = {d for term in query_terms for d in rules._by_action_term.get(term, ())}
+    named = set()
+    for term in query_terms:
+        ops = rules._by_action_term.get(term, [])
+        # The verb's ops on the entities the request names (and on entities it has no words for), if there are any.
+        on_named = [d for d in ops if intent.entities and (d not in rules._entity_of or rules._entity_of[d] in intent.entities)]
+        if intent.entities and any(d in rules._entity_of for d in on_named):
+            named.update(on_named)
+        else:
+            named.update(ops)
     if rules._structured:
         for doc_id in named:
             if doc_id in scores:
