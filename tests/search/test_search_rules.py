@@ -118,6 +118,43 @@ def test_typos_are_corrected_against_the_index(gateway, query, op):
 
 
 @pytest.mark.parametrize(
+    ("query", "op"),
+    [
+        ("create a new task in the Relay project", "onto.task.create"),
+        ("add a task to call the venue", "onto.task.create"),
+        ("create a new project", "onto.project.create"),
+        ("link a task to a goal", "onto.edge.link"),
+    ],
+)
+def test_the_verb_lifts_its_ops_on_the_things_the_request_names(gateway, query, op):
+    assert _results(gateway, query, 1)[0]["op"] == op
+
+
+def test_a_long_request_is_not_typo_corrected():
+    empty = {"type": "object", "properties": {}}
+    index = _tools(
+        ToolDefinition(name="bing_search", description="Searches the web with Bing.", parameters=empty),
+        ToolDefinition(name="potluck_planner", description="Plans a potluck: who cooks which dish.", parameters=empty),
+    )
+    # "bring" is one letter from "bing": a typo in a one-word request, an everyday word in a long one.
+    assert "bing" in index.lexical.query_terms("bring")
+    long = "We are hosting a potluck on Saturday and I need to know what everyone should bring along"
+    assert "bing" not in index.lexical.query_terms(long)
+    assert [h.tool_name for h in index.search(long, limit=5) if h.confidence >= 0.05] == ["potluck_planner"]
+
+
+def test_situation_words_reach_the_words_a_catalogue_uses():
+    empty = {"type": "object", "properties": {}}
+    index = _tools(
+        ToolDefinition(name="breach_check", description="Checks whether credentials were exposed in data breaches.", parameters=empty),
+        ToolDefinition(name="wait_times", description="Waiting times at theme parks.", parameters=empty),
+        ToolDefinition(name="mail_reader", description="Reads your inbox.", parameters=empty),
+    )
+    assert index.search("did my password turn up in a leak", limit=1)[0].tool_name == "breach_check"
+    assert index.search("how long are the queues at the rides", limit=1)[0].tool_name == "wait_times"
+
+
+@pytest.mark.parametrize(
     ("query", "ops"),
     [
         ("create a task and link it to the goal", {"onto.task.create", "onto.edge.link"}),
