@@ -51,6 +51,19 @@ def entities_touched(result: Any, diff: dict[str, Any] | None = None) -> list[st
     return list(seen)[:MAX_ENTITIES]
 
 
+def entities_named(ids: list[str], diff: dict[str, Any] | None = None) -> list[str]:
+    """:func:`entities_touched` of a result whose ids the executor listed already (``Outcome.entities``), then the diff's."""
+    seen: dict[str, None] = {}
+    for id in ids:
+        if id.strip():  # as the walk: blank text names nothing
+            seen.setdefault(id, None)
+            if len(seen) >= MAX_ENTITIES:
+                return list(seen)
+    if diff:
+        _collect_ids(diff, seen)
+    return list(seen)[:MAX_ENTITIES]
+
+
 def _collect_ids(root: Any, seen: dict[str, None]) -> None:
     """Add the ids under ``root`` to ``seen`` in document order (a list's items go under the list's key)."""
     frames: list[Iterator[tuple[Any, Any]]] = []

@@ -96,32 +96,55 @@ def decode(columns: tuple[str, ...], values: tuple[Any, ...], json_columns: froz
     return row
 
 
-def decoder_of(spec: KindSpec, fields: Collection[str]) -> Callable[[tuple[Any, ...]], dict]:
-    """A function turning a stored tuple of ``spec`` into a dict of only ``id`` and ``fields``, JSON columns among them decoded.
+Shape = tuple[tuple[str, str], ...]
+"""(key in the row handed back, column) pairs, ``("id", "id")`` first: rows already in the form a result shows."""
 
-    Made once per kind and set of fields (and cached): a page decodes every row with it.
+
+def shown_columns(spec: KindSpec, fields: Collection[str] | None, shape: Shape | None) -> tuple[str, ...]:
+    """The columns a row of ``spec`` needs for ``shape`` (or ``id`` and ``fields``), in the order :func:`row_maker` expects them."""
+    if shape is not None:
+        return tuple(column for _, column in shape)
+    assert fields is not None
+    return tuple(name for name in spec.columns if name == "id" or name in fields)
+
+
+def row_maker(spec: KindSpec, fields: Collection[str] | None, shape: Shape | None, *, every_column: bool) -> Callable[[tuple[Any, ...]], dict]:
+    """A function turning a fetched tuple into the row handed back: ``shape``'s keys, else ``id`` and ``fields``, else every column.
+
+    ``every_column``: the tuple holds every column of ``spec`` (a transaction
+    that observes its reads fetches them all for the digest); otherwise it
+    holds exactly :func:`shown_columns`. JSON columns among those kept are
+    decoded. Made once per kind and request (cached): a page makes every row with it.
     """
-    return _decoder(spec.kind, fields if isinstance(fields, frozenset) else frozenset(fields))
+    if shape is None and fields is None:
+        json_columns = _JSON_COLUMNS[spec.kind]
+        return lambda values: decode(spec.columns, values, json_columns)
+    return _maker(spec.kind, shape, None if shape is not None or fields is None else frozenset(fields), every_column)
 
 
 @lru_cache(maxsize=256)
-def _decoder(kind: str, fields: frozenset[str]) -> Callable[[tuple[Any, ...]], dict]:
-    columns = KINDS[kind].columns
-    indexes = [index for index, name in enumerate(columns) if name == "id" or name in fields]
-    names = tuple(columns[index] for index in indexes)
-    pick = itemgetter(*indexes)
-    json_names = tuple(name for name in names if name in _JSON_COLUMNS[kind])
-    if len(names) == 1:
-        return lambda values: {names[0]: values[indexes[0]]}
+def _maker(kind: str, shape: Shape | None, fields: frozenset[str] | None, every_column: bool) -> Callable[[tuple[Any, ...]], dict]:
+    spec = KINDS[kind]
+    columns = shown_columns(spec, fields, shape)
+    keys = tuple(key for key, _ in shape) if shape is not None else columns
+    json_keys = tuple(key for key, column in zip(keys, columns) if column in _JSON_COLUMNS[kind])
+    if every_column:
+        pick = itemgetter(*(spec.columns.index(column) for column in columns))
+        if len(columns) == 1:
+            return lambda values: {keys[0]: pick(values)}
+        if not json_keys:
+            return lambda values: dict(zip(keys, pick(values)))
+    elif not json_keys:
+        return lambda values: dict(zip(keys, values))
 
-    def decode_row(values: tuple[Any, ...]) -> dict:
-        row = dict(zip(names, pick(values)))
-        for name in json_names:
-            if row[name] is not None:
-                row[name] = json.loads(row[name])
+    def make_row(values: tuple[Any, ...]) -> dict:
+        row = dict(zip(keys, pick(values) if every_column else values))
+        for key in json_keys:
+            if row[key] is not None:
+                row[key] = load_bounded(row[key])
         return row
 
-    return decode_row
+    return make_row
 
 
 def encode(row: Mapping[str, Any], json_columns: frozenset[str]) -> dict:
