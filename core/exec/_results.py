@@ -141,8 +141,9 @@ def _longest_string(tree: Any) -> int:
     while stack:
         node = stack.pop()
         for value in (node.values() if isinstance(node, dict) else node):
-            if isinstance(value, str):
-                longest = max(longest, len(value))
+            if type(value) is str or isinstance(value, str):  # the exact type first: most values are plain text
+                if len(value) > longest:
+                    longest = len(value)
             elif isinstance(value, (dict, list)):
                 stack.append(value)
     return longest
@@ -268,14 +269,16 @@ def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
     """
     body = {key: value for key, value in envelope.items() if key != "result"}
     text = _writable_text(body)
-    if text is not None and len(text) <= limit and _longest_string(body) <= max(200, limit // 16):
+    longest = max(200, limit // 16)
+    # No string is longer than the JSON text holding it, so a short text needs no walk.
+    if text is not None and len(text) <= limit and (len(text) <= longest or _longest_string(body) <= longest):
         return envelope  # the common case: nothing to scrub, nothing to cut, no copy
     # Cuts below change strings in place: they work on a scrubbed copy, never on the caller's objects.
     envelope = {**envelope, **_scrubbed(body)}
     meta = envelope.get("meta") if isinstance(envelope.get("meta"), dict) else {}
     rest = {key: value for key, value in envelope.items() if key not in ("result", "meta")}
     rest["meta"] = {key: value for key, value in meta.items() if key not in _KEPT_META}
-    cuts = _cap_strings(rest, max(200, limit // 16))
+    cuts = _cap_strings(rest, longest)
     bounded, more_cuts = bound_result(rest, limit, root="")
     cuts += more_cuts
     if not cuts:
