@@ -56,7 +56,7 @@ def task_workspace(ctx: HandlerContext, task: dict) -> dict[str, Any]:
     """The task's linked documents (abbreviated, with their role) and the edges touching it."""
     documents = [
         {**abbreviate("document", row), "role": row["role"]}
-        for row in ctx.tx.task_documents(task["id"])
+        for row in ctx.tx.task_documents(task["id"], task_read=True)
     ]
     return {"documents": documents, "edges": ctx.tx.edges_of(task["id"])}
 

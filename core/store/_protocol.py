@@ -120,8 +120,11 @@ class StoreTransaction(Protocol):
     def project_edges(self, project_id: str) -> list[dict]:
         """Edges with at least one endpoint in the project (the project included)."""
 
-    def task_documents(self, task_id: str, role: str | None = None) -> list[dict]:
-        """Document rows linked to the task, each with its ``role`` and ``linked_at``."""
+    def task_documents(self, task_id: str, role: str | None = None, *, task_read: bool = False) -> list[dict]:
+        """Document rows linked to the task, each with its ``role`` and ``linked_at``.
+
+        :class:`NotFound` if there is no such task, unless ``task_read``: the
+        caller read the task in this transaction already."""
 
     def document_children(self, project_id: str, parent_id: str | None) -> list[dict]:
         """Direct children of a document (``None``: the project's roots), by position."""
