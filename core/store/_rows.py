@@ -101,50 +101,54 @@ Shape = tuple[tuple[str, str], ...]
 
 
 def shown_columns(spec: KindSpec, fields: Collection[str] | None, shape: Shape | None) -> tuple[str, ...]:
-    """The columns a row of ``spec`` needs for ``shape`` (or ``id`` and ``fields``), in the order :func:`row_maker` expects them."""
+    """The columns a row of ``spec`` needs for ``shape`` (or ``id`` and ``fields``), in the order :func:`rows_plan` hands them over."""
     if shape is not None:
         return tuple(column for _, column in shape)
     assert fields is not None
     return tuple(name for name in spec.columns if name == "id" or name in fields)
 
 
-def row_maker(spec: KindSpec, fields: Collection[str] | None, shape: Shape | None, *, every_column: bool) -> Callable[[tuple[Any, ...]], dict]:
-    """A function turning a fetched tuple into the row handed back: ``shape``'s keys, else ``id`` and ``fields``, else every column.
+RowsMaker = Callable[[list[tuple[Any, ...]]], list[dict]]
 
-    ``every_column``: the tuple holds every column of ``spec`` (a transaction
-    that observes its reads fetches them all for the digest); otherwise it
-    holds exactly :func:`shown_columns`. JSON columns among those kept are
-    decoded. Made once per kind and request (cached): a page makes every row with it.
+
+def rows_plan(spec: KindSpec, fields: Collection[str] | None, shape: Shape | None, *, every_column: bool) -> tuple[str, RowsMaker]:
+    """What to SELECT (the column list, as SQL) and a function turning the fetched tuples into the rows handed back.
+
+    Rows carry ``shape``'s keys, else ``id`` and ``fields``, else every
+    column. ``every_column``: fetch every column of ``spec`` (a transaction
+    that observes its reads needs them all for the digest) and pick;
+    otherwise fetch only :func:`shown_columns`. JSON columns among those
+    kept are decoded. Made once per kind and request (cached), so a page
+    costs one comprehension.
     """
-    if shape is None and fields is None:
-        json_columns = _JSON_COLUMNS[spec.kind]
-        return lambda values: decode(spec.columns, values, json_columns)
-    return _maker(spec.kind, shape, None if shape is not None or fields is None else frozenset(fields), every_column)
+    return _plan(spec.kind, shape, None if shape is not None or fields is None else frozenset(fields), every_column)
 
 
 @lru_cache(maxsize=256)
-def _maker(kind: str, shape: Shape | None, fields: frozenset[str] | None, every_column: bool) -> Callable[[tuple[Any, ...]], dict]:
+def _plan(kind: str, shape: Shape | None, fields: frozenset[str] | None, every_column: bool) -> tuple[str, RowsMaker]:
     spec = KINDS[kind]
-    columns = shown_columns(spec, fields, shape)
-    keys = tuple(key for key, _ in shape) if shape is not None else columns
-    json_keys = tuple(key for key, column in zip(keys, columns) if column in _JSON_COLUMNS[kind])
-    if every_column:
-        pick = itemgetter(*(spec.columns.index(column) for column in columns))
-        if len(columns) == 1:
-            return lambda values: {keys[0]: pick(values)}
-        if not json_keys:
-            return lambda values: dict(zip(keys, pick(values)))
-    elif not json_keys:
-        return lambda values: dict(zip(keys, values))
+    all_columns = ", ".join(spec.columns)
+    if shape is None and fields is None:
+        columns, json_columns = spec.columns, _JSON_COLUMNS[kind]
+        return all_columns, lambda fetched: [decode(columns, values, json_columns) for values in fetched]
+    shown = shown_columns(spec, fields, shape)
+    keys = tuple(key for key, _ in shape) if shape is not None else shown
+    json_keys = tuple(key for key, column in zip(keys, shown) if column in _JSON_COLUMNS[kind])
+    select = all_columns if every_column else ", ".join(shown)
+    if every_column and len(shown) == 1:
+        index = spec.columns.index(shown[0])
+        return select, lambda fetched: [{keys[0]: values[index]} for values in fetched]
+    pick = itemgetter(*(spec.columns.index(column) for column in shown)) if every_column else None
 
-    def make_row(values: tuple[Any, ...]) -> dict:
-        row = dict(zip(keys, pick(values) if every_column else values))
+    def make_rows(fetched: list[tuple[Any, ...]]) -> list[dict]:
+        rows = [dict(zip(keys, pick(values))) for values in fetched] if pick else [dict(zip(keys, values)) for values in fetched]
         for key in json_keys:
-            if row[key] is not None:
-                row[key] = load_bounded(row[key])
-        return row
+            for row in rows:
+                if row[key] is not None:
+                    row[key] = load_bounded(row[key])
+        return rows
 
-    return make_row
+    return select, make_rows
 
 
 def encode(row: Mapping[str, Any], json_columns: frozenset[str]) -> dict:

@@ -18,7 +18,7 @@ import apsw
 from ._digest import ReadLog, UnobservedReads
 from ._errors import NotFound, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
-from ._rows import Shape, decode, row_maker, shown_columns
+from ._rows import Shape, decode, rows_plan
 from ._sqlite_conn import fetch, run, translated
 
 EDGE_KIND = "edge"
@@ -86,8 +86,7 @@ class SQLiteTxCore:
         """
         fetched = self._fetch(sql, params)
         self._reads.saw_rows(spec.kind, fetched)
-        make_row = row_maker(spec, fields, None, every_column=True)
-        return [make_row(values) for values in fetched]
+        return rows_plan(spec, fields, None, every_column=True)[1](fetched)
 
     def _select(
         self, spec: KindSpec, where: str, params: Any = (), tail: str = "", fields: Collection[str] | None = None, shape: Shape | None = None,
@@ -98,12 +97,11 @@ class SQLiteTxCore:
         covers whole rows); one that does not fetches only what it hands back.
         """
         narrow = not self._observing and (fields is not None or shape is not None)
-        columns = shown_columns(spec, fields, shape) if narrow else spec.columns
-        fetched = self._fetch(f"SELECT {column_list(columns)} FROM {spec.table} WHERE {where} {tail}", params)
+        columns, make_rows = rows_plan(spec, fields, shape, every_column=not narrow)
+        fetched = self._fetch(f"SELECT {columns} FROM {spec.table} WHERE {where} {tail}", params)
         if not narrow:
             self._reads.saw_rows(spec.kind, fetched)
-        make_row = row_maker(spec, fields, shape, every_column=not narrow)
-        return [make_row(values) for values in fetched]
+        return make_rows(fetched)
 
     def _find(self, kind: str, id: str) -> dict | None:
         rows = self._select(spec_for(kind), "id = ?", (id,))

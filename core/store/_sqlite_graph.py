@@ -8,7 +8,7 @@ from typing import Any
 from ._errors import Conflict, InvalidValue, NotFound
 from ._kinds import DOCUMENT_ROLES, EDGE_COLUMNS, ENTITY_KINDS, KINDS, LINK_COLUMNS, REL_VALUES
 from ._protocol import Direction
-from ._rows import check_json_object, copy_row, encode_json, new_id, row_maker
+from ._rows import check_json_object, copy_row, encode_json, new_id, rows_plan
 from ._sqlite_base import EDGE_KIND, LINK_KIND, SQLiteTxCore, column_list, link_key
 
 _EDGE_ORDER = "ORDER BY created_at, seq"
@@ -71,9 +71,10 @@ class GraphReads(SQLiteTxCore):
         spec = KINDS["document"]
         sql = (f"SELECT {column_list(spec.columns, 'd')}, l.role, l.created_at FROM task_documents l JOIN documents d ON d.id = l.document_id"
                f" WHERE l.task_id = ?{' AND l.role = ?' if len(params) > 1 else ''} ORDER BY l.created_at, l.rowid")
-        make_row = row_maker(spec, None, None, every_column=True)
+        fetched = self._fetch(sql, params)
         width = len(spec.columns)
-        return [{**make_row(values[:width]), "role": values[width], "linked_at": values[width + 1]} for values in self._fetch(sql, params)]
+        documents = rows_plan(spec, None, None, every_column=True)[1]([values[:width] for values in fetched])
+        return [{**document, "role": values[width], "linked_at": values[width + 1]} for document, values in zip(documents, fetched)]
 
 
 class GraphWrites(GraphReads):
