@@ -8,8 +8,8 @@ from typing import Any
 from ._errors import Conflict, InvalidValue, NotFound
 from ._kinds import DOCUMENT_ROLES, EDGE_COLUMNS, ENTITY_KINDS, KINDS, LINK_COLUMNS, REL_VALUES
 from ._protocol import Direction
-from ._rows import check_json_object, copy_row, encode_json, new_id, rows_plan
-from ._sqlite_base import EDGE_KIND, LINK_KIND, SQLiteTxCore, column_list, link_key
+from ._rows import check_json_object, copy_row, encode_json, new_id
+from ._sqlite_base import EDGE_KIND, LINK_KIND, SQLiteTxCore, link_key
 
 _EDGE_ORDER = "ORDER BY created_at, seq"
 _PROJECT_IDS = "SELECT ?1 UNION ALL " + " UNION ALL ".join(
@@ -52,8 +52,6 @@ class GraphReads(SQLiteTxCore):
         if not task_read:
             self._require("task", task_id)
         params = [task_id] if role is None else [task_id, role]
-        if not self._observing:
-            return self._linked_documents(params)
         where = "task_id = ?" if role is None else "task_id = ? AND role = ?"
         links = self._link_rows(where, params, "ORDER BY created_at, rowid")
         if not links:
@@ -64,17 +62,6 @@ class GraphReads(SQLiteTxCore):
             {**documents[link["document_id"]], "role": link["role"], "linked_at": link["created_at"]}
             for link in links
         ]
-
-
-    def _linked_documents(self, params: list) -> list[dict]:
-        """:meth:`task_documents` (``params``: the task, and the role if one is asked) in one join, for a transaction that notes no rows."""
-        spec = KINDS["document"]
-        sql = (f"SELECT {column_list(spec.columns, 'd')}, l.role, l.created_at FROM task_documents l JOIN documents d ON d.id = l.document_id"
-               f" WHERE l.task_id = ?{' AND l.role = ?' if len(params) > 1 else ''} ORDER BY l.created_at, l.rowid")
-        fetched = self._fetch(sql, params)
-        width = len(spec.columns)
-        documents = rows_plan(spec, None, None, every_column=True)[1]([values[:width] for values in fetched])
-        return [{**document, "role": values[width], "linked_at": values[width + 1]} for document, values in zip(documents, fetched)]
 
 
 class GraphWrites(GraphReads):
