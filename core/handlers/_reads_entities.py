@@ -42,8 +42,8 @@ def project_contents(ctx: HandlerContext, project: dict) -> dict[str, Any]:
         if kind == "project":
             continue
         plural = PLURALS[kind]
-        page = ctx.tx.list(kind, {"project_id": project["id"]}, limit=NESTED_LIMIT, order=NEWEST_FIRST, fields=summary_fields(kind))
-        contents[plural] = [abbreviate(kind, row) for row in page.rows]
+        page = ctx.tx.list(kind, {"project_id": project["id"]}, limit=NESTED_LIMIT, order=NEWEST_FIRST, shape=summary_shape(kind))
+        contents[plural] = page.rows
         (counts if page.total_exact else counts_at_least)[plural] = page.total
         if page.total > len(page.rows):
             of = page.total if page.total_exact else f"at least {page.total}"

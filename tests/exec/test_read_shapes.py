@@ -72,6 +72,12 @@ def test_a_task_with_documents_gets_the_same_answer_on_both_paths(store):
         assert plain["meta"]["entities"] == dry["meta"]["entities"]
 
 
+def test_a_projects_get_nests_the_same_summaries_on_both_paths(store):
+    plain, dry = _plain_and_dry(Gateway(store=store, call_log=False), "onto.project.get", {"project_id": PROJECT})
+    assert json.dumps(plain["result"]) == json.dumps(dry["result"]) and plain["result"]["tasks"]
+    assert plain["meta"]["entities"] == dry["meta"]["entities"]
+
+
 def test_task_documents_without_observing_matches_the_observed_rows(store):
     with store.read() as observed:
         tasks = [task["id"] for task in observed.list("task", limit=None).rows]
