@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import random
 import sys
 import tempfile
@@ -145,9 +146,26 @@ def exec_calls(location: str, entities: int, pick: random.Random) -> dict:
     }
 
 
+def check_same_answers(location: str) -> None:
+    """The floor must give exec's very answer, or the ratio means nothing."""
+    store = open_store(location, demo=False)
+    gateway, bare = Gateway(store=store, call_log=False), BareConnection(location)
+    try:
+        project = PROJECT_ID.format(7)
+        for args, where, params in (({"limit": PAGE}, "TRUE", ()),
+                                    ({"project_id": project, "state_key": "todo", "limit": PAGE}, "project_id = ? AND state_key = ?", (project, "todo"))):
+            assert json.loads(list_page(bare, where, params, PAGE)) == gateway.exec("onto.task.list", args)["result"], args
+        assert json.loads(get_task(bare, task_id(0))) == gateway.exec("onto.task.get", {"task_id": task_id(0)})["result"]
+    finally:
+        gateway.close()
+        store.close()
+        bare.close()
+
+
 def run_backend(location: str, entities: int, rounds: int, calls: int) -> tuple[float, dict[str, dict[str, dict[str, float]]]]:
     grown = grow(location, entities)
     ours, floor = exec_calls(location, entities, random.Random(1)), floor_calls(location, entities, random.Random(1))
+    check_same_answers(location)
     figures = {}
     try:
         for name in ("list, no filter", "list, project + state", "get", "create"):
