@@ -1,6 +1,6 @@
 """The store at 1,000,000 tasks on SQLite and PostgreSQL: list, get and create through gw.exec against bare SQL.
 
-Run: python bench/bench_million.py [--entities 1000000] [--repeat 200] [--backends sqlite postgres]
+Run: python bench/bench_million.py [--entities 1000000] [--rounds 8] [--calls 25] [--backends sqlite postgres]
      python bench/bench_million.py --entities 100000      # a smaller store, a few times faster to grow
 
 Growing: 100 projects through the store, then the tasks (spread over the
@@ -14,16 +14,21 @@ Going through ``tx.insert`` row by row is the read-path work of issue 16
 we want to measure. PostgreSQL then gets ``VACUUM ANALYZE``, which
 autovacuum would do by itself a little later.
 
-Measured, each ``--repeat`` times (median and p95, ms, wall time):
+Measured in rounds that take turns (``--rounds`` of ``--calls`` calls per
+side), as the process's CPU time per call (median of the rounds) and wall
+time per call (median and p95, ms):
 - list: ``onto.task.list`` first page of 50, with no filter, and filtered
   by project and state;
 - get: ``onto.task.get`` of a random task;
 - create: ``onto.task.create`` (writes allowed, in its own transaction).
 opgate is ``Gateway.exec`` on the store (call log off, as in
-``bench_reads.py``). The floor is the same SQL on a bare connection
-(apsw, psycopg): the page query and the capped count the store runs, in the
-same kind of transaction, rows made dicts and the page ``json.dumps``-ed;
-for create, one INSERT in its own transaction.
+``bench_reads.py``'s first exec column). The floor of a read is
+``_read_floor.py``'s, the same one ``bench_reads.py`` uses: the columns the
+answer shows, the capped count when the page is full, dicts and
+``json.dumps``; a get reads the row, the linked documents and the edges.
+For create, one INSERT in its own transaction. On PostgreSQL most of a
+read's work is in the server process, so its wall time is the figure to
+read there; on SQLite, the CPU time.
 """
 
 from __future__ import annotations
@@ -42,14 +47,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-import apsw  # noqa: E402
-from _table import measure, median, p95, print_table  # noqa: E402
+from _read_floor import BareConnection, get_task, interleaved, is_postgres, list_page  # noqa: E402
+from _table import print_table  # noqa: E402
 from opgate.core import Gateway  # noqa: E402
-from opgate.core.handlers._reads_entities import NEWEST_FIRST  # noqa: E402
-from opgate.core.handlers._summaries import summary_fields  # noqa: E402
-from opgate.core.store import COUNT_CAP, open_store  # noqa: E402
-from opgate.core.store._kinds import KINDS  # noqa: E402
-from opgate.core.store._sqlite_filters import order_clause  # noqa: E402
+from opgate.core.store import open_store  # noqa: E402
 
 PROJECTS = 100
 CHUNK = 100_000
@@ -110,84 +111,20 @@ def grow(location: str, entities: int) -> float:
     return time.perf_counter() - started
 
 
-def is_postgres(location: str) -> bool:
-    return location.startswith(("postgresql://", "postgres://"))
-
-
-class BareConnection:
-    """One connection with no opgate code in between: the floor's."""
-
-    def __init__(self, location: str):
-        self.postgres = is_postgres(location)
-        if self.postgres:
-            import psycopg
-
-            self.conn = psycopg.connect(location, autocommit=True)
-        else:
-            self.conn = apsw.Connection(location)
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-
-    def _sql(self, sql: str) -> str:
-        return sql.replace("?", "%s") if self.postgres else sql
-
-    def read(self, statements: list[tuple[str, tuple]]) -> list[tuple[list[str], list[tuple]]]:
-        """Run SELECTs in one read transaction like the store's; each answer's column names and rows."""
-        self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" if self.postgres else "BEGIN")
-        answers = []
-        for sql, params in statements:
-            cursor = self.conn.execute(self._sql(sql), params)
-            if self.postgres:
-                rows, names = cursor.fetchall(), [d[0] for d in cursor.description]
-            else:
-                try:
-                    names = [d[0] for d in cursor.getdescription()]  # only while the statement runs
-                except apsw.ExecutionCompleteError:  # no rows at all
-                    names = []
-                rows = cursor.fetchall()
-            answers.append((names, rows))
-        self.conn.execute("COMMIT")
-        return answers
-
-    def write(self, sql: str, params: tuple) -> None:
-        self.conn.execute("BEGIN" if self.postgres else "BEGIN IMMEDIATE")
-        self.conn.execute(sql, params)
-        self.conn.execute("COMMIT")
-
-    def autocommit_statement(self, sql: str) -> None:
-        self.conn.execute(sql)
-
-    def close(self) -> None:
-        self.conn.close()
-
-
 def floor_calls(location: str, entities: int, pick: random.Random) -> dict:
     """The bare-SQL version of each measured call."""
     bare = BareConnection(location)
-    columns = ", ".join(["id", *summary_fields("task")])
-    order = order_clause(KINDS["task"], NEWEST_FIRST)
-    stop = max(COUNT_CAP, PAGE) + 1
-
-    def page(where: str, params: tuple) -> None:
-        (_, counted), (names, rows) = bare.read([
-            (f"SELECT count(*) FROM (SELECT 1 FROM tasks WHERE {where} LIMIT ?) AS matches", (*params, stop)),
-            (f"SELECT {columns} FROM tasks WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?", (*params, PAGE, 0)),
-        ])
-        json.dumps({"tasks": [dict(zip(names, row)) for row in rows], "total": counted[0][0]})
-
-    def get() -> None:
-        [(names, rows)] = bare.read([(f"SELECT {', '.join(KINDS['task'].columns)} FROM tasks WHERE id = ?", (task_id(pick.randrange(entities)),))])
-        json.dumps(dict(zip(names, rows[0])))
 
     def create() -> None:
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         bare.write("INSERT INTO tasks (id, project_id, title, state_key, type_key, priority, props, created_at, updated_at)"
-                   " VALUES (?, ?, ?, 'todo', 'task.generic', 3, '{}', ?, ?)".replace("?", "%s" if bare.postgres else "?"),
+                   " VALUES (?, ?, ?, 'todo', 'task.generic', 3, '{}', ?, ?)",
                    (str(uuid.uuid4()), PROJECT_ID.format(pick.randrange(PROJECTS)), new_title(), now, now))
 
     project = PROJECT_ID.format(7)
-    return {"list, no filter": lambda: page("1 = 1", ()), "list, project + state": lambda: page("project_id = ? AND state_key = ?", (project, "todo")),
-            "get": get, "create": create, "_close": bare.close}
+    return {"list, no filter": lambda: list_page(bare, "TRUE", (), PAGE),
+            "list, project + state": lambda: list_page(bare, "project_id = ? AND state_key = ?", (project, "todo"), PAGE),
+            "get": lambda: get_task(bare, task_id(pick.randrange(entities))), "create": create, "_close": bare.close}
 
 
 def exec_calls(location: str, entities: int, pick: random.Random) -> dict:
@@ -209,18 +146,30 @@ def exec_calls(location: str, entities: int, pick: random.Random) -> dict:
     }
 
 
-def run_backend(location: str, entities: int, repeat: int) -> tuple[float, dict[str, tuple[list[float], list[float]]]]:
+def check_same_answers(location: str) -> None:
+    """The floor must give exec's very answer, or the ratio means nothing."""
+    store = open_store(location, demo=False)
+    gateway, bare = Gateway(store=store, call_log=False), BareConnection(location)
+    try:
+        project = PROJECT_ID.format(7)
+        for args, where, params in (({"limit": PAGE}, "TRUE", ()),
+                                    ({"project_id": project, "state_key": "todo", "limit": PAGE}, "project_id = ? AND state_key = ?", (project, "todo"))):
+            assert json.loads(list_page(bare, where, params, PAGE)) == gateway.exec("onto.task.list", args)["result"], args
+        assert json.loads(get_task(bare, task_id(0))) == gateway.exec("onto.task.get", {"task_id": task_id(0)})["result"]
+    finally:
+        gateway.close()
+        store.close()
+        bare.close()
+
+
+def run_backend(location: str, entities: int, rounds: int, calls: int) -> tuple[float, dict[str, dict[str, dict[str, float]]]]:
     grown = grow(location, entities)
     ours, floor = exec_calls(location, entities, random.Random(1)), floor_calls(location, entities, random.Random(1))
+    check_same_answers(location)
     figures = {}
     try:
         for name in ("list, no filter", "list, project + state", "get", "create"):
-            # Alternate rounds so that both sides see the same machine load.
-            mine, bare = [], []
-            for _ in range(4):
-                mine += measure(ours[name], repeat=repeat // 4, warmup=3)
-                bare += measure(floor[name], repeat=repeat // 4, warmup=3)
-            figures[name] = (mine, bare)
+            figures[name] = interleaved({"exec": ours[name], "floor": floor[name]}, rounds=rounds, calls=calls, warmup=3)
     finally:
         ours["_close"]()
         floor["_close"]()
@@ -230,7 +179,8 @@ def run_backend(location: str, entities: int, repeat: int) -> tuple[float, dict[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entities", type=int, default=1_000_000, help="tasks to grow each store to")
-    parser.add_argument("--repeat", type=int, default=200, help="timed calls per operation and side")
+    parser.add_argument("--rounds", type=int, default=8, help="rounds per operation and side, taking turns")
+    parser.add_argument("--calls", type=int, default=25, help="calls per round")
     parser.add_argument("--backends", nargs="+", choices=("sqlite", "postgres"), default=["sqlite", "postgres"])
     parser.add_argument("--url", help="an empty, migrated PostgreSQL database (default: a throwaway cluster)")
     options = parser.parse_args()
@@ -247,18 +197,20 @@ def main() -> None:
 
                         cluster = PgCluster()
                     location = options.url or cluster.new_database()
-                results[backend] = run_backend(location, options.entities, options.repeat)
+                results[backend] = run_backend(location, options.entities, options.rounds, options.calls)
                 print(f"{backend}: grown to {options.entities:,} tasks in {results[backend][0]:.0f} s", flush=True)
     finally:
         if cluster is not None:
             cluster.stop()
     rows = []
     for backend, (_, figures) in results.items():
-        for name, (mine, bare) in figures.items():
-            rows.append([backend, name, f"{median(mine):.3f}", f"{p95(mine):.3f}", f"{median(bare):.3f}", f"{p95(bare):.3f}",
-                         f"{median(mine) / median(bare):.1f}x"])
-    print_table(f"{options.entities:,} tasks over {PROJECTS} projects; {options.repeat} calls each side; ms, wall time",
-                ["backend", "call", "gw.exec median", "p95", "bare SQL median", "p95", "ratio"], rows)
+        for name, sides in figures.items():
+            mine, bare = sides["exec"], sides["floor"]
+            rows.append([backend, name, f"{mine['cpu_us']:.0f}", f"{bare['cpu_us']:.0f}", f"{mine['cpu_us'] / bare['cpu_us']:.1f}x",
+                         f"{mine['wall_ms']:.3f}", f"{mine['p95_ms']:.3f}", f"{bare['wall_ms']:.3f}", f"{bare['p95_ms']:.3f}",
+                         f"{mine['wall_ms'] / bare['wall_ms']:.1f}x"])
+    print_table(f"{options.entities:,} tasks over {PROJECTS} projects; {options.rounds} rounds of {options.calls} calls each side",
+                ["backend", "call", "exec CPU us", "floor CPU us", "CPU ratio", "exec wall ms", "p95", "floor wall ms", "p95", "wall ratio"], rows)
 
 
 if __name__ == "__main__":

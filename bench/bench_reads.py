@@ -1,6 +1,6 @@
-"""A read through exec against its floor: the same SQL, the rows as dicts, and ``json.dumps`` of the page.
+"""A read through exec against its floor: the same SQL, the rows as dicts, and ``json.dumps`` of the answer.
 
-Run: python bench/bench_reads.py [--sizes 0 100000 1000000] [--calls 300]
+Run: python bench/bench_reads.py [--sizes 0 100000 1000000] [--rounds 7] [--calls 100]
 For each size, one project holds the 50 tasks of the page plus ``size`` more
 (so size 0 is the page alone). The 50 page tasks go in through
 ``tx.insert``, like any task; the others are written by one
@@ -10,16 +10,18 @@ two instead of the store's per-row checks (bench_bulk_insert.py measures
 those). Their times are older than the page's, so the newest 50 are the
 page tasks.
 
-Two reads at each size, each as CPU microseconds per call (best of 5 rounds):
+Three reads at each size:
 - ``project``: ``onto.task.list`` of one project, 50 newest;
-- ``all``: ``onto.task.list`` with no filter, 50 newest of every task.
-Paths:
-- floor: raw apsw, one read transaction, the SELECT the store runs (every
-  column, newest first, ties by ``seq``), each row made a dict, the page
-  passed to ``json.dumps``;
-- store: ``tx.list`` of the same page, narrowed to the summary fields;
-- exec: ``Gateway.exec("onto.task.list", ...)``, call log off, then on (the
-  call log's writer thread runs in this process, so its CPU counts).
+- ``all``: ``onto.task.list`` with no filter, 50 newest of every task;
+- ``get``: ``onto.task.get`` of a task of the page.
+Paths, their rounds taking turns (CPU microseconds per call, median of the
+rounds; the process's CPU, so the call log's writer thread counts):
+- floor: raw apsw, what ``_read_floor.py`` says the least program does (the
+  page query over the columns the answer shows, the capped count when the
+  page is full, dicts, ``json.dumps``; for a get, the row, the linked
+  documents and the edges);
+- exec: ``Gateway.exec``, call log off, then on (each round ends by writing
+  the log's queue, so that its writes count in the round that made them).
 Goal (issue 16): exec within 2x of the floor at every size.
 """
 
@@ -35,17 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import apsw  # noqa: E402
+from _read_floor import BareConnection, get_task, interleaved, list_page  # noqa: E402
 from _table import print_table  # noqa: E402
 
 from opgate.core import Gateway  # noqa: E402
-from opgate.core.handlers._summaries import summary_fields  # noqa: E402
 from opgate.core.store import open_store  # noqa: E402
-from opgate.core.store._kinds import KINDS  # noqa: E402
-
-try:
-    from opgate.core.store._sqlite_conn import CACHE_KIB
-except ImportError:  # an opgate from before the 64 MiB page cache, measured for a before/after
-    CACHE_KIB = 64 * 1024
 
 PAGE = 50
 GOAL = 2.0
@@ -60,18 +56,6 @@ SELECT {_UUID}, ?, 'Older task ' || i, 'task.generic', 'todo', 1 + i % 5,
        strftime('%Y-%m-%dT%H:%M:%SZ', 1700000000 - i, 'unixepoch')
 FROM n
 """
-
-
-def cpu_us(fn, calls: int) -> float:
-    for _ in range(max(10, calls // 10)):
-        fn()
-    best = float("inf")
-    for _ in range(5):
-        started = time.process_time()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.process_time() - started) / calls * 1e6)
-    return best
 
 
 def build(db: Path, size: int) -> tuple[str, float]:
@@ -95,44 +79,37 @@ def build(db: Path, size: int) -> tuple[str, float]:
     return project, time.perf_counter() - started
 
 
-def measure_size(db: Path, project: str, calls: int) -> list[list[str]]:
-    columns = KINDS["task"].columns
-    raw = apsw.Connection(str(db))
-    raw.execute(f"PRAGMA cache_size = -{CACHE_KIB}")  # as the store's connections
+def measure_size(db: Path, project: str, rounds: int, calls: int) -> list[list[str]]:
+    bare = BareConnection(str(db))
     store = open_store(db, demo=False)
     quiet, logging = Gateway(store=store, call_log=False), Gateway(store=store)
+    task_id = quiet.exec("onto.task.list", {"project_id": project, "limit": 1})["result"]["tasks"][0]["id"]
     rows = []
-    for case, args, where, params in (
-        ("project", {"project_id": project, "limit": PAGE}, "WHERE project_id = ?", (project,)),
-        ("all", {"limit": PAGE}, "", ()),
+    for case, op, args, floor in (
+        ("project", "onto.task.list", {"project_id": project, "limit": PAGE}, lambda: list_page(bare, "project_id = ?", (project,), PAGE)),
+        ("all", "onto.task.list", {"limit": PAGE}, lambda: list_page(bare, "TRUE", (), PAGE)),
+        ("get", "onto.task.get", {"task_id": task_id}, lambda: get_task(bare, task_id)),
     ):
-        sql = f"SELECT {', '.join(columns)} FROM tasks {where} ORDER BY updated_at DESC, seq DESC LIMIT {PAGE} OFFSET 0"
-
-        def floor() -> None:
-            raw.execute("BEGIN")
-            page = [dict(zip(columns, values)) for values in raw.execute(sql, params).fetchall()]
-            raw.execute("COMMIT")
-            json.dumps({"tasks": page})
-
-        def store_read() -> None:
-            with store.read() as tx:
-                tx.list("task", args.get("project_id") and {"project_id": project}, limit=PAGE, order="-updated_at", fields=summary_fields("task"))
-
-        assert quiet.exec("onto.task.list", args)["ok"]
-        figures = [cpu_us(floor, calls), cpu_us(store_read, calls),
-                   cpu_us(lambda: quiet.exec("onto.task.list", args), calls),
-                   cpu_us(lambda: logging.exec("onto.task.list", args), calls)]
-        rows.append([case, *(f"{us:.0f}" for us in figures), f"{figures[2] / figures[0]:.2f}x", f"{figures[3] / figures[0]:.2f}x"])
+        answer = quiet.exec(op, args)
+        assert answer["ok"], answer
+        assert json.loads(floor()) == answer["result"], f"the floor of {case} does not give exec's answer"
+        figures = interleaved(
+            {"floor": floor, "exec": lambda: quiet.exec(op, args), "exec + log": lambda: logging.exec(op, args)},
+            rounds=rounds, calls=calls, settle={"exec + log": logging._call_log.flush},
+        )
+        floor_us, exec_us, logged_us = (figures[side]["cpu_us"] for side in ("floor", "exec", "exec + log"))
+        rows.append([case, f"{floor_us:.0f}", f"{exec_us:.0f}", f"{logged_us:.0f}", f"{exec_us / floor_us:.2f}x", f"{logged_us / floor_us:.2f}x"])
     logging.close()
     store.close()
-    raw.close()
+    bare.close()
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[0, 100_000, 1_000_000])
-    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=7, help="rounds per path, taking turns")
+    parser.add_argument("--calls", type=int, default=100, help="calls per round")
     options = parser.parse_args()
     table, builds = [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -140,13 +117,13 @@ def main() -> None:
             db = Path(tmp) / f"reads-{size}.db"
             project, seconds = build(db, size)
             builds.append(f"{size:,} older tasks: built in {seconds:.0f} s")
-            table += [[f"{size:,}", *row] for row in measure_size(db, project, options.calls)]
+            table += [[f"{size:,}", *row] for row in measure_size(db, project, options.rounds, options.calls)]
     print_table(
-        f"onto.task.list, a page of {PAGE} newest tasks (CPU us per call, best of 5)",
-        ["older tasks", "list", "floor", "store", "exec", "exec + log", "exec / floor", "exec + log / floor"], table,
+        f"onto.task.list (a page of {PAGE} newest tasks) and onto.task.get; CPU us per call, median of {options.rounds} rounds of {options.calls}",
+        ["older tasks", "read", "floor", "exec", "exec + log", "exec / floor", "exec + log / floor"], table,
     )
     print("\n" + "; ".join(builds))
-    worst = max(float(row[7].rstrip("x")) for row in table)
+    worst = max(float(row[6].rstrip("x")) for row in table)
     print(f"goal: exec within {GOAL:g}x of the floor at every size ({'met' if worst <= GOAL else 'NOT met'}: worst {worst:.2f}x with the call log on)")
 
 

@@ -24,7 +24,7 @@ from ._confirm import Approver, Asker, ConfirmationRequest
 from ._envelope import failure, new_trace_id, success
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, ConflictError, OpError, PermissionDenied
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
-from ._results import bound_envelope, bound_result, entities_touched
+from ._results import bound_envelope, bound_result, entities_named, entities_touched
 from ._session import Session
 from ..access import Caller
 from ._validation import ArgumentValidator
@@ -197,7 +197,10 @@ class Dispatcher:
             meta["idempotent_replay"] = True
         if cuts:
             meta["truncated"] = cuts
-        entities = entities_touched(outcome.result, meta.get("diff"))
+        if outcome.entities is not None:
+            entities = entities_named(outcome.entities, meta.get("diff"))
+        else:
+            entities = entities_touched(outcome.result, meta.get("diff"))
         if entities:
             meta["entities"] = entities
         return success(call.op, result, trace_id=trace_id, latency_ms=latency_ms, warnings=warnings, **meta)

@@ -24,9 +24,20 @@ class HandlerContext:
     settings: GatewaySettings
     dry_run: bool = False
     warnings: list[str] = field(default_factory=list)
+    named_ids: list[str] | None = None
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)
+
+    def names(self, ids: list[str]) -> None:
+        """Say which ids the result names, in document order, so that ``meta.entities`` need not walk it.
+
+        Only for a result whose every ``id``, ``*_id`` and ``*Id`` field is
+        in ``ids`` in that order (a page of summaries): ``entities_touched``
+        must find exactly these. tests/exec/test_named_entities.py holds
+        every such handler to it.
+        """
+        self.named_ids = ids
 
 
 HandlerFn = Callable[[HandlerContext, dict[str, Any]], Any]

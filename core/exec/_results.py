@@ -51,6 +51,19 @@ def entities_touched(result: Any, diff: dict[str, Any] | None = None) -> list[st
     return list(seen)[:MAX_ENTITIES]
 
 
+def entities_named(ids: list[str], diff: dict[str, Any] | None = None) -> list[str]:
+    """:func:`entities_touched` of a result whose ids the executor listed already (``Outcome.entities``), then the diff's."""
+    if all(map(str.strip, ids)):  # the usual case, in C: no blank text (which names nothing, as in the walk)
+        seen = dict.fromkeys(ids)
+    else:
+        seen = dict.fromkeys(id for id in ids if id.strip())
+    if len(seen) >= MAX_ENTITIES:
+        return list(seen)[:MAX_ENTITIES]
+    if diff:
+        _collect_ids(diff, seen)
+    return list(seen)[:MAX_ENTITIES]
+
+
 def _collect_ids(root: Any, seen: dict[str, None]) -> None:
     """Add the ids under ``root`` to ``seen`` in document order (a list's items go under the list's key)."""
     frames: list[Iterator[tuple[Any, Any]]] = []
@@ -101,7 +114,8 @@ def _writable_text(value: Any) -> str | None:
     keys that are not JSON) goes the slow way, by :func:`scrub_text`.
     """
     try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
+        # Without the circularity check (a tenth of the time): a cycle ends in RecursionError, caught below.
+        text = json.dumps(value, ensure_ascii=False, default=str, check_circular=False)
     except (TypeError, ValueError, RecursionError):
         return None
     if not text.isascii():
@@ -128,8 +142,9 @@ def _longest_string(tree: Any) -> int:
     while stack:
         node = stack.pop()
         for value in (node.values() if isinstance(node, dict) else node):
-            if isinstance(value, str):
-                longest = max(longest, len(value))
+            if type(value) is str or isinstance(value, str):  # the exact type first: most values are plain text
+                if len(value) > longest:
+                    longest = len(value)
             elif isinstance(value, (dict, list)):
                 stack.append(value)
     return longest
@@ -255,14 +270,16 @@ def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
     """
     body = {key: value for key, value in envelope.items() if key != "result"}
     text = _writable_text(body)
-    if text is not None and len(text) <= limit and _longest_string(body) <= max(200, limit // 16):
+    longest = max(200, limit // 16)
+    # No string is longer than the JSON text holding it, so a short text needs no walk.
+    if text is not None and len(text) <= limit and (len(text) <= longest or _longest_string(body) <= longest):
         return envelope  # the common case: nothing to scrub, nothing to cut, no copy
     # Cuts below change strings in place: they work on a scrubbed copy, never on the caller's objects.
     envelope = {**envelope, **_scrubbed(body)}
     meta = envelope.get("meta") if isinstance(envelope.get("meta"), dict) else {}
     rest = {key: value for key, value in envelope.items() if key not in ("result", "meta")}
     rest["meta"] = {key: value for key, value in meta.items() if key not in _KEPT_META}
-    cuts = _cap_strings(rest, max(200, limit // 16))
+    cuts = _cap_strings(rest, longest)
     bounded, more_cuts = bound_result(rest, limit, root="")
     cuts += more_cuts
     if not cuts:

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from ..safe_json import scrub_text
+from ..safe_json import is_clean_text, scrub_text
 from ..settings import GatewaySettings
 
 log = logging.getLogger("opgate.telemetry")
@@ -49,9 +49,35 @@ _HEAD_CHARS = 200
 _STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 
+_last_stamp: tuple[int, str] = (0, "")
+
+
 def now_stamp() -> str:
-    """Now, as the log stamps its entries (UTC, to the second)."""
-    return datetime.now(timezone.utc).strftime(_STAMP)
+    """Now, as the log stamps its entries (UTC, to the second); formatted once per second, every call needs it twice."""
+    global _last_stamp
+    second = int(time.time())
+    if _last_stamp[0] != second:
+        _last_stamp = (second, time.strftime(_STAMP, time.gmtime(second)))
+    return _last_stamp[1]
+
+
+_FLAT = (str, int, float, bool, type(None))
+
+
+def _plainly_writable(args: Any) -> bool:
+    """Whether ``args`` is a flat object of plain values whose text all encodes as UTF-8: nothing for ``scrub_text`` to do."""
+    if type(args) is not dict:
+        return False
+    for name, value in args.items():
+        if type(name) is not str or not (name.isascii() or is_clean_text(name)):
+            return False
+        kind = type(value)
+        if kind is str:
+            if not (value.isascii() or is_clean_text(value)):
+                return False
+        elif kind not in _FLAT:
+            return False
+    return True
 
 
 def kept_args(args: Any, chars: int) -> tuple[dict | None, str, bool]:
@@ -157,9 +183,7 @@ class CallLog:
 
     def entry(self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float,
               dry_run: bool | None = None, waited_s: float = 0.0) -> dict[str, Any]:
-        args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
         meta = envelope.get("meta") or {}
-        kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
         return {
             "ts": now_stamp(),
             "trace_id": meta.get("trace_id", ""),
@@ -171,10 +195,15 @@ class CallLog:
             "code": outcome_code(envelope),
             "dry_run": bool(getattr(call, "dry_run", False) if dry_run is None else dry_run),
             "caller": getattr(session, "caller", ""),
-            "args_digest": digest,
-            "args": kept,
-            "args_truncated": truncated,
+            **self.args_columns(args),
         }
+
+    def args_columns(self, args: Any) -> dict[str, Any]:
+        """The entry's columns for the call's arguments: the digest of the whole, and a bounded copy that can be written."""
+        if not _plainly_writable(args):  # the usual flat arguments need no copy here: kept_args copies what it keeps
+            args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
+        kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
+        return {"args_digest": digest, "args": kept, "args_truncated": truncated}
 
     def record(self, envelope: dict[str, Any], **context: Any) -> None:
         """Queue an exec's entry; the writer thread commits it within ``call_log_flush_s``."""

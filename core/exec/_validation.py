@@ -24,6 +24,7 @@ from ..linear_regex import PatternNotSupported, search
 from ..registry._record import OpRecord
 from ..schema_validator import UnsupportedDialect, validator_class_for
 from ._plain_errors import plain_message
+from ._valid_args import ValidArgs, flat_key
 
 FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
 _NO_REMOTE = referencing.Registry()
@@ -160,6 +161,7 @@ class ArgumentValidator:
     def __init__(self) -> None:
         self._validators: dict[tuple[str, int], Any] = {}
         self._lock = threading.Lock()
+        self._valid = ValidArgs()
 
     def _validator(self, record: OpRecord) -> Any:
         key = (record.op, id(record.parameters))
@@ -172,11 +174,15 @@ class ArgumentValidator:
 
     def check(self, record: OpRecord, args: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         """Every field error, and a one-line summary of the most relevant one."""
+        key = flat_key(record.op, id(record.parameters), args)
+        if key in self._valid:
+            return [], ""
         try:
             errors = list(self._validator(record).iter_errors(args))
         except _UNUSABLE_SCHEMA as exc:
             return _schema_unusable(record, exc)
         if not errors:
+            self._valid.add(key)
             return [], ""
         headline = plain_message(best_match(errors))
         return field_errors_of(errors), headline

@@ -33,6 +33,9 @@ class Outcome:
     meta: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     replayed: bool = False
+    # The ids the result names, in the order a walk of it finds them, when the executor
+    # knows them already (a page of summaries: its rows' ids); None: the dispatcher walks the result.
+    entities: list[str] | None = None
 
 
 @dataclass

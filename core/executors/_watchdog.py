@@ -39,7 +39,12 @@ class Watchdog:
         """Call ``callback`` (on the watchdog thread) when ``time.monotonic()`` passes ``deadline``, unless cancelled first."""
         entry = Watch(callback)
         with self._wake:
-            heapq.heappush(self._heap, (deadline, next(self._order), entry))
+            heap = self._heap
+            # Calls share one timeout, so the earliest deadlines are those of calls long finished:
+            # dropping them here keeps the heap as small as the calls in flight, not 30 s worth of calls.
+            while heap and heap[0][2].cancelled:
+                heapq.heappop(heap)
+            heapq.heappush(heap, (deadline, next(self._order), entry))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name="opgate-watchdog", daemon=True)
                 self._thread.start()

@@ -141,17 +141,17 @@ class StoreExecutor:
 
     def _run_read(self, invocation: Invocation, handler: Handler) -> Outcome:
         call = invocation.call
-        with self._store().read() as tx:
+        # Hashing what was read is for a dry-run to hand out or a digest to check; a plain read notes nothing.
+        with self._store().read(observe=call.dry_run or bool(call.expected_digest)) as tx:
             ctx = self._context(invocation, tx)
             result = self._call_handler(invocation, handler, ctx)
             meta: dict[str, Any] = {}
-            # Hashing what was read is for a dry-run to hand out or a digest to check; a plain read skips it.
             if call.dry_run or call.expected_digest:
                 digest = tx.state_digest()
                 self._check_digest(call, digest)
                 if call.dry_run:
                     meta = {"dry_run": True, "dry_run_kind": READ, "state_digest": digest}
-        return Outcome(result, meta, ctx.warnings)
+        return Outcome(result, meta, ctx.warnings, entities=ctx.named_ids)
 
     def _with_retries(self, call: Call, attempt: Callable[[], Outcome]) -> Outcome:
         retries = self._settings.read_retries if call.record.metadata.idempotent else 0

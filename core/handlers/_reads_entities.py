@@ -14,7 +14,7 @@ from typing import Any
 from ..exec._handler import Handler, HandlerContext
 from ..store import ENTITY_KINDS, KINDS
 from ._reads_arguments import existing_project, option, paged
-from ._summaries import PLURALS, abbreviate, summary_fields
+from ._summaries import PLURALS, abbreviate, summary_fields, summary_shape
 
 NEWEST_FIRST = "-updated_at"
 NESTED_LIMIT = 100
@@ -42,8 +42,8 @@ def project_contents(ctx: HandlerContext, project: dict) -> dict[str, Any]:
         if kind == "project":
             continue
         plural = PLURALS[kind]
-        page = ctx.tx.list(kind, {"project_id": project["id"]}, limit=NESTED_LIMIT, order=NEWEST_FIRST, fields=summary_fields(kind))
-        contents[plural] = [abbreviate(kind, row) for row in page.rows]
+        page = ctx.tx.list(kind, {"project_id": project["id"]}, limit=NESTED_LIMIT, order=NEWEST_FIRST, shape=summary_shape(kind))
+        contents[plural] = page.rows
         (counts if page.total_exact else counts_at_least)[plural] = page.total
         if page.total > len(page.rows):
             of = page.total if page.total_exact else f"at least {page.total}"
@@ -56,7 +56,7 @@ def task_workspace(ctx: HandlerContext, task: dict) -> dict[str, Any]:
     """The task's linked documents (abbreviated, with their role) and the edges touching it."""
     documents = [
         {**abbreviate("document", row), "role": row["role"]}
-        for row in ctx.tx.task_documents(task["id"])
+        for row in ctx.tx.task_documents(task["id"], task_read=True)
     ]
     return {"documents": documents, "edges": ctx.tx.edges_of(task["id"])}
 
@@ -78,10 +78,14 @@ class KindReads:
 
     def list(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         filters = _filters(self.kind, args)
-        existing_project(ctx, filters.get("project_id"))
         limit, offset = option(ctx, args, "limit"), option(ctx, args, "offset")
-        page = ctx.tx.list(self.kind, filters, limit=limit, offset=offset, order=NEWEST_FIRST, fields=summary_fields(self.kind))
-        return self._page(page, limit, offset)
+        # The store makes each row the kind's summary (only those columns are read).
+        page = ctx.tx.list(self.kind, filters, limit=limit, offset=offset, order=NEWEST_FIRST, shape=summary_shape(self.kind))
+        if not page.rows:  # rows of a project prove it exists; an empty page must say whether it does
+            existing_project(ctx, filters.get("project_id"))
+        # A summary's only id field is its id, and the rest of a page names none.
+        ctx.names([row["id"] for row in page.rows])
+        return paged(self.plural, page.rows, page, limit, offset)
 
     def search(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         filters = _filters(self.kind, args)

@@ -69,6 +69,14 @@ def abbreviate(kind: str, row: dict[str, Any]) -> dict[str, Any]:
 _SHAPES = {kind: (("id", *(k for k, _ in pairs)), ("id", *(f for _, f in pairs))) for kind, pairs in SUMMARY_FIELDS.items()}
 
 
+def summary_shape(kind: str) -> tuple[tuple[str, str], ...]:
+    """(summary key, row field) pairs, id first: passed as ``shape`` to ``tx.list``, the store makes each row this kind's summary itself."""
+    return _SHAPE_PAIRS[kind]
+
+
+_SHAPE_PAIRS = {kind: (("id", "id"), *pairs) for kind, pairs in SUMMARY_FIELDS.items()}
+
+
 def summary_fields(kind: str) -> tuple[str, ...]:
     """The row fields :func:`abbreviate` reads for ``kind``: all a list needs to fetch."""
     return tuple(field for _, field in SUMMARY_FIELDS[kind])
@@ -89,4 +97,4 @@ def entity_reference(kind: str, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-__all__ = ["PLURALS", "SUMMARY_FIELDS", "abbreviate", "display_name", "entity_reference"]
+__all__ = ["PLURALS", "SUMMARY_FIELDS", "abbreviate", "display_name", "entity_reference", "summary_shape"]

@@ -20,6 +20,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ._errors import StoreError
+
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
@@ -96,3 +98,24 @@ class ReadLog:
         # Keys are unique, so sorting never compares the values (which may hold None).
         rows = sorted(self._rows.items())
         return hashlib.sha256(repr((rows, queries)).encode()).hexdigest()
+
+
+class UnobservedReads(ReadLog):
+    """The read log of a read transaction opened with ``observe=False``: it notes nothing.
+
+    A plain read hands out no digest, so noting what it read (every column
+    of every row, the canonical text of every query) was work thrown away;
+    without it a list also fetches only the columns it shows.
+    """
+
+    def saw(self, kind: str, id: str, values: tuple) -> None:
+        pass
+
+    def saw_rows(self, kind: str, fetched: Iterable[tuple]) -> None:
+        pass
+
+    def saw_query(self, signature: Any, total: Any, keys: Iterable[tuple[str, str]]) -> None:
+        pass
+
+    def digest(self) -> str:
+        raise StoreError("this read transaction was opened with observe=False, so it has no state digest")

@@ -56,30 +56,40 @@ def redacted(url: str) -> str:
     return f"{scheme}://{user}:***@{host}"
 
 
+def store_error(exc: BaseException) -> StoreError | None:
+    """The store error a psycopg or pool error stands for; None for anything else."""
+    if isinstance(exc, _RETRYABLE):
+        return StoreBusy(f"the database is busy ({_first_line(exc)}); try again")
+    if isinstance(exc, psycopg.IntegrityError):
+        return Conflict(f"the change breaks a storage constraint: {_first_line(exc)}")
+    if isinstance(exc, pg_errors.NumericValueOutOfRange):
+        return InvalidValue("value", "a number is too large to store (integers stop at 2^63 - 1)")
+    if isinstance(exc, pg_errors.QueryCanceled):
+        return StoreError(f"the statement was interrupted: {_first_line(exc)}")
+    if isinstance(exc, psycopg.DataError):
+        # psycopg refuses text with NUL characters before sending it: PostgreSQL text cannot hold them.
+        if "NUL" in str(exc) and "0x00" in str(exc):
+            return InvalidValue("value", "text cannot contain NUL (\\u0000) characters in a PostgreSQL workspace")
+        return StoreError(f"storage error: {_first_line(exc)}")
+    if isinstance(exc, PoolTimeout):
+        return StoreBusy("every database connection of this process is in use; try again")
+    if isinstance(exc, psycopg.OperationalError):
+        return StoreBusy(f"the database connection failed ({_first_line(exc)}); try again")
+    if isinstance(exc, psycopg.Error):
+        return StoreError(f"storage error: {_first_line(exc)}")
+    return None
+
+
+TRANSLATED = (psycopg.Error, PoolTimeout)
+
+
 @contextlib.contextmanager
 def translated() -> Iterator[None]:
     """Re-raise psycopg errors as store errors, keeping the original as the cause."""
     try:
         yield
-    except _RETRYABLE as exc:
-        raise StoreBusy(f"the database is busy ({_first_line(exc)}); try again") from exc
-    except psycopg.IntegrityError as exc:
-        raise Conflict(f"the change breaks a storage constraint: {_first_line(exc)}") from exc
-    except pg_errors.NumericValueOutOfRange as exc:
-        raise InvalidValue("value", "a number is too large to store (integers stop at 2^63 - 1)") from exc
-    except pg_errors.QueryCanceled as exc:
-        raise StoreError(f"the statement was interrupted: {_first_line(exc)}") from exc
-    except psycopg.DataError as exc:
-        # psycopg refuses text with NUL characters before sending it: PostgreSQL text cannot hold them.
-        if "NUL" in str(exc) and "0x00" in str(exc):
-            raise InvalidValue("value", "text cannot contain NUL (\\u0000) characters in a PostgreSQL workspace") from exc
-        raise StoreError(f"storage error: {_first_line(exc)}") from exc
-    except PoolTimeout as exc:
-        raise StoreBusy("every database connection of this process is in use; try again") from exc
-    except psycopg.OperationalError as exc:
-        raise StoreBusy(f"the database connection failed ({_first_line(exc)}); try again") from exc
-    except psycopg.Error as exc:
-        raise StoreError(f"storage error: {_first_line(exc)}") from exc
+    except TRANSLATED as exc:
+        raise store_error(exc) from exc
 
 
 def _first_line(exc: BaseException) -> str:

@@ -76,10 +76,10 @@ class PostgresStore:
     # -- transactions --------------------------------------------------------
 
     @contextlib.contextmanager
-    def read(self) -> Iterator[PostgresReadTransaction]:
-        """A read-only transaction over one snapshot."""
+    def read(self, *, observe: bool = True) -> Iterator[PostgresReadTransaction]:
+        """A read-only transaction over one snapshot; ``observe=False``: it keeps no state digest (see ``StoreTransaction``)."""
         with self._transaction(_BEGIN_READ) as conn:
-            tx = PostgresReadTransaction(conn, self._clock)
+            tx = PostgresReadTransaction(conn, self._clock, observe=observe)
             try:
                 yield tx
             finally:

@@ -21,7 +21,7 @@ from typing import Any
 
 import psycopg
 
-from ._pg_conn import translated
+from ._pg_conn import TRANSLATED, store_error, translated
 from ._pg_search import PGSearchReads
 from ._pg_sql import translate
 from ._sqlite_base import SQLiteTxCore
@@ -36,9 +36,11 @@ class PGTxCore(SQLiteTxCore):
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         self._check_open()
         statement = translate(sql)
-        with translated():
+        try:  # a plain try rather than ``translated()``: every read statement passes here
             cursor = self._conn.execute(statement.sql, statement.params(params))
             return cursor.fetchall() if cursor.description is not None else []
+        except TRANSLATED as exc:
+            raise store_error(exc) from exc
 
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ._changes import ChangeSet
+from ._rows import Shape
 
 Direction = Literal["outgoing", "incoming", "both"]
 Order = str | Sequence[str] | None
@@ -85,12 +86,14 @@ class StoreTransaction(Protocol):
 
     def list(self, kind: str, filters: Mapping[str, Any] | None = None, *,
              limit: int | None = None, offset: int = 0, order: Order = None,
-             fields: Sequence[str] | None = None) -> Page:
+             fields: Sequence[str] | None = None, shape: Shape | None = None) -> Page:
         """Rows whose fields equal ``filters`` (``None`` matches null, a list any of
         its values), ordered by ``order`` (``"field"`` or ``"-field"``; default
         ``created_at``), with the total before paging (exact up to
         :data:`COUNT_CAP`). ``fields`` keeps only those fields (and ``id``) in
-        each row; the state digest still covers whole rows."""
+        each row; ``shape``, ``(key, field)`` pairs with ``("id", "id")``
+        first, makes each row those keys in that order (a summary, ready for a
+        result). The state digest still covers whole rows."""
 
     def search(self, kind: str, text: str, filters: Mapping[str, Any] | None = None, *,
                limit: int | None = None, offset: int = 0,
@@ -117,8 +120,11 @@ class StoreTransaction(Protocol):
     def project_edges(self, project_id: str) -> list[dict]:
         """Edges with at least one endpoint in the project (the project included)."""
 
-    def task_documents(self, task_id: str, role: str | None = None) -> list[dict]:
-        """Document rows linked to the task, each with its ``role`` and ``linked_at``."""
+    def task_documents(self, task_id: str, role: str | None = None, *, task_read: bool = False) -> list[dict]:
+        """Document rows linked to the task, each with its ``role`` and ``linked_at``.
+
+        :class:`NotFound` if there is no such task, unless ``task_read``: the
+        caller read the task in this transaction already."""
 
     def document_children(self, project_id: str, parent_id: str | None) -> list[dict]:
         """Direct children of a document (``None``: the project's roots), by position."""
@@ -255,8 +261,13 @@ class OntologyStore(Protocol):
 
     location: str
 
-    def read(self) -> AbstractContextManager[StoreTransaction]:
-        """A read-only transaction over one snapshot."""
+    def read(self, *, observe: bool = True) -> AbstractContextManager[StoreTransaction]:
+        """A read-only transaction over one snapshot.
+
+        ``observe=False`` is for a read that will never hand out or check a
+        state digest: it notes nothing of what it reads, a list with
+        ``fields`` or ``shape`` fetches only those columns, and
+        ``state_digest()`` raises :class:`StoreError`."""
 
     def write(self, *, dry_run: bool = False) -> AbstractContextManager[StoreWriteTransaction]:
         """A write transaction that holds the write lock from its first statement."""

@@ -96,32 +96,59 @@ def decode(columns: tuple[str, ...], values: tuple[Any, ...], json_columns: froz
     return row
 
 
-def decoder_of(spec: KindSpec, fields: Collection[str]) -> Callable[[tuple[Any, ...]], dict]:
-    """A function turning a stored tuple of ``spec`` into a dict of only ``id`` and ``fields``, JSON columns among them decoded.
+Shape = tuple[tuple[str, str], ...]
+"""(key in the row handed back, column) pairs, ``("id", "id")`` first: rows already in the form a result shows."""
 
-    Made once per kind and set of fields (and cached): a page decodes every row with it.
+
+def shown_columns(spec: KindSpec, fields: Collection[str] | None, shape: Shape | None) -> tuple[str, ...]:
+    """The columns a row of ``spec`` needs for ``shape`` (or ``id`` and ``fields``), in the order :func:`rows_plan` hands them over."""
+    if shape is not None:
+        return tuple(column for _, column in shape)
+    assert fields is not None
+    return tuple(name for name in spec.columns if name == "id" or name in fields)
+
+
+RowsMaker = Callable[[list[tuple[Any, ...]]], list[dict]]
+
+
+def rows_plan(spec: KindSpec, fields: Collection[str] | None, shape: Shape | None, *, every_column: bool) -> tuple[str, RowsMaker]:
+    """What to SELECT (the column list, as SQL) and a function turning the fetched tuples into the rows handed back.
+
+    Rows carry ``shape``'s keys, else ``id`` and ``fields``, else every
+    column. ``every_column``: fetch every column of ``spec`` (a transaction
+    that observes its reads needs them all for the digest) and pick;
+    otherwise fetch only :func:`shown_columns`. JSON columns among those
+    kept are decoded. Made once per kind and request (cached), so a page
+    costs one comprehension.
     """
-    return _decoder(spec.kind, fields if isinstance(fields, frozenset) else frozenset(fields))
+    return _plan(spec.kind, shape, None if shape is not None or fields is None else frozenset(fields), every_column)
 
 
 @lru_cache(maxsize=256)
-def _decoder(kind: str, fields: frozenset[str]) -> Callable[[tuple[Any, ...]], dict]:
-    columns = KINDS[kind].columns
-    indexes = [index for index, name in enumerate(columns) if name == "id" or name in fields]
-    names = tuple(columns[index] for index in indexes)
-    pick = itemgetter(*indexes)
-    json_names = tuple(name for name in names if name in _JSON_COLUMNS[kind])
-    if len(names) == 1:
-        return lambda values: {names[0]: values[indexes[0]]}
+def _plan(kind: str, shape: Shape | None, fields: frozenset[str] | None, every_column: bool) -> tuple[str, RowsMaker]:
+    spec = KINDS[kind]
+    all_columns = ", ".join(spec.columns)
+    if shape is None and fields is None:
+        columns, json_columns = spec.columns, _JSON_COLUMNS[kind]
+        return all_columns, lambda fetched: [decode(columns, values, json_columns) for values in fetched]
+    shown = shown_columns(spec, fields, shape)
+    keys = tuple(key for key, _ in shape) if shape is not None else shown
+    json_keys = tuple(key for key, column in zip(keys, shown) if column in _JSON_COLUMNS[kind])
+    select = all_columns if every_column else ", ".join(shown)
+    if every_column and len(shown) == 1:
+        index = spec.columns.index(shown[0])
+        return select, lambda fetched: [{keys[0]: values[index]} for values in fetched]
+    pick = itemgetter(*(spec.columns.index(column) for column in shown)) if every_column else None
 
-    def decode_row(values: tuple[Any, ...]) -> dict:
-        row = dict(zip(names, pick(values)))
-        for name in json_names:
-            if row[name] is not None:
-                row[name] = json.loads(row[name])
-        return row
+    def make_rows(fetched: list[tuple[Any, ...]]) -> list[dict]:
+        rows = [dict(zip(keys, pick(values))) for values in fetched] if pick else [dict(zip(keys, values)) for values in fetched]
+        for key in json_keys:
+            for row in rows:
+                if row[key] is not None:
+                    row[key] = load_bounded(row[key])
+        return rows
 
-    return decode_row
+    return select, make_rows
 
 
 def encode(row: Mapping[str, Any], json_columns: frozenset[str]) -> dict:

@@ -15,10 +15,10 @@ from typing import Any
 
 import apsw
 
-from ._digest import ReadLog
+from ._digest import ReadLog, UnobservedReads
 from ._errors import NotFound, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
-from ._rows import decode, decoder_of, json_columns_of
+from ._rows import Shape, decode, rows_plan
 from ._sqlite_conn import fetch, run, translated
 
 EDGE_KIND = "edge"
@@ -39,10 +39,12 @@ def column_list(columns: Iterable[str], alias: str = "") -> str:
 class SQLiteTxCore:
     """State shared by the read and write transaction mixins."""
 
-    def __init__(self, conn: apsw.Connection, clock: Callable[[], str]) -> None:
+    def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
         self._conn = conn
         self._clock = clock
-        self._reads = ReadLog()
+        # A transaction that will never be asked for its digest notes nothing (see UnobservedReads).
+        self._observing = observe
+        self._reads = ReadLog() if observe else UnobservedReads()
         self._open = True
 
     # -- SQL ---------------------------------------------------------------
@@ -84,15 +86,22 @@ class SQLiteTxCore:
         """
         fetched = self._fetch(sql, params)
         self._reads.saw_rows(spec.kind, fetched)
-        if fields is None:
-            json_cols = json_columns_of(spec)
-            return [decode(spec.columns, values, json_cols) for values in fetched]
-        decode_row = decoder_of(spec, fields)
-        return [decode_row(values) for values in fetched]
+        return rows_plan(spec, fields, None, every_column=True)[1](fetched)
 
-    def _select(self, spec: KindSpec, where: str, params: Any = (), tail: str = "", fields: Collection[str] | None = None) -> list[dict]:
-        sql = f"SELECT {column_list(spec.columns)} FROM {spec.table} WHERE {where} {tail}"
-        return self._entity_rows(spec, sql, params, fields)
+    def _select(
+        self, spec: KindSpec, where: str, params: Any = (), tail: str = "", fields: Collection[str] | None = None, shape: Shape | None = None,
+    ) -> list[dict]:
+        """Rows of ``spec`` matching ``where``: every field, or ``id`` and ``fields``, or keyed as ``shape`` says.
+
+        A transaction that observes its reads fetches every column (the digest
+        covers whole rows); one that does not fetches only what it hands back.
+        """
+        narrow = not self._observing and (fields is not None or shape is not None)
+        columns, make_rows = rows_plan(spec, fields, shape, every_column=not narrow)
+        fetched = self._fetch(f"SELECT {columns} FROM {spec.table} WHERE {where} {tail}", params)
+        if not narrow:
+            self._reads.saw_rows(spec.kind, fetched)
+        return make_rows(fetched)
 
     def _find(self, kind: str, id: str) -> dict | None:
         rows = self._select(spec_for(kind), "id = ?", (id,))

@@ -86,30 +86,46 @@ def _use_wal(conn: apsw.Connection) -> None:
         time.sleep(0.01)
 
 
+def store_error(exc: BaseException) -> StoreError | None:
+    """The store error an apsw error (or an integer too big to bind) stands for; None for anything else."""
+    if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
+        return StoreBusy(f"the database is busy ({exc}); try again")
+    if isinstance(exc, apsw.ConstraintError):
+        return Conflict(f"the change breaks a storage constraint: {exc}")
+    if isinstance(exc, OverflowError):
+        # SQLite integers are 64-bit; a bigger number is bad input, not a storage failure.
+        return InvalidValue("value", "a number is too large to store (integers stop at 2^63 - 1)")
+    if isinstance(exc, apsw.Error):
+        return StoreError(f"storage error: {exc}")
+    return None
+
+
+_TRANSLATED = (apsw.Error, OverflowError)
+
+
 @contextlib.contextmanager
 def translated() -> Iterator[None]:
     """Re-raise apsw errors as store errors, keeping the original as the cause."""
     try:
         yield
-    except (apsw.BusyError, apsw.LockedError) as exc:
-        raise StoreBusy(f"the database is busy ({exc}); try again") from exc
-    except apsw.ConstraintError as exc:
-        raise Conflict(f"the change breaks a storage constraint: {exc}") from exc
-    except OverflowError as exc:
-        # SQLite integers are 64-bit; a bigger number is bad input, not a storage failure.
-        raise InvalidValue("value", "a number is too large to store (integers stop at 2^63 - 1)") from exc
-    except apsw.Error as exc:
-        raise StoreError(f"storage error: {exc}") from exc
+    except _TRANSLATED as exc:
+        raise store_error(exc) from exc
 
 
 def fetch(conn: apsw.Connection, sql: str, params: Any = ()) -> list[tuple]:
     """Run one statement and return all its rows, with errors translated."""
-    with translated():
+    # A plain try rather than ``translated()``: every read statement passes here, and a
+    # generator-based context manager costs more than the statement's own Python work.
+    try:
         return conn.execute(sql, params).fetchall()
+    except _TRANSLATED as exc:
+        raise store_error(exc) from exc
 
 
 def run(conn: apsw.Connection, sql: str, params: Any = ()) -> int:
     """Run one statement for its effect; return the number of rows it changed."""
-    with translated():
+    try:
         conn.execute(sql, params)
         return conn.changes()
+    except _TRANSLATED as exc:
+        raise store_error(exc) from exc

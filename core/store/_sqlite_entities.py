@@ -8,7 +8,7 @@ from typing import Any
 from ._errors import Conflict, NotFound
 from ._kinds import KINDS, KindSpec, spec_for
 from ._protocol import COUNT_CAP, Page
-from ._rows import checked_changes, copy_row, encode, ids_are_seeded, json_columns_of, new_row
+from ._rows import Shape, checked_changes, copy_row, encode, ids_are_seeded, json_columns_of, new_row
 from ._sqlite_base import SQLiteTxCore
 from ._sqlite_filters import Order, checked_fields, order_clause, page_params, where_clause
 
@@ -45,17 +45,19 @@ class EntityReads(SQLiteTxCore):
         offset: int = 0,
         order: Order = None,
         fields: Sequence[str] | None = None,
+        shape: Shape | None = None,
     ) -> Page:
         spec = spec_for(kind)
         filters = dict(filters or {})
         where, params = where_clause(spec, filters)
         order_sql = order_clause(spec, order)
         lim, off = page_params(limit, offset)
-        picked = checked_fields(spec, fields)
-        rows = self._select(spec, where, [*params, lim, off], f"ORDER BY {order_sql} LIMIT ? OFFSET ?", picked)
+        picked = checked_fields(spec, fields if shape is None else [column for _, column in shape])
+        rows = self._select(spec, where, [*params, lim, off], f"ORDER BY {order_sql} LIMIT ? OFFSET ?", picked, shape)
         total, exact = self._count(f"FROM {spec.table} WHERE {where}", params, limit, offset, len(rows))
-        signature = ["list", kind, filters, limit, offset, order]
-        self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
+        if self._observing:
+            signature = ["list", kind, filters, limit, offset, order]
+            self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
         return Page(rows, total, exact)
 
     def _count(self, source: str, params: list, limit: int | None, offset: int, shown: int) -> tuple[int, bool]:

@@ -48,12 +48,11 @@ class GraphReads(SQLiteTxCore):
         where = f"src_id IN ({_PROJECT_IDS}) OR dst_id IN ({_PROJECT_IDS})"
         return self._edge_rows(where, (project_id,), _EDGE_ORDER)
 
-    def task_documents(self, task_id: str, role: str | None = None) -> list[dict]:
-        self._require("task", task_id)
-        where, params = "task_id = ?", [task_id]
-        if role is not None:
-            where += " AND role = ?"
-            params.append(role)
+    def task_documents(self, task_id: str, role: str | None = None, *, task_read: bool = False) -> list[dict]:
+        if not task_read:
+            self._require("task", task_id)
+        params = [task_id] if role is None else [task_id, role]
+        where = "task_id = ?" if role is None else "task_id = ? AND role = ?"
         links = self._link_rows(where, params, "ORDER BY created_at, rowid")
         if not links:
             return []

@@ -63,10 +63,10 @@ class SQLiteStore:
     # -- transactions --------------------------------------------------------
 
     @contextlib.contextmanager
-    def read(self) -> Iterator[SQLiteReadTransaction]:
-        """A read-only transaction over one snapshot."""
+    def read(self, *, observe: bool = True) -> Iterator[SQLiteReadTransaction]:
+        """A read-only transaction over one snapshot; ``observe=False``: it keeps no state digest (see ``StoreTransaction``)."""
         with self._transaction("BEGIN") as conn:
-            tx = SQLiteReadTransaction(conn, self._clock)
+            tx = SQLiteReadTransaction(conn, self._clock, observe=observe)
             try:
                 yield tx
             finally:

@@ -85,7 +85,7 @@ def made_in_this_call(call: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def bounded_text(value: Any, chars: int = SUBJECT_CHARS) -> str:
-    text = scrub_text(value if isinstance(value, str) else "" if value is None else str(value))
+    text = value if type(value) is str and value.isascii() else scrub_text(value if isinstance(value, str) else "" if value is None else str(value))
     return text if len(text) <= chars else text[:chars] + "…"
 
 
@@ -246,9 +246,8 @@ class Telemetry:
                 # A call refused before it was prepared is still logged as the dry-run it was asked to be.
                 dry_run=bool(call.dry_run if call is not None else dry_run), detail=detail,
             )
-            row = self.call_log.entry(
-                envelope, record=record, call=call, session=session, requested=requested, args=args, started=started, waited_s=waited_s,
-            ) if self.call_log.enabled else None
+            # The event fills every other column of the row (see event_row).
+            row = self.call_log.args_columns(args) if self.call_log.enabled else None
         except Exception:
             log.warning("could not make the telemetry event of an exec", exc_info=True)
             return

@@ -1,0 +1,46 @@
+"""Arguments already found valid, so that a repeated read skips the schema walk.
+
+Validity is a function of the schema and the arguments alone (formats
+included), so an op called again with the same flat arguments (a list
+page polled, the same project listed) is valid again. Only flat arguments
+are kept: each value a string, number, boolean or null, with its exact type
+in the key, so ``1``, ``1.0`` and ``True`` never stand for each other. The
+table is bounded; when full it starts again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_FLAT = (str, int, float, bool, type(None))
+KEPT = 1024
+"""Most argument sets remembered per validator."""
+
+
+def flat_key(op: str, schema_id: int, args: dict[str, Any]) -> tuple | None:
+    """A hashable key for ``args`` of ``op``, or None when a value is not flat."""
+    parts = []
+    for name, value in args.items():
+        kind = type(value)
+        if kind not in _FLAT:
+            return None
+        parts.append((name, kind, value))
+    return (op, schema_id, *parts)
+
+
+class ValidArgs:
+    """A bounded set of (op, schema, flat arguments) that passed validation."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self._kept = kept
+        self._valid: dict[tuple, None] = {}
+
+    def __contains__(self, key: tuple | None) -> bool:
+        return key is not None and key in self._valid
+
+    def add(self, key: tuple | None) -> None:
+        if key is None:
+            return
+        if len(self._valid) >= self._kept:
+            self._valid = {}  # a fresh table rather than an LRU: no lock, no bookkeeping per call
+        self._valid[key] = None
