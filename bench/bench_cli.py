@@ -53,6 +53,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CACHE_HOME=tmp)
         env.pop("OPGATE_CACHE_DIR", None)
+        # A person's Python writes bytecode: without it every module is compiled again in each run.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         opgate = [sys.executable, "-m", "opgate"]
         for words in COMMANDS.values():  # the demo workspace and the cache, made once
             subprocess.run([*opgate, *words], stdout=subprocess.DEVNULL, env=env, check=True)
