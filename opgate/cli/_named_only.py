@@ -20,6 +20,9 @@ _LISTING_KEYS = ("help", "aliases")
 class _Unbuilt:
     """Stands in for a parser (or group) that is never used: every call is accepted and dropped."""
 
+    def __init__(self, **options: Any) -> None:
+        pass
+
     def __getattr__(self, name: str) -> Any:
         return lambda *args, **kwargs: self
 
@@ -37,8 +40,12 @@ class NamedOnly:
     def add_parser(self, name: str, **kwargs: Any) -> Any:
         if self.wanted(name, kwargs.get("aliases", ())):
             return self._subparsers.add_parser(name, **kwargs)
-        self._subparsers.add_parser(name, **{key: kwargs[key] for key in _LISTING_KEYS if key in kwargs})
-        return _Unbuilt()
+        # Listed, with a stand-in where its parser would be: argparse calls a subcommand's parser only when it is chosen.
+        parser_class, self._subparsers._parser_class = self._subparsers._parser_class, _Unbuilt
+        try:
+            return self._subparsers.add_parser(name, **{key: kwargs[key] for key in _LISTING_KEYS if key in kwargs})
+        finally:
+            self._subparsers._parser_class = parser_class
 
 
 def is_unbuilt(parser: Any) -> bool:
