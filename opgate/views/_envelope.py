@@ -11,30 +11,34 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ._envelope_parts import NO_CHANGES, JsonBlock, Part, diff_parts, envelope_parts, json_block
+from ._envelope_parts import NO_CHANGES, JsonBlock, Line, Part, diff_parts, envelope_parts, json_block
 from ._json_view import JsonView
 
 
-def _rich(part: Part) -> RenderableType:
+def rich_part(part: Part) -> RenderableType:
+    """A Line as rich Text (a Line piece appended as Text, with its own styles), a JsonBlock as a JsonView."""
     if isinstance(part, JsonBlock):
         return JsonView(part.text)
     text = Text(style=part.style)
     for piece, style in part.pieces:
-        text.append(piece, style=style)
+        if isinstance(piece, Line):
+            text.append_text(rich_part(piece))
+        else:
+            text.append(piece, style=style)
     return text
 
 
 def render_json(value: Any) -> RenderableType:
     """A JSON value, highlighted; its text is data, never markup."""
-    return _rich(json_block(value))
+    return rich_part(json_block(value))
 
 
 def render_diff(diff: dict[str, Any], names: dict[str, Any] | None = None) -> RenderableType:
     """The lines of :func:`opgate.core.diff_text.diff_lines`: names next to ids, created rows field by field."""
     lines = diff_parts(diff, names)
-    return Group(*map(_rich, lines)) if lines else _rich(NO_CHANGES)
+    return Group(*map(rich_part, lines)) if lines else rich_part(NO_CHANGES)
 
 
 def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate help") -> RenderableType:
     """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``)."""
-    return Group(*map(_rich, envelope_parts(envelope, help_command=help_command)))
+    return Group(*map(rich_part, envelope_parts(envelope, help_command=help_command)))

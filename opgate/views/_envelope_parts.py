@@ -18,10 +18,20 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Line:
-    """One ``rich.text.Text``: a base style and the pieces appended to it, each with its own style."""
+    """One ``rich.text.Text``: a base style and the pieces appended to it, each with its own style (a piece may be a Line)."""
 
     style: str
     pieces: tuple[tuple[Any, str], ...]
+
+    def plain(self) -> str | None:
+        """The characters, or None if a piece is not text."""
+        out = []
+        for piece, _ in self.pieces:
+            text = piece.plain() if isinstance(piece, Line) else piece if isinstance(piece, str) else None
+            if text is None:
+                return None
+            out.append(text)
+        return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -111,12 +121,21 @@ def _shown_as_is(text: Any, width: int) -> bool:
     return isinstance(text, str) and text.isascii() and all(line.isprintable() and len(line) <= width for line in text.split("\n"))
 
 
-def plain_text(parts: Iterable[Part], width: int) -> str | None:
-    """The parts as rich prints them on a console without colours ``width`` columns wide, or None when only rich can say."""
+def plain_text(parts: Iterable[Any], width: int) -> str | None:
+    """The parts as rich prints them on a console without colours ``width`` columns wide, or None when only rich can say.
+
+    A part other than a Line or a JsonBlock (a help table) says itself with ``plain_lines(width)``.
+    """
     out = []
     for part in parts:
-        text = part.text if isinstance(part, JsonBlock) else "".join(piece for piece, _ in part.pieces) if all(isinstance(piece, str) for piece, _ in part.pieces) else None
-        if not _shown_as_is(text, width):
-            return None
-        out.append(f"{text}\n")
+        if isinstance(part, Line | JsonBlock):
+            text = part.text if isinstance(part, JsonBlock) else part.plain()
+            if not _shown_as_is(text, width):
+                return None
+            out.append(f"{text}\n")
+        else:
+            lines = part.plain_lines(width)
+            if lines is None:
+                return None
+            out += [f"{line}\n" for line in lines]
     return "".join(out)
