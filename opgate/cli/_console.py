@@ -47,6 +47,8 @@ class StdoutConsole:
             return None
         if (getattr(sys.stdin, "__module__", None) or "").startswith("idlelib"):
             return None
+        if not (getattr(self.file, "encoding", None) or "utf-8").lower().startswith("utf"):
+            return None  # rich draws tables in ASCII there
         compatible, force_color = os.environ.get("TTY_COMPATIBLE", ""), os.environ.get("FORCE_COLOR")
         if compatible == "1" or (compatible != "0" and force_color):
             return None

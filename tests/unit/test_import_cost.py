@@ -33,7 +33,7 @@ EXEC_PATH = (
     "opgate.core.exec._session_table", "concurrent.futures",
     "opgate.core.access._tokens", "opgate.core.access._rates",  # the HTTP server's and `opgate token`'s
 )
-RICH = ("rich",)  # a command printing JSON never renders, nor one printing an envelope into a pipe
+RICH = ("rich",)  # a command printing JSON never renders, nor one printing an envelope or the root's help into a pipe
 # jsonschema's format libraries: each loads on the first value of its format (core/_jsonschema.py), and listing tasks has none.
 FORMAT_LIBRARIES = (
     "arrow", "dateutil", "isoduration", "rfc3987", "rfc3339_validator", "fqdn", "idna", "webcolors", "jsonpointer", "uri_template",
@@ -49,7 +49,7 @@ WEB_AND_HELP_VIEWS = (
 NEVER_IN_A_COMMAND_LINE += EVERY_COMMAND + FORMAT_LIBRARIES
 
 CASES = [
-    (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + ("pygments",)),
+    (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),  # into a pipe
     (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + ("pygments",)),  # no colours in a pipe
     (["help", "--json"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),
     (["search", "create a task"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + CATALOG_READERS + EXEC_PATH + RICH),  # output is a pipe: JSON
