@@ -63,7 +63,8 @@ def main() -> None:
         for label, words in COMMANDS.items():
             used = cpu_ms([*opgate, *words], env, options.runs)
             rows.append([label, f"{used:.0f}", f"{used / floor:.1f}x", "yes" if used / floor <= GOAL else "no"])
-    print_table(f"CPU time of one command line (ms, best of {options.runs})", ["command", "cpu ms", "vs floor", f"within {GOAL:g}x"], rows)
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print_table(f"CPU time of one command line (ms, best of {options.runs}; load average {load})", ["command", "cpu ms", "vs floor", f"within {GOAL:g}x"], rows)
 
 
 if __name__ == "__main__":
