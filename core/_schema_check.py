@@ -23,8 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+from ._jsonschema import Draft202012Validator, SchemaError
 
 from ._ref_cycles import pointer as json_pointer, ref_cycles
 from .jsonpointer import MISSING, resolve_local_ref

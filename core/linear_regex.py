@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-import jsonschema_rs
-
 # Compiled size of one pattern (bytes); a pattern that needs more, like a{1000}{1000}, is refused at load.
 PATTERN_SIZE_LIMIT = 2 * 1024 * 1024
 
@@ -31,6 +29,8 @@ class PatternNotSupported(ValueError):
 @lru_cache(maxsize=4096)
 def compile_pattern(pattern: str) -> Callable[[str], bool]:
     """A function telling whether a string contains a match of ``pattern`` (JSON Schema ``pattern`` semantics)."""
+    import jsonschema_rs  # on the first pattern: a call whose values meet none never loads it
+
     try:
         validator = jsonschema_rs.validator_for(
             {"type": "string", "pattern": pattern},

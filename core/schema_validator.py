@@ -22,8 +22,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError
+from ._jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator, ValidationError, validators
 
 from .linear_regex import search
 

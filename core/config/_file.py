@@ -7,7 +7,6 @@ defaults apply. A named file that does not exist is.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from ._check import ConfigError, ConfigProblem, check_config
@@ -34,6 +33,8 @@ def find_config(explicit: str | Path | None = None, *, cwd: Path | None = None) 
 
 def read_config(path: Path) -> OpgateConfig:
     """The checked configuration in ``path``; :class:`ConfigError` lists every problem."""
+    import tomllib  # only when there is a file: most command lines have none, and the parser costs them ~5 ms
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

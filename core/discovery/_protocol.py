@@ -42,7 +42,7 @@ def _segments(path: Any) -> list[str]:
 
 def _argument_problem(operation: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
     """A VALIDATION_ERROR answer when the arguments do not fit the operation's schema."""
-    from jsonschema import Draft202012Validator
+    from .._jsonschema import Draft202012Validator
 
     error = next(iter(Draft202012Validator(PROTOCOL_SCHEMAS[operation]).iter_errors(arguments)), None)
     if error is None:

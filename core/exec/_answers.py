@@ -129,7 +129,7 @@ def _plain_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 def answer_problems(schema: dict[str, Any], answer: dict[str, Any]) -> list[str]:
     """Every way ``answer`` does not fit the question's schema (formats checked too)."""
-    from jsonschema import Draft202012Validator
+    from .._jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(_plain_schema(schema if isinstance(schema, dict) else {}), format_checker=Draft202012Validator.FORMAT_CHECKER)
     return [f"{'/'.join(map(str, e.absolute_path)) or 'answer'}: {e.message}" for e in validator.iter_errors(answer)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jsonschema.exceptions import ValidationError
+from .._jsonschema import ValidationError
 
 # What a value of each format looks like.
 FORMAT_EXAMPLES = {

@@ -17,9 +17,8 @@ from typing import Any
 import referencing
 import referencing.exceptions
 import referencing.jsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
 
+from .._jsonschema import Draft202012Validator, ValidationError, best_match
 from ..linear_regex import PatternNotSupported, search
 from ..registry._record import OpRecord
 from ..schema_validator import UnsupportedDialect, validator_class_for

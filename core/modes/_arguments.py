@@ -101,7 +101,7 @@ def _validator(schema: dict[str, Any]) -> Any:
     held = _validators.get(id(schema))
     if held is None or held[0] is not schema:
         # Loaded here, not at import: jsonschema costs every command that never checks a tool call.
-        from jsonschema import Draft202012Validator
+        from .._jsonschema import Draft202012Validator
 
         if len(_validators) >= _MAX_VALIDATORS:
             _validators.clear()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections import defaultdict
@@ -96,6 +95,8 @@ class Registry:
     def closest(self, name: str, candidates: list[str] | None = None, limit: int = 3) -> list[str]:
         """The nearest op names, for "did you mean" answers; tool names count as aliases of their ops."""
         pool = candidates if candidates is not None else self.ops
+        import difflib  # only a name that matched nothing needs it
+
         found = difflib.get_close_matches(name, pool, n=limit, cutoff=0.6)
         if len(found) < limit and candidates is None:
             for tool in difflib.get_close_matches(name, list(self._by_tool), n=limit, cutoff=0.75):

@@ -25,6 +25,7 @@ from . import (
 from ._console import StdoutConsole, print_error
 from ._gateway_factory import GatewaySetupError
 from ._logging import configure_logging
+from ._named_only import NamedOnly, is_unbuilt, words_of
 from ._options import add_global_options, merge_global_options
 
 __all__ = ["build_parser", "main"]
@@ -71,15 +72,17 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; given ``argv``, only the subcommands it names get their arguments (the others are listed)."""
     parser = argparse.ArgumentParser(prog="opgate", description="A progressive tool disclosure gateway: browse ops, read their help, run them.")
     parser.add_argument("--version", action=_VersionAction)
     _ui_commands.add_demo_flag(parser)
     add_global_options(parser, position="main")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = NamedOnly(parser.add_subparsers(dest="command", metavar="COMMAND"), None if argv is None else words_of(list(argv)))
     for add_parser in COMMANDS:
         sub = add_parser(subparsers)
-        add_global_options(sub, position="sub")
+        if not is_unbuilt(sub):
+            add_global_options(sub, position="sub")
     return parser
 
 
@@ -96,7 +99,9 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
 
 def main(argv: Sequence[str] | None = None) -> int:
     configure_logging()
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = _parse(parser, argv)
     console = StdoutConsole(sys.stdout, highlight=False, soft_wrap=False)
     try:

@@ -77,6 +77,15 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
     if as_json:
         console.file.write(json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n")
         return
+    width = console.plain_width() if hasattr(console, "plain_width") else None
+    if width is not None:
+        # Into a pipe or a file rich writes the parts' characters as they are: print them without loading it.
+        from opgate.views._envelope_parts import envelope_parts, plain_text
+
+        text = plain_text((part for envelope in (value if isinstance(value, list) else [value]) for part in envelope_parts(envelope)), width)
+        if text is not None:
+            console.file.write(text)
+            return
     from opgate.views import render_envelope
 
     if isinstance(value, list):

@@ -34,7 +34,18 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         console.file.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:
-        from opgate.views import render_help
+        width = console.plain_width() if hasattr(console, "plain_width") else None
+        text = None
+        if width is not None:
+            # Into a pipe or a file: the same characters rich would write, without loading it.
+            from opgate.views._envelope_parts import plain_text
+            from opgate.views._help_parts import help_parts
 
-        console.print(render_help(payload))
+            text = plain_text(help_parts(payload), width)
+        if text is not None:
+            console.file.write(text)
+        else:
+            from opgate.views import render_help
+
+            console.print(render_help(payload))
     return 0 if payload.get("ok") else 1

@@ -7,7 +7,6 @@ Their packages are imported only when asked for, so ``opgate help`` and
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +44,8 @@ def run_explore(args: argparse.Namespace, console: Console) -> int:
     if getattr(args, "demo", False):
         if args.db:
             raise GatewaySetupError("--demo opens a scratch copy of the demo workspace; leave --db out")
+        import tempfile  # only the demo explorer needs a scratch folder
+
         with tempfile.TemporaryDirectory(prefix="opgate-demo-") as scratch:
             from opgate.core.store import open_store
 

@@ -33,18 +33,27 @@ EXEC_PATH = (
     "opgate.core.exec._session_table", "concurrent.futures",
     "opgate.core.access._tokens", "opgate.core.access._rates",  # the HTTP server's and `opgate token`'s
 )
-RICH = ("rich",)  # a command printing JSON never renders
+RICH = ("rich",)  # a command printing JSON never renders, nor one printing an envelope or the root's help into a pipe
+# jsonschema's format libraries: each loads on the first value of its format (core/_jsonschema.py), and listing tasks has none.
+FORMAT_LIBRARIES = (
+    "arrow", "dateutil", "isoduration", "rfc3987", "rfc3339_validator", "fqdn", "idna", "webcolors", "jsonpointer", "uri_template",
+)
+EVERY_COMMAND = ("tomllib",)  # the TOML reader is for an opgate.toml, and there is none here
+# help finds its package data beside its modules (jsonschema's metaschemas and the search words still use importlib.resources).
+PACKAGE_DATA_FINDER = ("importlib.resources",)
 # What only a web op or a help page uses: an exec of a store op loads neither.
 WEB_AND_HELP_VIEWS = (
     "ssl", "opgate.core.handlers._web", "opgate.core.handlers._web_fetch", "opgate.core.handlers._web_text", "rich.table", "opgate.views._help",
 )
 
+NEVER_IN_A_COMMAND_LINE += EVERY_COMMAND + FORMAT_LIBRARIES
+
 CASES = [
-    (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + ("pygments",)),
-    (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + ("pygments",)),  # no colours in a pipe
-    (["help", "--json"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + RICH),
+    (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),  # into a pipe
+    (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + ("pygments",)),  # no colours in a pipe
+    (["help", "--json"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),
     (["search", "create a task"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + CATALOG_READERS + EXEC_PATH + RICH),  # output is a pipe: JSON
-    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + ("pygments",)),
+    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH),  # into a pipe
     (["exec", "onto.task.list", "--json"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH),
 ]
 

@@ -1,0 +1,141 @@
+"""What an envelope shows people, as lines of styled pieces and JSON blocks, without rich.
+
+``render_envelope`` (``_envelope.py``) turns these parts into rich text; a
+command line writing into a pipe can print them as they are
+(:func:`plain_text`), since rich would write the same characters there and
+loading it costs a command more than the rest of its output
+(bench/bench_cli.py). One list of parts serves both, so the two cannot
+drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Line:
+    """One ``rich.text.Text``: a base style and the pieces appended to it, each with its own style (a piece may be a Line)."""
+
+    style: str
+    pieces: tuple[tuple[Any, str], ...]
+
+    def plain(self) -> str | None:
+        """The characters, or None if a piece is not text."""
+        out = []
+        for piece, _ in self.pieces:
+            text = piece.plain() if isinstance(piece, Line) else piece if isinstance(piece, str) else None
+            if text is None:
+                return None
+            out.append(text)
+        return "".join(out)
+
+
+@dataclass(frozen=True)
+class JsonBlock:
+    """A JSON value shown as indented text (highlighted where colours show)."""
+
+    text: str
+
+
+Part = Line | JsonBlock
+ROLE_STYLES = {"add": "bold green", "change": "bold yellow", "remove": "bold red", "key": "bold", "before": "red", "after": "green", "name": "italic"}
+
+
+def _line(text: Any, style: str = "") -> Line:
+    return Line(style, ((text, ""),))
+
+
+def json_block(value: Any) -> JsonBlock:
+    return JsonBlock(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+NO_CHANGES = Line("dim", (("no changes", ""),))
+
+
+def diff_parts(diff: dict[str, Any], names: dict[str, Any] | None = None) -> list[Part]:
+    """The lines of :func:`opgate.core.diff_text.diff_lines`: names next to ids, created rows field by field."""
+    from opgate.core.diff_text import diff_lines
+
+    return [
+        Line("", (("    " * line.depth, ""), *((text, ROLE_STYLES.get(role, "")) for text, role in line.segments)))
+        for line in diff_lines(diff, names)
+    ]
+
+
+def _status(envelope: dict[str, Any], meta: dict[str, Any]) -> Line:
+    pieces: list[tuple[Any, str]] = [(f"ok  {envelope.get('op', '')}", "")]
+    if meta.get("dry_run_kind") == "preview":
+        pieces.append(("  (preview: nothing was sent)", "bold yellow"))
+    elif meta.get("dry_run"):
+        pieces.append(("  (dry-run: nothing was written)", "bold yellow"))
+    if meta.get("idempotent_replay"):
+        pieces.append(("  (replayed)", "cyan"))
+    if isinstance(meta.get("http"), dict) and meta["http"].get("status") is not None:
+        pieces.append((f"  HTTP {meta['http']['status']}", "cyan"))
+    if "latency_ms" in meta:
+        pieces.append((f"  {meta['latency_ms']} ms  {meta.get('trace_id', '')}", "dim"))
+    return Line("bold green", tuple(pieces))
+
+
+def _error_parts(envelope: dict[str, Any], help_command: str) -> list[Part]:
+    error = envelope.get("error") or {}
+    parts: list[Part] = [_line(f"{error.get('code')}  {envelope.get('op', '')}", "bold red"), _line(error.get("message", ""))]
+    details = error.get("details") or {}
+    for field_error in details.get("field_errors", []):
+        parts.append(_line(f"  {field_error.get('field')}: {field_error.get('message')}", "red"))
+    for key in ("usage", "example", "suggestions"):
+        if key in details:
+            parts += [_line(key, "bold"), json_block(details[key]) if not isinstance(details[key], str) else _line(details[key])]
+    parts.append(_line(f"help: {help_command} {error.get('help_path', '')}", "dim"))
+    return parts
+
+
+def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help") -> list[Part]:
+    """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``)."""
+    meta = envelope.get("meta") or {}
+    parts: list[Part] = []
+    if envelope.get("ok"):
+        parts += [_status(envelope, meta), json_block(envelope.get("result"))]
+        if meta.get("diff") is not None:
+            parts += [_line("diff", "bold"), *(diff_parts(meta["diff"], meta.get("names")) or [NO_CHANGES])]
+        if meta.get("preview") is not None:
+            parts += [_line("would send", "bold"), json_block(meta["preview"])]
+        if meta.get("state_digest") and meta.get("dry_run"):
+            parts.append(_line(f"state digest: {meta['state_digest']}", "dim"))
+    elif ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
+        # The person said no: not an error, and there is nothing to fix.
+        parts.append(_line(f"cancelled, nothing written  {envelope.get('op', '')}", "bold yellow"))
+    else:
+        parts += _error_parts(envelope, help_command)
+    for warning in meta.get("warnings", []):
+        parts.append(_line(f"warning: {warning}", "yellow"))
+    return parts
+
+
+def _shown_as_is(text: Any, width: int) -> bool:
+    # Printable ASCII in lines that fit: rich neither wraps, folds nor strips them, and each character is one cell.
+    return isinstance(text, str) and text.isascii() and all(line.isprintable() and len(line) <= width for line in text.split("\n"))
+
+
+def plain_text(parts: Iterable[Any], width: int) -> str | None:
+    """The parts as rich prints them on a console without colours ``width`` columns wide, or None when only rich can say.
+
+    A part other than a Line or a JsonBlock (a help table) says itself with ``plain_lines(width)``.
+    """
+    out = []
+    for part in parts:
+        if isinstance(part, Line | JsonBlock):
+            text = part.text if isinstance(part, JsonBlock) else part.plain()
+            if not _shown_as_is(text, width):
+                return None
+            out.append(f"{text}\n")
+        else:
+            lines = part.plain_lines(width)
+            if lines is None:
+                return None
+            out += [f"{line}\n" for line in lines]
+    return "".join(out)
