@@ -6,6 +6,7 @@ Measured in a fresh interpreter per command (``sys.modules`` after
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -75,9 +76,18 @@ def _loaded_after(argv: list[str], data_home: str) -> set[str]:
     return set(json.loads(result.stdout.splitlines()[-1]))  # full names: a package and each submodule
 
 
+@functools.cache
+def _loaded_by_the_interpreter() -> frozenset[str]:
+    """What this environment's start-up loads before any command (a site .pth may import certifi and its readers)."""
+    code = "import json, sys; print(json.dumps(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    return frozenset(json.loads(result.stdout.splitlines()[-1]))
+
+
 @pytest.mark.parametrize(("argv", "unwanted"), CASES, ids=[" ".join(argv) for argv, _ in CASES])
 def test_a_command_loads_nothing_it_does_not_use(argv, unwanted, tmp_path):
-    loaded = _loaded_after(argv, str(tmp_path))
+    loaded = _loaded_after(argv, str(tmp_path)) - _loaded_by_the_interpreter()
     found = sorted(name for name in unwanted if name in loaded or any(module.startswith(name + ".") for module in loaded))
     assert not found, f"opgate {' '.join(argv)} loads {found}"
 
