@@ -2,6 +2,7 @@
 
 Run: python bench/bench_million.py [--entities 1000000] [--repeat 200] [--backends sqlite postgres]
      python bench/bench_million.py --entities 100000      # a smaller store, a few times faster to grow
+     python bench/bench_million.py --calls create         # only some of the calls
 
 Growing: 100 projects through the store, then the tasks (spread over the
 projects, four states, five priorities, one second apart) with bare SQL,
@@ -209,12 +210,15 @@ def exec_calls(location: str, entities: int, pick: random.Random) -> dict:
     }
 
 
-def run_backend(location: str, entities: int, repeat: int) -> tuple[float, dict[str, tuple[list[float], list[float]]]]:
+CALLS = ("list, no filter", "list, project + state", "get", "create")
+
+
+def run_backend(location: str, entities: int, repeat: int, calls: tuple[str, ...] = CALLS) -> tuple[float, dict[str, tuple[list[float], list[float]]]]:
     grown = grow(location, entities)
     ours, floor = exec_calls(location, entities, random.Random(1)), floor_calls(location, entities, random.Random(1))
     figures = {}
     try:
-        for name in ("list, no filter", "list, project + state", "get", "create"):
+        for name in calls:
             # Alternate rounds so that both sides see the same machine load.
             mine, bare = [], []
             for _ in range(4):
@@ -233,7 +237,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200, help="timed calls per operation and side")
     parser.add_argument("--backends", nargs="+", choices=("sqlite", "postgres"), default=["sqlite", "postgres"])
     parser.add_argument("--url", help="an empty, migrated PostgreSQL database (default: a throwaway cluster)")
+    parser.add_argument("--calls", nargs="+", choices=("list", "get", "create"), default=["list", "get", "create"],
+                        help="which calls to measure (list is both lists)")
     options = parser.parse_args()
+    calls = tuple(name for name in CALLS if name.split(",")[0] in options.calls)
     results = {}
     cluster = None
     try:
@@ -247,7 +254,7 @@ def main() -> None:
 
                         cluster = PgCluster()
                     location = options.url or cluster.new_database()
-                results[backend] = run_backend(location, options.entities, options.repeat)
+                results[backend] = run_backend(location, options.entities, options.repeat, calls)
                 print(f"{backend}: grown to {options.entities:,} tasks in {results[backend][0]:.0f} s", flush=True)
     finally:
         if cluster is not None:

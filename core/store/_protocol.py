@@ -258,8 +258,19 @@ class OntologyStore(Protocol):
     def read(self) -> AbstractContextManager[StoreTransaction]:
         """A read-only transaction over one snapshot."""
 
-    def write(self, *, dry_run: bool = False) -> AbstractContextManager[StoreWriteTransaction]:
-        """A write transaction that holds the write lock from its first statement."""
+    def write(self, *, dry_run: bool = False, lock_late: bool = False) -> AbstractContextManager[StoreWriteTransaction]:
+        """A write transaction that holds the write lock from its first statement.
+
+        With ``lock_late`` the lock is taken by the first write method
+        (``insert``, ``update``, ``delete``, or any statement that writes)
+        instead: reads before it see an earlier state, so only callers whose
+        early reads merely inform may ask for it (see ``Handler.reads_before_lock``).
+        """
+
+    def log_calls(self, entries: Sequence[Mapping[str, Any]], *, sweep: tuple[str, int] | None = None) -> None:
+        """Add call-log entries in a transaction of their own (without the write
+        lock where the backend allows it); ``sweep`` is ``(older_than,
+        keep_newest)`` for ``delete_old_calls``."""
 
     def dump(self) -> dict[str, list[dict]]:
         """Every table's rows in a stable order (the call log excluded)."""

@@ -44,6 +44,9 @@ class SQLiteTxCore:
         self._clock = clock
         self._reads = ReadLog()
         self._open = True
+        # False only in a write transaction opened with ``lock_late`` until its first write.
+        self._locked = True
+        self.on_locked: Callable[[], None] | None = None
 
     # -- SQL ---------------------------------------------------------------
 
@@ -53,11 +56,13 @@ class SQLiteTxCore:
 
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
+        self._lock_for_write()
         return run(self._conn, sql, params)
 
     def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         """Run one statement once per row of parameters."""
         self._check_open()
+        self._lock_for_write()
         with translated():
             self._conn.executemany(sql, rows)
 
@@ -68,6 +73,30 @@ class SQLiteTxCore:
         and the transaction rolls back.
         """
         self._conn.interrupt()
+
+    def _lock_for_write(self) -> None:
+        """Take the write lock now if this transaction was opened without it (``lock_late``).
+
+        Every write method calls this before its own checks, so what it checks
+        and what it writes are read under the lock. Reads made before (a
+        handler's early checks and warnings) came from an earlier state; only
+        handlers whose early reads merely inform ask for ``lock_late``.
+        ``on_locked`` runs once the lock is held, before the first write.
+        """
+        if self._locked:
+            return
+        self._check_open()
+        self._take_write_lock()
+        self._locked = True
+        if self.on_locked is not None:
+            self.on_locked()
+
+    def _take_write_lock(self) -> None:
+        # SQLite cannot turn a read snapshot into a write once another connection
+        # has committed since it began, so the snapshot ends (nothing was written
+        # in it) and the write starts afresh, queueing for the lock like any writer.
+        run(self._conn, "COMMIT")
+        run(self._conn, "BEGIN IMMEDIATE")
 
     def _check_open(self) -> None:
         if not self._open:

@@ -82,6 +82,7 @@ class EntityWrites(EntityReads):
 
     def insert(self, kind: str, fields: Mapping[str, Any]) -> dict:
         spec = spec_for(kind)
+        self._lock_for_write()  # the checks below must see what the write will be applied to
         row = new_row(spec, fields, self._clock())
         if "id" not in fields and ids_are_seeded() and self.kind_of(row["id"]) is not None:
             raise Conflict(
@@ -96,6 +97,7 @@ class EntityWrites(EntityReads):
 
     def update(self, kind: str, id: str, changes: Mapping[str, Any]) -> tuple[dict, dict]:
         spec = spec_for(kind)
+        self._lock_for_write()
         checked = checked_changes(spec, changes)
         before = self._require(kind, id)
         current = before
