@@ -33,6 +33,7 @@ class PGTxCore(SQLiteTxCore):
     """Statements through psycopg, translated from the mixins' shared SQL."""
 
     _conn: psycopg.Connection  # type: ignore[assignment]
+    _CHAR_FUNCTION = "chr"
 
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         self._check_open()

@@ -92,6 +92,13 @@ class StoreTransaction(Protocol):
         :data:`COUNT_CAP`). ``fields`` keeps only those fields (and ``id``) in
         each row; the state digest still covers whole rows."""
 
+    def list_titled(self, kind: str, project_id: str, title: str, *, limit: int | None = None,
+                    fields: Sequence[str] | None = None) -> Page:
+        """Rows of ``project_id`` whose display name equals ``title`` but for ASCII
+        case and spaces (space, tab, line breaks, no-break space), oldest first:
+        candidates for the caller to narrow, found through an index for tasks
+        and documents. Totals and ``fields`` as for :meth:`list`."""
+
     def search(self, kind: str, text: str, filters: Mapping[str, Any] | None = None, *,
                limit: int | None = None, offset: int = 0,
                fields: Sequence[str] | None = None, whole_words: bool = False) -> Page:

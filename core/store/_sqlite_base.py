@@ -39,6 +39,8 @@ def column_list(columns: Iterable[str], alias: str = "") -> str:
 class SQLiteTxCore:
     """State shared by the read and write transaction mixins."""
 
+    _CHAR_FUNCTION = "char"  # the code point to character function; PostgreSQL's is chr
+
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str]) -> None:
         self._conn = conn
         self._clock = clock
