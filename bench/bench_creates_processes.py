@@ -1,6 +1,8 @@
 """Creates from several processes at once: opgate against raw apsw doing the same inserts.
 
-Run: python bench/bench_creates_processes.py [--processes 4] [--creates 300] [--rounds 5]
+Run: python bench/bench_creates_processes.py [--processes 4] [--creates 300] [--rounds 5] [--compare PYTHON]
+(``--compare`` adds a side "opgate (compared)": the same opgate workers run by
+another interpreter, say the venv of a checkout of main before a change.)
 Each of the processes makes ``--creates`` tasks in one shared workspace, one
 call at a time, all starting together. The creates are cut into ``--rounds``
 slices and the two sides take turns, slice by slice, so that both see the
@@ -88,11 +90,11 @@ def _timed(creates: int, start_at: float, call) -> list[float]:
     return times
 
 
-def run_slice(side: str, db: Path, processes: int, creates: int, first: int) -> tuple[float, list[float], float]:
+def run_slice(side: str, db: Path, processes: int, creates: int, first: int, python: str) -> tuple[float, list[float], float]:
     """(wall seconds, every call's time, CPU seconds of the workers) of one slice."""
     start_at = time.time() + 2.0  # every worker imported and connected by then
     workers = [
-        subprocess.Popen([sys.executable, __file__, "--worker", side, str(db), str(creates), str(start_at), f"{first}-{n}"],
+        subprocess.Popen([python, __file__, "--worker", side, str(db), str(creates), str(start_at), f"{first}-{n}"],
                          stdout=subprocess.PIPE, text=True)
         for n in range(processes)
     ]
@@ -108,26 +110,29 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--creates", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--compare", metavar="PYTHON", help="also run the opgate workers with this interpreter")
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
         side, db, creates, start_at, tag = options.worker
-        work = opgate_worker if side == "opgate" else raw_worker
+        work = raw_worker if side == "raw apsw" else opgate_worker
         times = work(db, int(creates), float(start_at), tag)
         print(json.dumps({"times": times, "ended": time.time(), "cpu": time.process_time() - CPU_AT_START}))
         return
-    from opgate.core.store import open_store
-
-    sides = ("opgate", "raw apsw")
+    pythons = {"opgate": sys.executable, "raw apsw": sys.executable}
+    if options.compare:
+        pythons["opgate (compared)"] = options.compare
+    sides = tuple(pythons)
     totals = {side: [0.0, [], 0.0] for side in sides}
     per_slice = options.creates // options.rounds
     with tempfile.TemporaryDirectory() as tmp:
         dbs = {side: Path(tmp) / f"{side.replace(' ', '_')}.db" for side in sides}
-        for db in dbs.values():
-            open_store(db).close()  # the demo workspace, so PROJECT exists for both
+        for side, db in dbs.items():
+            # The demo workspace, so PROJECT exists for every side, made by the side's own opgate (its schema).
+            subprocess.run([pythons[side], "-c", f"from opgate.core.store import open_store; open_store({str(db)!r}).close()"], check=True)
         for round_ in range(options.rounds):
             for side in sides if round_ % 2 == 0 else sides[::-1]:
-                wall, times, cpu = run_slice(side, dbs[side], options.processes, per_slice, round_)
+                wall, times, cpu = run_slice(side, dbs[side], options.processes, per_slice, round_, pythons[side])
                 totals[side][0] += wall
                 totals[side][1] += times
                 totals[side][2] += cpu
@@ -138,7 +143,9 @@ def main() -> None:
         rows.append([side, f"{throughput:.0f}", f"{median(ms):.2f}", f"{p95(ms):.2f}", f"{max(ms):.1f}", f"{cpu * 1000:.2f}"])
     ours, floor = results["opgate"], results["raw apsw"]
     ratio = ours[0] / floor[0]
-    rows.append(["opgate / raw", f"{ratio:.0%}", "", "", f"{max(ours[1]) / max(floor[1]):.1f}x", f"{ours[2] / floor[2]:.1f}x"])
+    for side, (throughput, times, cpu) in results.items():
+        if side != "raw apsw":
+            rows.append([f"{side} / raw", f"{throughput / floor[0]:.0%}", "", "", f"{max(times) / max(floor[1]):.1f}x", f"{cpu / floor[2]:.1f}x"])
     print_table(
         f"{options.processes} processes x {per_slice * options.rounds} creates in {options.rounds} slices per side, taking turns, one shared workspace",
         ["side", "creates/s", "median ms", "p95 ms", "worst ms", "CPU ms/create"], rows,
