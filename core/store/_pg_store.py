@@ -156,6 +156,7 @@ class PostgresStore:
         runs in a transaction of its own, so a sweep that fails (two processes
         deleting the same rows) cannot take the entries with it.
         """
+        # A write transaction's methods without its lock: opened "locked", it never asks for the lock.
         with self._transaction("BEGIN ISOLATION LEVEL READ COMMITTED") as conn:
             PostgresWriteTransaction(conn, self._clock, False).append_call_logs(entries)
         if sweep is not None:

@@ -48,7 +48,6 @@ class SQLiteTxCore:
         self._open = True
         # False only in a write transaction opened with ``lock_late`` until its first write.
         self._locked = True
-        self.on_locked: Callable[[], None] | None = None
 
     # -- SQL ---------------------------------------------------------------
 
@@ -83,15 +82,12 @@ class SQLiteTxCore:
         and what it writes are read under the lock. Reads made before (a
         handler's early checks and warnings) came from an earlier state; only
         handlers whose early reads merely inform ask for ``lock_late``.
-        ``on_locked`` runs once the lock is held, before the first write.
         """
         if self._locked:
             return
         self._check_open()
         self._take_write_lock()
         self._locked = True
-        if self.on_locked is not None:
-            self.on_locked()
 
     def _take_write_lock(self) -> None:
         # SQLite cannot turn a read snapshot into a write once another connection

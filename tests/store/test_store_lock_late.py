@@ -90,18 +90,6 @@ def test_once_locked_other_writers_wait(store, other):
     assert order == ["ours still open", "other committed"]
 
 
-def test_on_locked_runs_once_before_the_first_write(store):
-    project_id = _project(store)
-    seen: list[int] = []
-    with store.write(lock_late=True) as tx:
-        tx.on_locked = lambda: seen.append(tx.list("task", {"project_id": project_id}).total)
-        tx.list("project")
-        assert seen == []
-        tx.insert("task", {"project_id": project_id, "title": "one"})
-        tx.insert("task", {"project_id": project_id, "title": "two"})
-    assert seen == [0]
-
-
 def test_a_late_transaction_that_never_writes_commits_nothing_and_can_roll_back(store):
     project_id = _project(store)
     with store.write(lock_late=True) as tx:
