@@ -1,16 +1,22 @@
 """Creates from several processes at once: opgate against raw apsw doing the same inserts.
 
-Run: python bench/bench_creates_processes.py [--processes 4] [--creates 300]
+Run: python bench/bench_creates_processes.py [--processes 4] [--creates 300] [--rounds 5] [--compare PYTHON]
+(``--compare`` adds a side "opgate (compared)": the same opgate workers run by
+another interpreter, say the venv of a checkout of main before a change.)
 Each of the processes makes ``--creates`` tasks in one shared workspace, one
-call at a time, all starting together:
+call at a time, all starting together. The creates are cut into ``--rounds``
+slices and the two sides take turns, slice by slice, so that both see the
+same load from other jobs on a shared machine:
 - opgate: ``Gateway.exec("onto.task.create", ...)`` with writes allowed and
   the call log on (validation, the handler's checks, the write transaction,
   the envelope, the log entry);
 - floor: an apsw connection set up like the store's (WAL, busy timeout,
   synchronous NORMAL, 64 MiB page cache) doing ``BEGIN IMMEDIATE; INSERT INTO tasks ...; COMMIT``
   per task on the same schema (its search triggers included).
-Throughput is all creates over the wall time from the common start to the
-last process's end; the worst call is the slowest single create anywhere.
+Throughput is all creates over the summed wall time of the slices (each from
+the common start to the last process's end); the worst call is the slowest
+single create anywhere. CPU is the workers' own CPU time (every thread) per
+create, which moves less than wall time when the machine is busy.
 Goal: opgate at least 50% of the floor's throughput, worst call under 0.3 s.
 """
 
@@ -32,19 +38,20 @@ from _table import median, p95, print_table  # noqa: E402
 PROJECT = "10000000-0000-4000-8000-000000000001"
 GOAL_THROUGHPUT = 0.5
 GOAL_WORST_S = 0.3
+CPU_AT_START = 0.0
 
 
-def opgate_worker(db: str, creates: int, start_at: float) -> list[float]:
+def opgate_worker(db: str, creates: int, start_at: float, tag: str) -> list[float]:
     from opgate.core import Gateway
 
     gateway = Gateway(db_path=db, allow_write=True)
     gateway.exec("onto.project.get", {"project_id": PROJECT})  # open and warm up before the start
-    times = _timed(creates, start_at, lambda n: gateway.exec("onto.task.create", {"project_id": PROJECT, "title": f"Bench {n}"})["ok"])
+    times = _timed(creates, start_at, lambda n: gateway.exec("onto.task.create", {"project_id": PROJECT, "title": f"Bench {tag}-{n}"})["ok"])
     gateway.close()
     return times
 
 
-def raw_worker(db: str, creates: int, start_at: float) -> list[float]:
+def raw_worker(db: str, creates: int, start_at: float, tag: str) -> list[float]:
     import apsw
 
     conn = apsw.Connection(db)
@@ -60,7 +67,7 @@ def raw_worker(db: str, creates: int, start_at: float) -> list[float]:
         conn.execute(
             "INSERT INTO tasks (id, project_id, title, state_key, type_key, priority, props, created_at, updated_at)"
             " VALUES (?, ?, ?, 'todo', 'task.generic', 3, '{}', ?, ?)",
-            (str(uuid.uuid4()), PROJECT, f"Bench {n}", now, now),
+            (str(uuid.uuid4()), PROJECT, f"Bench {tag}-{n}", now, now),
         )
         conn.execute("COMMIT")
         return True
@@ -72,6 +79,8 @@ def raw_worker(db: str, creates: int, start_at: float) -> list[float]:
 
 def _timed(creates: int, start_at: float, call) -> list[float]:
     time.sleep(max(0.0, start_at - time.time()))
+    global CPU_AT_START
+    CPU_AT_START = time.process_time()  # the import and warm-up before the start are not a create's
     times = []
     for n in range(creates):
         started = time.perf_counter()
@@ -81,49 +90,65 @@ def _timed(creates: int, start_at: float, call) -> list[float]:
     return times
 
 
-def run_side(side: str, db: Path, processes: int, creates: int) -> tuple[float, list[float]]:
+def run_slice(side: str, db: Path, processes: int, creates: int, first: int, python: str) -> tuple[float, list[float], float]:
+    """(wall seconds, every call's time, CPU seconds of the workers) of one slice."""
     start_at = time.time() + 2.0  # every worker imported and connected by then
     workers = [
-        subprocess.Popen([sys.executable, __file__, "--worker", side, str(db), str(creates), str(start_at)], stdout=subprocess.PIPE, text=True)
-        for _ in range(processes)
+        subprocess.Popen([python, __file__, "--worker", side, str(db), str(creates), str(start_at), f"{first}-{n}"],
+                         stdout=subprocess.PIPE, text=True)
+        for n in range(processes)
     ]
-    outputs = [worker.communicate(timeout=600)[0] for worker in workers]
+    outputs = [json.loads(worker.communicate(timeout=600)[0] or "{}") for worker in workers]
     if any(worker.returncode for worker in workers):
         raise RuntimeError(f"a {side} worker failed")
-    ended = max(json.loads(out)["ended"] for out in outputs)
-    times = [t for out in outputs for t in json.loads(out)["times"]]
-    return processes * creates / (ended - start_at), times
+    ended = max(out["ended"] for out in outputs)
+    return ended - start_at, [t for out in outputs for t in out["times"]], sum(out["cpu"] for out in outputs)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--creates", type=int, default=300)
-    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--compare", metavar="PYTHON", help="also run the opgate workers with this interpreter")
+    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
-        side, db, creates, start_at = options.worker
-        work = opgate_worker if side == "opgate" else raw_worker
-        times = work(db, int(creates), float(start_at))
-        print(json.dumps({"times": times, "ended": time.time()}))
+        side, db, creates, start_at, tag = options.worker
+        work = raw_worker if side == "raw apsw" else opgate_worker
+        times = work(db, int(creates), float(start_at), tag)
+        print(json.dumps({"times": times, "ended": time.time(), "cpu": time.process_time() - CPU_AT_START}))
         return
-    from opgate.core.store import open_store
-
-    rows, results = [], {}
+    pythons = {"opgate": sys.executable, "raw apsw": sys.executable}
+    if options.compare:
+        pythons["opgate (compared)"] = options.compare
+    sides = tuple(pythons)
+    totals = {side: [0.0, [], 0.0] for side in sides}
+    per_slice = options.creates // options.rounds
     with tempfile.TemporaryDirectory() as tmp:
-        for side in ("opgate", "raw apsw"):
-            db = Path(tmp) / f"{side.replace(' ', '_')}.db"
-            open_store(db).close()  # the demo workspace, so PROJECT exists for both
-            results[side] = run_side(side, db, options.processes, options.creates)
-    for side, (throughput, times) in results.items():
+        dbs = {side: Path(tmp) / f"{side.replace(' ', '_')}.db" for side in sides}
+        for side, db in dbs.items():
+            # The demo workspace, so PROJECT exists for every side, made by the side's own opgate (its schema).
+            subprocess.run([pythons[side], "-c", f"from opgate.core.store import open_store; open_store({str(db)!r}).close()"], check=True)
+        for round_ in range(options.rounds):
+            for side in sides if round_ % 2 == 0 else sides[::-1]:
+                wall, times, cpu = run_slice(side, dbs[side], options.processes, per_slice, round_, pythons[side])
+                totals[side][0] += wall
+                totals[side][1] += times
+                totals[side][2] += cpu
+    results = {side: (len(times) / wall, times, cpu / len(times)) for side, (wall, times, cpu) in totals.items()}
+    rows = []
+    for side, (throughput, times, cpu) in results.items():
         ms = [t * 1000 for t in times]
-        rows.append([side, f"{throughput:.0f}", f"{median(ms):.2f}", f"{p95(ms):.2f}", f"{max(ms):.1f}"])
+        rows.append([side, f"{throughput:.0f}", f"{median(ms):.2f}", f"{p95(ms):.2f}", f"{max(ms):.1f}", f"{cpu * 1000:.2f}"])
     ours, floor = results["opgate"], results["raw apsw"]
     ratio = ours[0] / floor[0]
-    rows.append(["opgate / raw", f"{ratio:.0%}", "", "", f"{max(ours[1]) / max(floor[1]):.1f}x"])
+    for side, (throughput, times, cpu) in results.items():
+        if side != "raw apsw":
+            rows.append([f"{side} / raw", f"{throughput / floor[0]:.0%}", "", "", f"{max(times) / max(floor[1]):.1f}x", f"{cpu / floor[2]:.1f}x"])
     print_table(
-        f"{options.processes} processes x {options.creates} creates, one shared workspace",
-        ["side", "creates/s", "median ms", "p95 ms", "worst ms"], rows,
+        f"{options.processes} processes x {per_slice * options.rounds} creates in {options.rounds} slices per side, taking turns, one shared workspace",
+        ["side", "creates/s", "median ms", "p95 ms", "worst ms", "CPU ms/create"], rows,
     )
     worst = max(ours[1])
     print(f"\ngoal: >= {GOAL_THROUGHPUT:.0%} of raw throughput ({'met' if ratio >= GOAL_THROUGHPUT else 'NOT met'}: {ratio:.0%}); "

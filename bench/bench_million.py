@@ -2,6 +2,7 @@
 
 Run: python bench/bench_million.py [--entities 1000000] [--rounds 8] [--calls 25] [--backends sqlite postgres]
      python bench/bench_million.py --entities 100000      # a smaller store, a few times faster to grow
+     python bench/bench_million.py --only create          # only some of the calls
 
 Growing: 100 projects through the store, then the tasks (spread over the
 projects, four states, five priorities, one second apart) with bare SQL,
@@ -162,13 +163,16 @@ def check_same_answers(location: str) -> None:
         bare.close()
 
 
-def run_backend(location: str, entities: int, rounds: int, calls: int) -> tuple[float, dict[str, dict[str, dict[str, float]]]]:
+CALLS = ("list, no filter", "list, project + state", "get", "create")
+
+
+def run_backend(location: str, entities: int, rounds: int, calls: int, only: tuple[str, ...] = CALLS) -> tuple[float, dict[str, dict[str, dict[str, float]]]]:
     grown = grow(location, entities)
     ours, floor = exec_calls(location, entities, random.Random(1)), floor_calls(location, entities, random.Random(1))
     check_same_answers(location)
     figures = {}
     try:
-        for name in ("list, no filter", "list, project + state", "get", "create"):
+        for name in only:
             figures[name] = interleaved({"exec": ours[name], "floor": floor[name]}, rounds=rounds, calls=calls, warmup=3)
     finally:
         ours["_close"]()
@@ -183,7 +187,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=25, help="calls per round")
     parser.add_argument("--backends", nargs="+", choices=("sqlite", "postgres"), default=["sqlite", "postgres"])
     parser.add_argument("--url", help="an empty, migrated PostgreSQL database (default: a throwaway cluster)")
+    parser.add_argument("--only", nargs="+", choices=("list", "get", "create"), default=["list", "get", "create"],
+                        help="which calls to measure (list is both lists)")
     options = parser.parse_args()
+    only = tuple(name for name in CALLS if name.split(",")[0] in options.only)
     results = {}
     cluster = None
     try:
@@ -197,7 +204,7 @@ def main() -> None:
 
                         cluster = PgCluster()
                     location = options.url or cluster.new_database()
-                results[backend] = run_backend(location, options.entities, options.rounds, options.calls)
+                results[backend] = run_backend(location, options.entities, options.rounds, options.calls, only)
                 print(f"{backend}: grown to {options.entities:,} tasks in {results[backend][0]:.0f} s", flush=True)
     finally:
         if cluster is not None:

@@ -49,7 +49,15 @@ class Handler:
 
     ``external`` handlers reach outside the store (the network): they run with
     no transaction and refuse dry-run rather than risk a real effect.
+
+    ``reads_before_lock`` says that every read the handler makes before its
+    first write only informs the caller (a warning, or an early error that the
+    store's write method checks again under the lock), so a plain run may make
+    those reads before taking the store's write lock, keeping the lock short.
+    A dry-run, a call checking a state digest and a call with an idempotency
+    key still hold the lock throughout.
     """
 
     fn: HandlerFn
     external: bool = False
+    reads_before_lock: bool = False

@@ -6,10 +6,18 @@ exec entries. Writing an entry must never cost the
 call itself a write transaction (a read would otherwise queue for the write
 lock behind every other process), so :meth:`CallLog.record` only queues the
 entry; a writer thread commits the queue in one transaction every
-``call_log_flush_s`` (50 ms) or once ``call_log_flush_entries`` wait. The
+``call_log_flush_s`` (50 ms) or once ``call_log_flush_entries`` wait, through
+the store's ``log_calls`` (on PostgreSQL without the store's write lock, so it
+never queues behind a create; an SQLite file has one write lock for all). The
 queue is written out by :meth:`CallLog.flush`, which :meth:`CallLog.recent`
 calls first (a caller sees its own calls), by :meth:`CallLog.close` and, for
-logs nobody closed, when the process exits. A dry-run's entry is written
+logs nobody closed, when the process exits (``atexit``: a normal exit,
+``sys.exit`` or an uncaught exception; ``opgate serve --http`` shuts down
+on SIGTERM and exits normally). A process killed outright (SIGKILL, or a signal Python leaves at
+its default) runs no code, so it loses what it had queued and not yet
+written: at most the last ``call_log_flush_s`` of calls (or the last
+``call_log_flush_entries``) and, if the database could not take them, the
+queue that waited for it. A dry-run's entry is written
 after its rollback, so it is never lost with it; a logging failure is
 reported to the log, never to the caller.
 
@@ -308,11 +316,10 @@ class CallLog:
 
     def _write(self, batch: list[dict[str, Any]]) -> None:
         try:
-            with self._store().write() as tx:
-                tx.append_call_logs(batch)
-                if self._sweep_due():
-                    tx.delete_old_calls(older_than=self._oldest_kept(), keep_newest=self._settings.call_log_keep_rows)
-                    self._last_sweep = time.monotonic()
+            sweep = (self._oldest_kept(), self._settings.call_log_keep_rows) if self._sweep_due() else None
+            self._store().log_calls(batch, sweep=sweep)
+            if sweep is not None:
+                self._last_sweep = time.monotonic()
             self._failing = False
         except Exception:
             if not self._failing:

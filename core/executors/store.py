@@ -171,7 +171,9 @@ class StoreExecutor:
         call, session = invocation.call, invocation.session
         key = call.idempotency_key
         print_ = fingerprint(call.op, call.args) if key else ""
-        with self._store().write(dry_run=call.dry_run) as tx:
+        # Only the state the write is applied to must be read under the lock; see Handler.reads_before_lock.
+        lock_late = handler.reads_before_lock and not (call.dry_run or call.expected_digest or key)
+        with self._store().write(dry_run=call.dry_run, lock_late=lock_late) as tx:
             if key:
                 # Checked again under the write lock: a duplicate may have committed since replay().
                 stored = stored_response(tx, session.caller, key, print_)

@@ -135,6 +135,7 @@ def entity_handlers() -> dict[str, Handler]:
                               ("update", UPDATABLE, update_entity),
                               ("delete", DELETABLE, delete_entity)):
         for kind in kinds:
-            table[f"onto.{kind}.{action}"] = Handler(partial(fn, kind))
+            # A create reads only to warn or fail early; tx.insert checks the references again under the lock.
+            table[f"onto.{kind}.{action}"] = Handler(partial(fn, kind), reads_before_lock=action == "create")
     table["onto.template.request"] = Handler(request_template)
     return table

@@ -18,7 +18,7 @@ from ..store._kinds import FOLDER_TYPE_KEY, KINDS
 
 # Structural keys the ontology itself uses; no template is expected for them.
 BUILT_IN_TYPE_KEYS = frozenset({FOLDER_TYPE_KEY, "document.context"})
-# Keyword search narrows the rows compared by normalised title; a duplicate is near the top.
+# Rows compared by normalised title; the index or keyword search puts duplicates first.
 TITLE_CANDIDATES = 20
 
 
@@ -31,15 +31,13 @@ def rows_with_title(tx: Any, kind: str, project_id: str, title: str) -> list[dic
     display = KINDS[kind].display
     wanted = _normal(title)
     shown = (display, "state_key", "created_at")
-    # Ordered by the title it filters on, the lookup walks the (project_id, title) index
-    # (migration 0009); ordered by time, SQLite read every row of the project instead.
-    exact = tx.list(kind, {"project_id": project_id, display: title}, limit=TITLE_CANDIDATES, order=display, fields=shown)
-    found = {row["id"]: row for row in exact.rows}
-    # A title equal up to case and spacing has the very same words: whole words narrow
-    # the candidates (and cost less inside the write lock) without missing one.
-    for row in tx.search(kind, title, {"project_id": project_id}, limit=TITLE_CANDIDATES, fields=shown, whole_words=True).rows:
-        if _normal(row[display]) == wanted:
-            found.setdefault(row["id"], row)
+    # Titles equal but for ASCII case and spaces, one step down an index (migration 0010);
+    # keyword search cost more the more entities share the title's words.
+    candidates = tx.list_titled(kind, project_id, title, limit=TITLE_CANDIDATES, fields=shown).rows
+    if not title.isascii():
+        # Other letters' case and other spaces the index key keeps: whole words find those.
+        candidates += tx.search(kind, title, {"project_id": project_id}, limit=TITLE_CANDIDATES, fields=shown, whole_words=True).rows
+    found = {row["id"]: row for row in candidates if _normal(row[display]) == wanted}
     return sorted(found.values(), key=lambda row: (row["created_at"], row["id"]))
 
 

@@ -15,12 +15,19 @@ from __future__ import annotations
 import psycopg
 
 from ._errors import SchemaTooNew
+from . import _pg_conn
 from ._migrate import Migration, available_migrations
-from ._pg_conn import LOCK_TIMEOUT_MS, retrying, translated
+from ._pg_conn import retrying, translated
 
 FOLDER = "migrations_pg"
 WRITE_LOCK = 0x6F706761746501
 """The advisory lock every write transaction takes (see _pg_store); any 64-bit number opgate owns."""
+
+
+def write_lock_sql() -> str:
+    """The statements that take the store's write lock; the lock timeout is read now, so that tests can shorten it."""
+    return f"SET LOCAL lock_timeout = {_pg_conn.LOCK_TIMEOUT_MS}; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
+
 
 _VERSION_TABLE = "CREATE TABLE IF NOT EXISTS opgate_schema (version integer NOT NULL)"
 
@@ -31,7 +38,7 @@ def pg_migrations() -> list[Migration]:
 
 def take_write_lock(conn: psycopg.Connection) -> None:
     """Inside a transaction: wait (up to the lock timeout) for the store's write lock."""
-    conn.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+    conn.execute(write_lock_sql())
 
 
 def schema_version(conn: psycopg.Connection) -> int:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import psycopg
 
@@ -21,7 +22,7 @@ from ._errors import StoreError
 from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
 from . import _pg_conn, _pg_rates
 from ._pg_conn import fetch, open_pool, redacted, retrying, translated
-from ._pg_migrate import WRITE_LOCK, migrate
+from ._pg_migrate import migrate, write_lock_sql
 from ._pg_tx import PostgresReadTransaction, PostgresWriteTransaction
 from ._rows import decode, json_columns_of, utc_now
 
@@ -86,14 +87,16 @@ class PostgresStore:
                 tx._open = False
 
     @contextlib.contextmanager
-    def write(self, *, dry_run: bool = False) -> Iterator[PostgresWriteTransaction]:
-        """A write transaction holding the write lock; commits on a clean exit unless ``dry_run``."""
-        # The opening and the wait for the lock in one round trip; the lock
-        # timeout is read now so that tests can shorten it.
-        begin = (f"BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout = {_pg_conn.LOCK_TIMEOUT_MS};"
-                 f" SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+    def write(self, *, dry_run: bool = False, lock_late: bool = False) -> Iterator[PostgresWriteTransaction]:
+        """A write transaction holding the write lock; commits on a clean exit unless ``dry_run``.
+
+        ``lock_late``: the lock is taken by the first write method instead of
+        at the start (see ``SQLiteTxCore._lock_for_write``).
+        """
+        # The opening and the wait for the lock in one round trip.
+        begin = "BEGIN ISOLATION LEVEL READ COMMITTED" + ("" if lock_late else "; " + write_lock_sql())
         with self._transaction(begin) as conn:
-            tx = PostgresWriteTransaction(conn, self._clock, dry_run)
+            tx = PostgresWriteTransaction(conn, self._clock, dry_run, lock_late=lock_late)
             try:
                 yield tx
             except BaseException:
@@ -143,6 +146,22 @@ class PostgresStore:
                     self._pool = open_pool(self.url)
                     self._pid = os.getpid()
         return self._pool
+
+    def log_calls(self, entries: Sequence[Mapping[str, Any]], *, sweep: tuple[str, int] | None = None) -> None:
+        """Add call-log entries without the store's write lock; ``sweep`` as for :meth:`SQLiteStore.log_calls`.
+
+        The call log is a table of its own that no rule reads (its ``seq`` is
+        an identity column), so concurrent inserts need no lock, and the
+        writers of several processes never queue behind a create. The sweep
+        runs in a transaction of its own, so a sweep that fails (two processes
+        deleting the same rows) cannot take the entries with it.
+        """
+        # A write transaction's methods without its lock: opened "locked", it never asks for the lock.
+        with self._transaction("BEGIN ISOLATION LEVEL READ COMMITTED") as conn:
+            PostgresWriteTransaction(conn, self._clock, False).append_call_logs(entries)
+        if sweep is not None:
+            with self._transaction("BEGIN ISOLATION LEVEL READ COMMITTED") as conn:
+                PostgresWriteTransaction(conn, self._clock, False).delete_old_calls(older_than=sweep[0], keep_newest=sweep[1])
 
     def spend_rate(self, name: str, rate: float, burst: int) -> float:
         """Spend one request of caller ``name``'s rate, shared by every process on this database (see ``_pg_rates``)."""

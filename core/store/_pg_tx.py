@@ -22,6 +22,7 @@ from typing import Any
 import psycopg
 
 from ._pg_conn import TRANSLATED, store_error, translated
+from ._pg_migrate import write_lock_sql
 from ._pg_search import PGSearchReads
 from ._pg_sql import translate
 from ._sqlite_base import SQLiteTxCore
@@ -32,6 +33,7 @@ class PGTxCore(SQLiteTxCore):
     """Statements through psycopg, translated from the mixins' shared SQL."""
 
     _conn: psycopg.Connection  # type: ignore[assignment]
+    _CHAR_FUNCTION = "chr"
 
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         self._check_open()
@@ -80,6 +82,11 @@ class PGTxCore(SQLiteTxCore):
                 raise
         return max(changed, 0)
 
+    def _take_write_lock(self) -> None:
+        # Read committed: every statement after the lock sees what the last writer committed.
+        with translated():
+            self._conn.execute(write_lock_sql())
+
     def interrupt(self) -> None:
         """Cancel the statement running on this transaction's connection (safe from another thread)."""
         self._conn.cancel_safe()
@@ -91,6 +98,9 @@ class PostgresReadTransaction(PGTxCore, PGSearchReads, SQLiteReadTransaction):
 
 class PostgresWriteTransaction(PGTxCore, PGSearchReads, SQLiteWriteTransaction):
     """Reads and writes holding the store's write lock (see docs/store.md, "PostgreSQL")."""
+
+    def __init__(self, conn: psycopg.Connection, clock: Callable[[], str], dry_run: bool, *, lock_late: bool = False) -> None:
+        super().__init__(conn, clock, dry_run, lock_late=lock_late)  # type: ignore[arg-type]
 
     def rollback(self) -> None:
         """End the transaction now and discard its writes; ``changes`` stays readable."""

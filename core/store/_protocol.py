@@ -95,6 +95,13 @@ class StoreTransaction(Protocol):
         first, makes each row those keys in that order (a summary, ready for a
         result). The state digest still covers whole rows."""
 
+    def list_titled(self, kind: str, project_id: str, title: str, *, limit: int | None = None,
+                    fields: Sequence[str] | None = None) -> Page:
+        """Rows of ``project_id`` whose display name equals ``title`` but for ASCII
+        case and spaces (space, tab, line breaks, no-break space), oldest first:
+        candidates for the caller to narrow, found through an index for tasks
+        and documents. Totals and ``fields`` as for :meth:`list`."""
+
     def search(self, kind: str, text: str, filters: Mapping[str, Any] | None = None, *,
                limit: int | None = None, offset: int = 0,
                fields: Sequence[str] | None = None, whole_words: bool = False) -> Page:
@@ -269,8 +276,19 @@ class OntologyStore(Protocol):
         ``fields`` or ``shape`` fetches only those columns, and
         ``state_digest()`` raises :class:`StoreError`."""
 
-    def write(self, *, dry_run: bool = False) -> AbstractContextManager[StoreWriteTransaction]:
-        """A write transaction that holds the write lock from its first statement."""
+    def write(self, *, dry_run: bool = False, lock_late: bool = False) -> AbstractContextManager[StoreWriteTransaction]:
+        """A write transaction that holds the write lock from its first statement.
+
+        With ``lock_late`` the lock is taken by the first write method
+        (``insert``, ``update``, ``delete``, or any statement that writes)
+        instead: reads before it see an earlier state, so only callers whose
+        early reads merely inform may ask for it (see ``Handler.reads_before_lock``).
+        """
+
+    def log_calls(self, entries: Sequence[Mapping[str, Any]], *, sweep: tuple[str, int] | None = None) -> None:
+        """Add call-log entries in a transaction of their own (without the write
+        lock where the backend allows it); ``sweep`` is ``(older_than,
+        keep_newest)`` for ``delete_old_calls``."""
 
     def dump(self) -> dict[str, list[dict]]:
         """Every table's rows in a stable order (the call log excluded)."""

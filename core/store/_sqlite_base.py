@@ -39,6 +39,8 @@ def column_list(columns: Iterable[str], alias: str = "") -> str:
 class SQLiteTxCore:
     """State shared by the read and write transaction mixins."""
 
+    _CHAR_FUNCTION = "char"  # the code point to character function; PostgreSQL's is chr
+
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
         self._conn = conn
         self._clock = clock
@@ -46,6 +48,8 @@ class SQLiteTxCore:
         self._observing = observe
         self._reads = ReadLog() if observe else UnobservedReads()
         self._open = True
+        # False only in a write transaction opened with ``lock_late`` until its first write.
+        self._locked = True
 
     # -- SQL ---------------------------------------------------------------
 
@@ -55,11 +59,13 @@ class SQLiteTxCore:
 
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
+        self._lock_for_write()
         return run(self._conn, sql, params)
 
     def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         """Run one statement once per row of parameters."""
         self._check_open()
+        self._lock_for_write()
         with translated():
             self._conn.executemany(sql, rows)
 
@@ -70,6 +76,27 @@ class SQLiteTxCore:
         and the transaction rolls back.
         """
         self._conn.interrupt()
+
+    def _lock_for_write(self) -> None:
+        """Take the write lock now if this transaction was opened without it (``lock_late``).
+
+        Every write method calls this before its own checks, so what it checks
+        and what it writes are read under the lock. Reads made before (a
+        handler's early checks and warnings) came from an earlier state; only
+        handlers whose early reads merely inform ask for ``lock_late``.
+        """
+        if self._locked:
+            return
+        self._check_open()
+        self._take_write_lock()
+        self._locked = True
+
+    def _take_write_lock(self) -> None:
+        # SQLite cannot turn a read snapshot into a write once another connection
+        # has committed since it began, so the snapshot ends (nothing was written
+        # in it) and the write starts afresh, queueing for the lock like any writer.
+        run(self._conn, "COMMIT")
+        run(self._conn, "BEGIN IMMEDIATE")
 
     def _check_open(self) -> None:
         if not self._open:

@@ -28,6 +28,7 @@ class DeleteRules(TreeWrites, GraphWrites):
 
     def delete(self, kind: str, id: str, *, cascade: bool = False) -> Removal:
         spec_for(kind)
+        self._lock_for_write()
         row = self._require(kind, id)
         removal = Removal(kind=kind, row=row)
         if kind == "document":

@@ -12,6 +12,23 @@ from ._rows import Shape, checked_changes, copy_row, encode, ids_are_seeded, jso
 from ._sqlite_base import SQLiteTxCore
 from ._sqlite_filters import Order, checked_fields, order_clause, page_params, where_clause
 
+TITLE_SPACES = (9, 10, 13, 160)
+"""Characters besides the space that a title key drops: tab, line feed, carriage return, no-break space."""
+
+
+def title_key_sql(operand: str, char_function: str = "char") -> str:
+    """SQL for ``operand`` with ASCII letters lowered and spaces dropped: the key of migration 0010's indexes.
+
+    The indexes hold this very expression (SQLite matches an index on an
+    expression only to the same expression), so change it only with a new
+    migration. PostgreSQL spells ``char`` as ``chr``.
+    """
+    expression = f"replace({operand}, ' ', '')"
+    for code in TITLE_SPACES:
+        expression = f"replace({expression}, {char_function}({code}), '')"
+    return f"lower({expression})"
+
+
 _KIND_OF_SQL = " UNION ALL ".join(
     f"SELECT '{spec.kind}' FROM {spec.table} WHERE id = ?1" for spec in KINDS.values()
 )
@@ -60,6 +77,26 @@ class EntityReads(SQLiteTxCore):
             self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
         return Page(rows, total, exact)
 
+    def list_titled(self, kind: str, project_id: str, title: str, *, limit: int | None = None,
+                    fields: Sequence[str] | None = None) -> Page:
+        """Rows of ``project_id`` whose display name equals ``title`` but for ASCII case and spaces, oldest first.
+
+        Spaces are the space, tab, line breaks and the no-break space. A
+        candidate list, one step down an index (migration 0010, for tasks and
+        documents) whatever the store's size: the caller narrows it to its own
+        notion of equal.
+        """
+        spec = spec_for(kind)
+        key = title_key_sql(spec.display, self._CHAR_FUNCTION)
+        where = f"project_id = ? AND {key} = {title_key_sql('?', self._CHAR_FUNCTION)}"
+        params = [project_id, title]
+        lim, _ = page_params(limit, 0)
+        rows = self._select(spec, where, [*params, lim], "ORDER BY seq LIMIT ?", checked_fields(spec, fields))
+        total, exact = self._count(f"FROM {spec.table} WHERE {where}", params, limit, 0, len(rows))
+        self._reads.saw_query(["list_titled", kind, project_id, title, limit], total if exact else [total],
+                              [(kind, r["id"]) for r in rows])
+        return Page(rows, total, exact)
+
     def _count(self, source: str, params: list, limit: int | None, offset: int, shown: int) -> tuple[int, bool]:
         """How many rows ``source`` (``FROM ... WHERE ...``) matches, counting no further than needed.
 
@@ -84,6 +121,7 @@ class EntityWrites(EntityReads):
 
     def insert(self, kind: str, fields: Mapping[str, Any]) -> dict:
         spec = spec_for(kind)
+        self._lock_for_write()  # the checks below must see what the write will be applied to
         row = new_row(spec, fields, self._clock())
         if "id" not in fields and ids_are_seeded() and self.kind_of(row["id"]) is not None:
             raise Conflict(
@@ -98,6 +136,7 @@ class EntityWrites(EntityReads):
 
     def update(self, kind: str, id: str, changes: Mapping[str, Any]) -> tuple[dict, dict]:
         spec = spec_for(kind)
+        self._lock_for_write()
         checked = checked_changes(spec, changes)
         before = self._require(kind, id)
         current = before

@@ -14,8 +14,9 @@ import contextlib
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import apsw
 
@@ -73,10 +74,14 @@ class SQLiteStore:
                 tx._open = False
 
     @contextlib.contextmanager
-    def write(self, *, dry_run: bool = False) -> Iterator[SQLiteWriteTransaction]:
-        """A write transaction; commits on a clean exit unless ``dry_run``."""
-        with self._transaction("BEGIN IMMEDIATE") as conn:
-            tx = SQLiteWriteTransaction(conn, self._clock, dry_run)
+    def write(self, *, dry_run: bool = False, lock_late: bool = False) -> Iterator[SQLiteWriteTransaction]:
+        """A write transaction; commits on a clean exit unless ``dry_run``.
+
+        ``lock_late``: reads run on a snapshot without the write lock until the
+        first write method, which takes it (see ``SQLiteTxCore._lock_for_write``).
+        """
+        with self._transaction("BEGIN" if lock_late else "BEGIN IMMEDIATE") as conn:
+            tx = SQLiteWriteTransaction(conn, self._clock, dry_run, lock_late=lock_late)
             try:
                 yield tx
             except BaseException:
@@ -105,6 +110,17 @@ class SQLiteStore:
                 if conn.in_transaction:
                     run(conn, "ROLLBACK")
                 raise
+
+    def log_calls(self, entries: Sequence[Mapping[str, Any]], *, sweep: tuple[str, int] | None = None) -> None:
+        """Add call-log entries in a transaction of their own; ``sweep`` is ``delete_old_calls``'s (older_than, keep_newest).
+
+        A file has one write lock, so this takes it; the call log's writer
+        thread calls this off the request path, a batch at a time.
+        """
+        with self.write() as tx:
+            tx.append_call_logs(entries)
+            if sweep is not None:
+                tx.delete_old_calls(older_than=sweep[0], keep_newest=sweep[1])
 
     # -- whole-store helpers -------------------------------------------------
 

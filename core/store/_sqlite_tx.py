@@ -8,6 +8,7 @@ import apsw
 
 from ._changes import ChangeSet
 from ._sqlite_bookkeeping import BookkeepingReads, BookkeepingWrites
+from ._sqlite_conn import run
 from ._sqlite_delete import DeleteRules
 from ._sqlite_graph import GraphReads
 from ._sqlite_pins import PinReads, PinWrites
@@ -24,8 +25,9 @@ class SQLiteReadTransaction(SearchReads, TreeReads, GraphReads, BookkeepingReads
 class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites, PinWrites, TokenWrites, ServingWrites):
     """Reads and writes under the write lock (``BEGIN IMMEDIATE``)."""
 
-    def __init__(self, conn: apsw.Connection, clock: Callable[[], str], dry_run: bool) -> None:
+    def __init__(self, conn: apsw.Connection, clock: Callable[[], str], dry_run: bool, *, lock_late: bool = False) -> None:
         super().__init__(conn, clock)
+        self._locked = not lock_late
         self.changes = ChangeSet()
         self.dry_run = dry_run
         self.rolled_back = False
@@ -33,6 +35,6 @@ class SQLiteWriteTransaction(SearchReads, DeleteRules, BookkeepingWrites, PinWri
     def rollback(self) -> None:
         """End the transaction now and discard its writes; ``changes`` stays readable."""
         self._check_open()
-        self._run("ROLLBACK")
+        run(self._conn, "ROLLBACK")
         self._open = False
         self.rolled_back = True

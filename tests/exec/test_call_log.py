@@ -122,3 +122,50 @@ def test_an_entry_after_a_quiet_spell_is_written_without_a_flush(tmp_path):
                 time.sleep(0.05)
     finally:
         gateway.close()
+
+
+def test_entries_are_written_while_another_process_holds_the_write_lock_on_postgres(tmp_path, new_workspace):
+    # On PostgreSQL the call log takes no write lock: a server's log keeps up while
+    # another process runs a long write. An SQLite file has one write lock, so there
+    # the entry waits in the queue (the read itself never waits; see above).
+    from opgate.core.store._locate import connect_store, is_postgres_url
+
+    db = new_workspace(tmp_path, "ws.db")
+    gateway = Gateway(db_path=db)
+    gateway.exec("onto.project.list", {})  # the workspace opened and seeded before the lock is taken
+    holder = connect_store(db)
+    try:
+        with holder.write() as tx:  # another process writing for a long time
+            tx.list("project", limit=1)
+            started = time.monotonic()
+            trace = gateway.exec("onto.task.list", {"limit": 1})["meta"]["trace_id"]
+            assert time.monotonic() - started < 2.0
+            if is_postgres_url(db):
+                deadline = time.monotonic() + 5
+                while trace not in {entry["trace_id"] for entry in _logged(db)}:
+                    assert time.monotonic() < deadline, "the entry waited for the write lock"
+                    time.sleep(0.05)
+        assert trace in {entry["trace_id"] for entry in gateway.recent_calls(5)}
+    finally:
+        holder.close()
+        gateway.close()
+
+
+def test_a_killed_process_loses_at_most_its_last_flush_interval(tmp_path, new_workspace):
+    # SIGKILL runs no code: whatever was still queued is gone. The writer commits the
+    # queue every call_log_flush_s (50 ms), so calls older than that are already written.
+    db = new_workspace(tmp_path, "ws.db")
+    script = textwrap.dedent(f"""
+        import os, signal, time
+        from opgate.core import Gateway
+        gateway = Gateway(db_path={str(db)!r})
+        for n in range(40):
+            gateway.exec("onto.task.list", {{"limit": n + 1}})
+        time.sleep(0.5)  # ten flush intervals
+        gateway.exec("onto.task.list", {{"limit": 99}})  # may be lost: killed before its flush
+        os.kill(os.getpid(), signal.SIGKILL)
+    """)
+    finished = subprocess.run([sys.executable, "-c", script], timeout=60)
+    assert finished.returncode == -9
+    limits = [entry["args"]["limit"] for entry in _logged(db)]
+    assert sorted(limit for limit in limits if limit != 99) == list(range(1, 41))

@@ -1,0 +1,105 @@
+"""``store.write(lock_late=True)``: reads run without the write lock, the first write method takes it.
+
+A create reads to warn and to fail early, then inserts. Holding the store's
+one write lock through those reads made every other writer wait for them;
+with ``lock_late`` other writers commit in between, and the write method
+checks again, under the lock, everything the write relies on. Each test runs
+on SQLite and on PostgreSQL, with a second store object standing for another
+process.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from opgate.core.store import NotFound, OntologyStore
+from opgate.core.store._locate import connect_store
+
+
+@pytest.fixture
+def other(store: OntologyStore):
+    """A second store on the same workspace: another process's connections."""
+    with connect_store(getattr(store, "url", store.location)) as opened:
+        yield opened
+
+
+def _project(store: OntologyStore) -> str:
+    with store.write() as tx:
+        return tx.insert("project", {"name": "Late locks"})["id"]
+
+
+def _commit_elsewhere(other: OntologyStore, project_id: str, title: str) -> None:
+    """A write by another connection, in a thread that must not wait for ours (joined with a bound)."""
+    done = threading.Event()
+
+    def write() -> None:
+        with other.write() as tx:
+            tx.insert("task", {"project_id": project_id, "title": title})
+        done.set()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    thread.join(timeout=10)
+    assert done.is_set(), "another writer waited for a transaction that had not written yet"
+
+
+def test_reads_before_the_first_write_leave_the_lock_free(store, other):
+    project_id = _project(store)
+    with store.write(lock_late=True) as tx:
+        assert tx.list("task", {"project_id": project_id}).total == 0
+        _commit_elsewhere(other, project_id, "written while we read")
+        created = tx.insert("task", {"project_id": project_id, "title": "ours"})
+        # From the first write on, the transaction sees the state it writes into.
+        assert {row["title"] for row in tx.list("task", {"project_id": project_id}).rows} == {"written while we read", "ours"}
+    with store.read() as tx:
+        assert tx.get("task", created["id"])["title"] == "ours"
+
+
+def test_the_write_checks_its_references_again_under_the_lock(store, other):
+    project_id = _project(store)
+    with store.write() as tx:
+        plan = tx.insert("plan", {"project_id": project_id, "name": "Soon gone"})
+    with pytest.raises(NotFound):
+        with store.write(lock_late=True) as tx:
+            assert tx.find("plan", plan["id"]) is not None  # what a handler's early check saw
+            with other.write() as elsewhere:
+                elsewhere.delete("plan", plan["id"])
+            tx.insert("task", {"project_id": project_id, "title": "on a deleted plan", "plan_id": plan["id"]})
+    with store.read() as tx:
+        assert tx.list("task", {"project_id": project_id}).total == 0
+
+
+def test_once_locked_other_writers_wait(store, other):
+    project_id = _project(store)
+    order: list[str] = []
+    with store.write(lock_late=True) as tx:
+        tx.insert("task", {"project_id": project_id, "title": "first"})
+
+        def write() -> None:
+            with other.write() as elsewhere:
+                elsewhere.insert("task", {"project_id": project_id, "title": "second"})
+            order.append("other committed")
+
+        thread = threading.Thread(target=write)
+        thread.start()
+        thread.join(timeout=0.3)
+        order.append("ours still open")
+    thread.join(timeout=10)
+    assert order == ["ours still open", "other committed"]
+
+
+def test_a_late_transaction_that_never_writes_commits_nothing_and_can_roll_back(store):
+    project_id = _project(store)
+    with store.write(lock_late=True) as tx:
+        tx.list("task", {"project_id": project_id})
+    with store.write(lock_late=True) as tx:
+        tx.list("task", {"project_id": project_id})
+        tx.rollback()
+    assert tx.rolled_back
+    with store.write(lock_late=True, dry_run=True) as tx:
+        tx.insert("task", {"project_id": project_id, "title": "rehearsed"})
+    assert [entry["row"]["title"] for entry in tx.changes.to_dict()["created"]] == ["rehearsed"]
+    with store.read() as tx:
+        assert tx.list("task", {"project_id": project_id}).total == 0
