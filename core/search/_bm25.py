@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,6 +121,13 @@ class BM25Index:
                 idf, (ids, saturated) = self._combined.get(shares) or self._combined_now(shares)
                 found.append((shares, ids, saturated, query_weight * idf))
         return found
+
+    def prepared_lists(self) -> Iterator[tuple[Any, Any, Any]]:
+        """Every list a query can walk without combining one then: ``(key, ids, saturated weights)``, keyed as :meth:`query_lists` keys them."""
+        for term, postings in self.postings.items():
+            yield term, postings[0], postings[1]
+        for shares, (_, postings) in self._combined.items():
+            yield shares, postings[0], postings[1]
 
     def prepare(self, alternatives: Mapping[str, float]) -> None:
         """Precomputes the postings of a word scored with its stand-ins (weights relative to the word's 1.0).

@@ -27,9 +27,8 @@ weights), and on ids in each list being ascending. Bounds are inflated by
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress
 from typing import Any
 
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
@@ -39,6 +38,8 @@ BISECT_RATIO = 8
 # What looking up one candidate costs against reading one posting in a walk: a fixed part, and a part per list.
 CANDIDATE_COST = 30
 PROBE_COST = 2
+# Halvings in the search for a contribution level (:meth:`ScoredLists._level`): within 1e-7 of the best level.
+LEVEL_STEPS = 24
 # Thresholds tried for the top score, as shares of the most any document could get.
 TOP_GUESSES = (0.9, 0.75, 0.6, 0.4, 0.0)
 
@@ -51,9 +52,11 @@ class ScoredLists:
     most the length of their coefficients' vector.
     """
 
-    def __init__(self, lists: Sequence[tuple[Any, Any, float]], peaks: Sequence[float], *, unit: bool = False):
+    def __init__(self, lists: Sequence[tuple[Any, Any, float]], orders: Sequence[Any], *, unit: bool = False):
         self.lists = list(lists)
-        self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, peaks)]
+        self.orders = list(orders)
+        self.peaks = [weights[order[0]] if len(order) else 0.0 for (_, weights, _), order in zip(self.lists, self.orders)]
+        self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, self.peaks)]
         self.squares = [coefficient * coefficient for _, _, coefficient in self.lists]
         self.unit = unit
 
@@ -106,27 +109,50 @@ class ScoredLists:
     def candidates(self, threshold: float) -> set[int]:
         """A superset of the documents whose score is at least ``threshold`` (> 0).
 
-        A document that holds none of a set of lists gets at most what the
-        other lists can give; the shortest lists are taken into that set
-        until the others cannot reach the threshold, so every document that
-        can is in one of them (MaxScore's essential lists, chosen by cost).
+        Every list is read in impact order down to one contribution level
+        (``coefficient * weight``), the highest at which a document with
+        every posting under it falls short of the threshold: the lists of
+        small contributions give nothing, the others their strongest
+        postings only (a prefix of their impact order, found by bisection).
         """
-        count = len(self.lists)
-        rest = sorted(range(count), key=lambda p: len(self.lists[p][0]))
-        chosen: list[int] = []
-        while rest and self.bound(rest) >= threshold:
-            chosen.append(rest.pop(0))
+        level = self._level(threshold)
         found: set[int] = set()
-        for position in chosen:
-            ids, weights, coefficient = self.lists[position]
-            # What this list must give when every other list gives its most.
-            needed = threshold - self.bound(p for p in range(count) if p != position)
-            if needed > 0.0 and coefficient > 0.0:
-                floor = needed / coefficient * (1.0 - MARGIN)
-                found.update(compress(ids, map(floor.__le__, weights)))
-            else:
-                found.update(ids)
+        if level is None:
+            return found
+        for (ids, weights, coefficient), order in zip(self.lists, self.orders):
+            if coefficient <= 0.0:
+                continue
+            floor = level / coefficient * (1.0 - MARGIN)
+            cut = bisect_right(order, -floor, key=lambda p: -weights[p])
+            if cut:
+                found.update(map(ids.__getitem__, order[:cut]))
         return found
+
+    def _level(self, threshold: float) -> float | None:
+        """A contribution level under which no document can reach ``threshold``; None if none can at all.
+
+        Largest such level found by bisection on :meth:`_most_under`, which
+        only grows with the level.
+        """
+        if not self.lists or self._most_under(max(self.bounds)) < threshold:
+            return None
+        low, high = 0.0, max(self.bounds)
+        for _ in range(LEVEL_STEPS):
+            middle = (low + high) / 2.0
+            if self._most_under(middle) < threshold:
+                low = middle
+            else:
+                high = middle
+        return low
+
+    def _most_under(self, level: float) -> float:
+        """The most a document can get when each of its contributions is under ``level`` (or its list's bound)."""
+        caps = [min(bound, level) for bound in self.bounds]
+        most = sum(caps)
+        if self.unit:
+            # Weights capped at cap / coefficient on a unit vector: water-filling gives the exact maximum.
+            most = min(most, _unit_most([c for _, _, c in self.lists], [cap / c if c > 0.0 else 0.0 for cap, (_, _, c) in zip(caps, self.lists)]))
+        return most * (1.0 + MARGIN)
 
     def at_least(self, threshold: float, documents: Iterable[int], thresholds: Mapping[int, float] | None = None) -> dict[int, float]:
         """The exact scores of those ``documents`` whose score is at least ``threshold`` (or their own, in ``thresholds``).
@@ -167,6 +193,25 @@ class ScoredLists:
                 if score is not None and score >= floor:
                     scores[doc_id] = score
         return scores
+
+
+def _unit_most(coefficients: Sequence[float], caps: Sequence[float]) -> float:
+    """The largest ``sum(c * x)`` over ``0 <= x <= cap`` with ``sum(x * x) <= 1``: each ``x = min(cap, t * c)`` for one ``t``."""
+    if sum(cap * cap for cap in caps) <= 1.0:
+        return sum(c * cap for c, cap in zip(coefficients, caps))
+    pairs = sorted((cap / c, c, cap) for c, cap in zip(coefficients, caps) if c > 0.0)
+    fixed_squares = fixed_sum = 0.0
+    free_squares = sum(c * c for _, c, _ in pairs)
+    for ratio, c, cap in pairs:
+        if free_squares <= 0.0:
+            break
+        scale = math.sqrt(max(0.0, 1.0 - fixed_squares) / free_squares)
+        if scale <= ratio:
+            return fixed_sum + scale * free_squares
+        fixed_squares += cap * cap
+        fixed_sum += c * cap
+        free_squares -= c * c
+    return fixed_sum
 
 
 def _sum_in_order(found: Sequence[float | None], coefficients: Sequence[float]) -> float | None:
