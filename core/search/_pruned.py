@@ -29,12 +29,13 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress, repeat
 from typing import Any
 
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
 MARGIN = 1e-9
 # A list this many times longer than the candidates is searched by bisection; a shorter one is read whole into a dict.
-BISECT_RATIO = 8
+BISECT_RATIO = 4
 # What looking up one candidate costs against reading one posting in a walk: a fixed part, and a part per list.
 CANDIDATE_COST = 30
 PROBE_COST = 2
@@ -119,14 +120,35 @@ class ScoredLists:
         found: set[int] = set()
         if level is None:
             return found
-        for (ids, weights, coefficient), order in zip(self.lists, self.orders):
-            if coefficient <= 0.0:
-                continue
-            floor = level / coefficient * (1.0 - MARGIN)
-            cut = bisect_right(order, -floor, key=lambda p: -weights[p])
-            if cut:
-                found.update(map(ids.__getitem__, order[:cut]))
+        required = self._required(threshold)
+        if required:
+            # Each of these lists must give its part: the documents are in all of those parts.
+            parts = sorted((self._prefix(position, floor) for position, floor in required), key=len)
+            found.update(parts[0])
+            for part in parts[1:]:
+                found.intersection_update(part)
+            return found
+        for position, (_, _, coefficient) in enumerate(self.lists):
+            if coefficient > 0.0:
+                found.update(self._prefix(position, level / coefficient * (1.0 - MARGIN)))
         return found
+
+    def _required(self, threshold: float) -> list[tuple[int, float]]:
+        """The lists a document must hold to reach ``threshold``, each with the least weight it must have there."""
+        count = len(self.lists)
+        required = []
+        for position, (_, _, coefficient) in enumerate(self.lists):
+            needed = threshold - self.bound(p for p in range(count) if p != position)
+            if needed > 0.0 and coefficient > 0.0:
+                required.append((position, needed / coefficient * (1.0 - MARGIN)))
+        return required
+
+    def _prefix(self, position: int, floor: float) -> Any:
+        """The ids of one list whose weight is at least ``floor``: a prefix of its impact order."""
+        ids, weights, _ = self.lists[position]
+        order = self.orders[position]
+        cut = bisect_right(order, -floor, key=lambda p: -weights[p])
+        return list(map(ids.__getitem__, order[:cut]))
 
     def _level(self, threshold: float) -> float | None:
         """A contribution level under which no document can reach ``threshold``; None if none can at all.
@@ -157,41 +179,44 @@ class ScoredLists:
     def at_least(self, threshold: float, documents: Iterable[int], thresholds: Mapping[int, float] | None = None) -> dict[int, float]:
         """The exact scores of those ``documents`` whose score is at least ``threshold`` (or their own, in ``thresholds``).
 
-        Each document's weights are looked up, strongest list first, only
-        while it can still reach its threshold. A threshold of 0 scores every
-        document that any list holds.
+        The lists are read strongest first, each for every document still in
+        the running at once (a bisection per document, or one dict when the
+        list is short): a document is dropped as soon as what it has plus
+        what the other lists could add falls under its threshold. A
+        threshold of 0 scores every document that any list holds.
         """
-        documents = sorted(documents)
-        if not documents:
+        docs = sorted(documents)
+        if not docs:
             return {}
-        lookups = [_lookup(ids, weights, len(documents)) for ids, weights, _ in self.lists]
         coefficients = [coefficient for _, _, coefficient in self.lists]
         strongest = sorted(range(len(self.lists)), key=self.bounds.__getitem__, reverse=True)
-        still = [self.bound(strongest[place:]) for place in range(len(strongest))]
-        lengths = [math.sqrt(sum(self.squares[p] for p in strongest[place:])) * (1.0 + MARGIN) for place in range(len(strongest))] if self.unit else None
-        scores: dict[int, float] = {}
-        count = len(self.lists)
-        for doc_id in documents:
-            floor = (threshold if thresholds is None else thresholds[doc_id]) * (1.0 - MARGIN)
-            found: list[float | None] = [None] * count
-            gathered = 0.0
-            squares = 0.0
-            for place, position in enumerate(strongest):
-                could = still[place]
-                if lengths is not None and squares > 0.0:
-                    # The rest of a unit vector whose found part has length sqrt(squares).
-                    could = min(could, lengths[place] * math.sqrt(max(0.0, 1.0 - squares) + MARGIN))
-                if gathered + could < floor:
-                    break
-                weight = lookups[position](doc_id)
-                if weight is not None:
-                    found[position] = weight
-                    gathered += coefficients[position] * weight
-                    squares += weight * weight
+        floors = [threshold * (1.0 - MARGIN)] * len(docs) if thresholds is None else [thresholds[d] * (1.0 - MARGIN) for d in docs]
+        gathered = [0.0] * len(docs)
+        squares = [0.0] * len(docs)
+        found: list[dict[int, float]] = [{} for _ in self.lists]
+        for place, position in enumerate(strongest):
+            could = self.bound(strongest[place:])
+            if self.unit:
+                # The rest of a unit vector whose found part has length sqrt(squares).
+                length = math.sqrt(sum(self.squares[p] for p in strongest[place:])) * (1.0 + MARGIN)
+                alive = [g + (min(could, length * math.sqrt(max(0.0, 1.0 - q) + MARGIN)) if q > 0.0 else could) >= f for g, q, f in zip(gathered, squares, floors)]
             else:
-                score = _sum_in_order(found, coefficients)
-                if score is not None and score >= floor:
-                    scores[doc_id] = score
+                alive = [g + could >= f for g, f in zip(gathered, floors)]
+            if not all(alive):
+                docs, gathered, squares, floors = (list(compress(column, alive)) for column in (docs, gathered, squares, floors))
+                if not docs:
+                    return {}
+            ids, weights, coefficient = self.lists[position]
+            column = _weights_of(ids, weights, docs)
+            found[position] = {d: w for d, w in zip(docs, column) if w is not None}
+            gathered = [g if w is None else g + coefficient * w for g, w in zip(gathered, column)]
+            if self.unit:
+                squares = [q if w is None else q + w * w for q, w in zip(squares, column)]
+        scores: dict[int, float] = {}
+        for doc_id, floor in zip(docs, floors):
+            score = _sum_in_order([weights.get(doc_id) for weights in found], coefficients)
+            if score is not None and score >= floor:
+                scores[doc_id] = score
         return scores
 
 
@@ -225,17 +250,10 @@ def _sum_in_order(found: Sequence[float | None], coefficients: Sequence[float]) 
     return total
 
 
-def _lookup(ids: Any, weights: Any, wanted: int):
-    if len(ids) > BISECT_RATIO * wanted:
-        return _bisect_lookup(ids, weights)
-    return dict(zip(ids, weights)).get
-
-
-def _bisect_lookup(ids: Any, weights: Any):
+def _weights_of(ids: Any, weights: Any, docs: list[int]) -> list[float | None]:
+    """Each of ``docs`` (ascending)'s weight in one list, None where the list does not hold it."""
     size = len(ids)
-
-    def weight_of(doc_id: int) -> float | None:
-        at = bisect_left(ids, doc_id)
-        return weights[at] if at < size and ids[at] == doc_id else None
-
-    return weight_of
+    if size <= BISECT_RATIO * len(docs):
+        return list(map(dict(zip(ids, weights)).get, docs))
+    positions = map(bisect_left, repeat(ids, len(docs)), docs)
+    return [weights[at] if at < size and ids[at] == doc_id else None for at, doc_id in zip(positions, docs)]
