@@ -29,7 +29,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress, repeat
+from itertools import chain, compress, islice, repeat
+from operator import eq
 from typing import Any
 
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
@@ -41,6 +42,8 @@ CANDIDATE_COST = 30
 PROBE_COST = 2
 # Halvings in the search for a contribution level (:meth:`ScoredLists._level`): within 1e-7 of the best level.
 LEVEL_STEPS = 24
+# The count of lists is used when the contribution level would read more than 1 / COUNT_RATIO of all postings.
+COUNT_RATIO = 16
 # Thresholds tried for the top score, as shares of the most any document could get.
 TOP_GUESSES = (0.9, 0.75, 0.6, 0.4, 0.0)
 
@@ -60,6 +63,8 @@ class ScoredLists:
         self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, self.peaks)]
         self.squares = [coefficient * coefficient for _, _, coefficient in self.lists]
         self.unit = unit
+        self.postings = sum(len(ids) for ids, _, _ in self.lists)
+        self._merged_ids: list[int] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.lists)
@@ -80,7 +85,7 @@ class ScoredLists:
         the top among them is the top of all.
         """
         ceiling = self.bound(range(len(self.lists)))
-        postings = sum(len(ids) for ids, _, _ in self.lists)
+        postings = self.postings
         for share in TOP_GUESSES:
             threshold = max(seed, share * ceiling)
             candidates = self.candidates(threshold)
@@ -108,30 +113,60 @@ class ScoredLists:
         return scores
 
     def candidates(self, threshold: float) -> set[int]:
-        """A superset of the documents whose score is at least ``threshold`` (> 0).
+        """A superset of the documents whose score is at least ``threshold`` (> 0), from the cheapest of three necessary conditions.
 
-        Every list is read in impact order down to one contribution level
-        (``coefficient * weight``), the highest at which a document with
-        every posting under it falls short of the threshold: the lists of
-        small contributions give nothing, the others their strongest
-        postings only (a prefix of their impact order, found by bisection).
+        - *Required lists*: a list whose part is needed even with every other
+          list at its bound must hold the document, at or over a weight:
+          the documents are in the smallest such part (a prefix of the
+          list's impact order), and over the floor of every other one.
+        - *A contribution level*: every list read in impact order down to
+          the highest ``coefficient * weight`` at which a document with
+          every posting under it falls short; the union of those prefixes.
+        - *A count of lists*: when no document in fewer than ``k`` lists
+          can reach the threshold, the ids of every list merged in order
+          (a C sort of sorted runs) give those that occur ``k`` times.
         """
         level = self._level(threshold)
-        found: set[int] = set()
         if level is None:
-            return found
+            return set()
         required = self._required(threshold)
         if required:
-            # Each of these lists must give its part: the documents are in all of those parts.
-            parts = sorted((self._prefix(position, floor) for position, floor in required), key=len)
-            found.update(parts[0])
-            for part in parts[1:]:
-                found.intersection_update(part)
-            return found
-        for position, (_, _, coefficient) in enumerate(self.lists):
-            if coefficient > 0.0:
-                found.update(self._prefix(position, level / coefficient * (1.0 - MARGIN)))
+            cuts = [(self._cut(position, floor), position, floor) for position, floor in required]
+            cut, position, _ = min(cuts)
+            found = sorted(self._prefix(position, cut))
+            for _, other, floor in cuts:
+                if other != position and found:
+                    ids, weights, _ = self.lists[other]
+                    found = [d for d, w in zip(found, _weights_of(ids, weights, found)) if w is not None and w >= floor]
+            return set(found)
+        cuts = [(self._cut(position, level / coefficient * (1.0 - MARGIN)), position) for position, (_, _, coefficient) in enumerate(self.lists) if coefficient > 0.0]
+        least = self._least_lists(threshold)
+        if least >= 2 and sum(cut for cut, _ in cuts) * COUNT_RATIO > self.postings:
+            merged = self._merged()
+            return set(compress(merged, map(eq, merged, islice(merged, least - 1, None))))
+        found: set[int] = set()
+        for cut, position in cuts:
+            found.update(self._prefix(position, cut))
         return found
+
+    def _least_lists(self, threshold: float) -> int:
+        """How many lists a document must hold to reach ``threshold`` (the strongest ``k`` lists together fall short with fewer)."""
+        bounds = sorted(self.bounds, reverse=True)
+        squares = sorted(self.squares, reverse=True)
+        most = squared = 0.0
+        for count, (bound, square) in enumerate(zip(bounds, squares), start=1):
+            most += bound
+            squared += square
+            reach = min(most, math.sqrt(squared) * (1.0 + MARGIN)) if self.unit else most
+            if reach >= threshold:
+                return count
+        return len(bounds) + 1
+
+    def _merged(self) -> list[int]:
+        """Every list's ids in one ascending list, a document once per list holding it (made once)."""
+        if self._merged_ids is None:
+            self._merged_ids = sorted(chain.from_iterable(ids for ids, _, _ in self.lists))
+        return self._merged_ids
 
     def _required(self, threshold: float) -> list[tuple[int, float]]:
         """The lists a document must hold to reach ``threshold``, each with the least weight it must have there."""
@@ -143,12 +178,14 @@ class ScoredLists:
                 required.append((position, needed / coefficient * (1.0 - MARGIN)))
         return required
 
-    def _prefix(self, position: int, floor: float) -> Any:
-        """The ids of one list whose weight is at least ``floor``: a prefix of its impact order."""
-        ids, weights, _ = self.lists[position]
-        order = self.orders[position]
-        cut = bisect_right(order, -floor, key=lambda p: -weights[p])
-        return list(map(ids.__getitem__, order[:cut]))
+    def _cut(self, position: int, floor: float) -> int:
+        """How many postings of one list weigh at least ``floor``."""
+        weights = self.lists[position][1]
+        return bisect_right(self.orders[position], -floor, key=lambda p: -weights[p])
+
+    def _prefix(self, position: int, cut: int) -> list[int]:
+        """The ids of one list's ``cut`` heaviest postings: a prefix of its impact order."""
+        return list(map(self.lists[position][0].__getitem__, self.orders[position][:cut]))
 
     def _level(self, threshold: float) -> float | None:
         """A contribution level under which no document can reach ``threshold``; None if none can at all.
