@@ -36,10 +36,9 @@ from typing import Any
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
 MARGIN = 1e-9
 # A list this many times longer than the candidates is searched by bisection; a shorter one is read whole into a dict.
-BISECT_RATIO = 4
-# What looking up one candidate costs against reading one posting in a walk: a fixed part, and a part per list.
-CANDIDATE_COST = 30
-PROBE_COST = 2
+BISECT_RATIO = 2
+# Looking a document up in a list costs about this many postings read in a walk (with the pruning around it).
+WALK_RATIO = 10
 # Halvings in the search for a contribution level (:meth:`ScoredLists._level`): within 1e-7 of the best level.
 LEVEL_STEPS = 24
 # The count of lists is used when the contribution level would read more than 1 / COUNT_RATIO of all postings.
@@ -89,7 +88,7 @@ class ScoredLists:
         for share in TOP_GUESSES:
             threshold = max(seed, share * ceiling)
             candidates = self.candidates(threshold)
-            if len(candidates) * (CANDIDATE_COST + PROBE_COST * len(self.lists)) > postings:
+            if len(candidates) * len(self.lists) * WALK_RATIO > postings:
                 # Bounds this loose would look up more than a walk of every posting reads.
                 scores = self.everything()
                 top = max(scores.values())
@@ -99,12 +98,17 @@ class ScoredLists:
                 return found
         raise AssertionError("the seed document scores at least the seed")
 
-    def everything(self) -> dict[int, float]:
-        """Every document's score, by walking every list (the full walk itself: same additions, same order)."""
+    def everything(self, only: set[int] | None = None) -> dict[int, float]:
+        """Every document's score (or those ``only`` names), by walking every list: the full walk's additions, in its order."""
         scores: dict[int, float] = {}
         get = scores.get
         for ids, weights, coefficient in self.lists:
-            products = map(coefficient.__mul__, weights)
+            products: Iterable[Any] = map(coefficient.__mul__, weights)
+            if only is not None:
+                postings = compress(zip(ids, products), map(only.__contains__, ids))
+                for doc_id, product in postings:
+                    scores[doc_id] = get(doc_id, 0.0) + product
+                continue
             if not scores:
                 scores.update(zip(ids, products))
                 continue
@@ -225,6 +229,13 @@ class ScoredLists:
         docs = sorted(documents)
         if not docs:
             return {}
+        if len(docs) * len(self.lists) * WALK_RATIO > self.postings:
+            # So many documents that reading every posting (each tested for membership in C) costs less than looking them up.
+            scores = self.everything(set(docs))
+            if thresholds is None:
+                floor = threshold * (1.0 - MARGIN)
+                return {d: score for d, score in scores.items() if score >= floor}
+            return {d: score for d, score in scores.items() if score >= thresholds[d] * (1.0 - MARGIN)}
         coefficients = [coefficient for _, _, coefficient in self.lists]
         strongest = sorted(range(len(self.lists)), key=self.bounds.__getitem__, reverse=True)
         floors = [threshold * (1.0 - MARGIN)] * len(docs) if thresholds is None else [thresholds[d] * (1.0 - MARGIN) for d in docs]

@@ -124,8 +124,9 @@ class Rules:
 
         No op is in both: naming an op's action is asking for it.
         """
-        named = {d for term in query_terms for d in self._by_action_term.get(term, ())}
-        barred = frozenset(self.destructive).difference(named) if not intent.asks_removal else frozenset()
+        # Unions and differences in C: an action like "create" names tens of thousands of ops at scale.
+        named: set[int] = set().union(*(self._by_action_term.get(term, ()) for term in query_terms))
+        barred = frozenset(self.destructive.difference(named)) if not intent.asks_removal else frozenset()
         return (named if self._structured else set()), barred
 
     def _state_target(self, intent: Intent, scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[int, str, str] | None:
