@@ -149,14 +149,20 @@ class BM25Index:
 
     def _combine(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, PostingList]:
         combined: dict[int, float] = {}
+        get = combined.get
         for term, share in shares:
             ids, _, frequencies = self.postings[term]
-            for doc_id, tf in zip(ids, frequencies):
-                combined[doc_id] = combined.get(doc_id, 0.0) + share * tf
+            # Products in C; the first list's taken as they are (0.0 + x is x): the same floats as a plain loop.
+            products = map(share.__mul__, frequencies)
+            if not combined:
+                combined.update(zip(ids, products))
+                continue
+            for doc_id, product in zip(ids, products):
+                combined[doc_id] = get(doc_id, 0.0) + product
         k1 = self.k1
         # Ids ascending, like every other list, so that one document's weight can be found by bisection.
         ordered = sorted(combined)
-        return min(self.idf[term] for term, _ in shares), posting_list(ordered, [combined[d] / (k1 + combined[d]) for d in ordered])
+        return min(self.idf[term] for term, _ in shares), posting_list(ordered, [tf / (k1 + tf) for tf in map(combined.__getitem__, ordered)])
 
     def best_weight(self, term: str) -> float:
         """The highest score one occurrence-weighted term gives any document (``idf * best saturation``)."""

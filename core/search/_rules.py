@@ -31,6 +31,8 @@ DESTRUCTIVE_SHARE = 0.5
 # How much an op whose action the request's verb names is lifted.
 ACTION_LIFT = 1.5
 STRUCTURED_SHARE = 0.5
+# Lifted and demoted ops kept for this many sets of action words (each a set of op ids).
+MAX_FACTORS = 256
 
 
 def is_destructive(record: OpRecord) -> bool:
@@ -74,6 +76,7 @@ class Rules:
         # ("agency.find" among plugin names), a lift would only pick those few.
         self._structured = len(action_terms_of) >= STRUCTURED_SHARE * len(records)
         self._by_action_term: dict[str, list[int]] = {}
+        self._factors: dict[Any, tuple[frozenset[int], frozenset[int]]] = {}
         for doc_id, found in action_terms_of.items():
             for term in sorted(found):
                 self._by_action_term.setdefault(term, []).append(doc_id)
@@ -94,6 +97,7 @@ class Rules:
         rules.states = {int(doc_id): (str(field), tuple(values)) for doc_id, field, values in data["states"]}
         rules._structured = bool(data["structured"])
         rules._by_action_term = {str(term): [int(d) for d in docs] for term, docs in data["by_action_term"].items()}
+        rules._factors = {}
         return rules
 
     def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> Adjusted:
@@ -119,15 +123,22 @@ class Rules:
                 first = doc_id
         return Adjusted(scores, suggested, first, barred)
 
-    def factors(self, intent: Intent, query_terms: set[str]) -> tuple[set[int], frozenset[int]]:
+    def factors(self, intent: Intent, query_terms: set[str]) -> tuple[frozenset[int], frozenset[int]]:
         """The ops whose score is lifted (times ``ACTION_LIFT``) and those demoted (times ``DESTRUCTIVE_SHARE``), which also may not lead.
 
         No op is in both: naming an op's action is asking for it.
         """
-        # Unions and differences in C: an action like "create" names tens of thousands of ops at scale.
-        named: set[int] = set().union(*(self._by_action_term.get(term, ()) for term in query_terms))
-        barred = frozenset(self.destructive.difference(named)) if not intent.asks_removal else frozenset()
-        return (named if self._structured else set()), barred
+        # Kept per set of action words: "create" names tens of thousands of ops at scale.
+        key = (tuple(sorted(t for t in query_terms if t in self._by_action_term)), intent.asks_removal)
+        found = self._factors.get(key)
+        if found is None:
+            named: set[int] = set().union(*(self._by_action_term[term] for term in key[0]))
+            barred = frozenset(self.destructive.difference(named)) if not intent.asks_removal else frozenset()
+            if len(self._factors) >= MAX_FACTORS:
+                self._factors.clear()
+            found = self._factors[key] = (frozenset(named), barred)
+        named, barred = found
+        return (named if self._structured else frozenset()), barred
 
     def _state_target(self, intent: Intent, scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[int, str, str] | None:
         best: tuple[tuple[float, ...], int, str, str] | None = None
