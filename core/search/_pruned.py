@@ -43,8 +43,9 @@ WALK_RATIO = 10
 LEVEL_STEPS = 24
 # The count of lists is used when the contribution level would read more than 1 / COUNT_RATIO of all postings.
 COUNT_RATIO = 16
-# Thresholds tried for the top score, as shares of the most any document could get.
-TOP_GUESSES = (0.9, 0.75, 0.6, 0.4, 0.0)
+# Thresholds tried for the top score, as shares of the most any document could get (then the seed itself:
+# every step down costs a candidate search, and the seed is usually close to the top).
+TOP_GUESSES = (0.9, 0.0)
 
 
 class ScoredLists:
