@@ -1,4 +1,4 @@
-"""Scores above a threshold without walking whole posting lists: MaxScore over sorted lists, exact.
+"""Scores above a threshold without walking whole posting lists: bounds over impact-ordered lists, exact.
 
 A score here is a sum over posting lists of ``coefficient * weight``, added
 in a fixed order (the order :meth:`BM25Index.query_lists` and
@@ -6,15 +6,18 @@ in a fixed order (the order :meth:`BM25Index.query_lists` and
 document whose score is at least a threshold, and its score, bit-identical
 to the full walk, without touching most postings:
 
-- Each list's bound is ``coefficient * its largest weight``. Lists sorted by
-  bound, the longest prefix whose bounds add up to less than the threshold
-  is *non-essential*: a document found only there cannot reach the threshold,
-  so candidates come from the other lists alone (MaxScore, Turtle and Flood
-  1995). A list whose bound is needed even with every other list at its
-  bound gives only its postings over that floor.
-- A candidate's weights are then looked up by bisection (ids are
-  ascending), the lists with the largest bounds first; as soon as what it
-  has plus what the rest could add falls under the threshold, it is dropped.
+- Each list's bound is ``coefficient * its largest weight``, and each list
+  has an impact order (its positions by weight, largest first; see
+  :func:`._packed.impact_order`), so its postings over a weight are a
+  prefix found by bisection. Candidates come from the cheapest of three
+  necessary conditions (:meth:`ScoredLists.candidates`): a list that must
+  give its part, a contribution level every list is read down to (with
+  unit-vector lists bounded by water-filling), or a count of lists.
+- Candidates' weights are then looked up a list at a time, the lists with
+  the largest bounds first; a candidate is dropped as soon as what it has
+  plus what the rest could add falls under the threshold. With very many
+  candidates, one walk over every posting (membership tested in C) costs
+  less, and adds the same floats in the same order.
 - A survivor's score is summed again in the fixed order, so it is the very
   float the full walk gives.
 

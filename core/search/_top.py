@@ -7,7 +7,8 @@ This finds the same first ops, with the same scores, from a few hundred:
 1. The divisors. The fused score divides each ranker's score by its best
    (:func:`._lexical._mix`), so both bests must be exact. Each is the top of
    one sum of posting lists: a seed op (one at the peak of each list) gives
-   a threshold, and :class:`ScoredLists` finds every op at or above it.
+   a threshold, and :class:`ScoredLists` finds every op at or above it
+   from the heaviest postings of each list (impact order).
 2. A bound on the word score. Once the bests are known, an op's n-gram part
    is at most ``NGRAM_SHARE`` (its gram score over the best gram score is at
    most 1), and the rules multiply a score by at most ``ACTION_LIFT`` (only

@@ -14,7 +14,6 @@ import random
 from array import array
 
 import pytest
-
 from opgate.core.search import _pruned
 from opgate.core.search._lexical import _order_key, _order_name
 from opgate.core.search._packed import impact_order, pack, unpack
