@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +122,13 @@ class BM25Index:
                 found.append((shares, ids, saturated, query_weight * idf))
         return found
 
+    def prepared_lists(self) -> Iterator[tuple[Any, Any, Any]]:
+        """Every list a query can walk without combining one then: ``(key, ids, saturated weights)``, keyed as :meth:`query_lists` keys them."""
+        for term, postings in self.postings.items():
+            yield term, postings[0], postings[1]
+        for shares, (_, postings) in self._combined.items():
+            yield shares, postings[0], postings[1]
+
     def prepare(self, alternatives: Mapping[str, float]) -> None:
         """Precomputes the postings of a word scored with its stand-ins (weights relative to the word's 1.0).
 
@@ -142,14 +149,20 @@ class BM25Index:
 
     def _combine(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, PostingList]:
         combined: dict[int, float] = {}
+        get = combined.get
         for term, share in shares:
             ids, _, frequencies = self.postings[term]
-            for doc_id, tf in zip(ids, frequencies):
-                combined[doc_id] = combined.get(doc_id, 0.0) + share * tf
+            # Products in C; the first list's taken as they are (0.0 + x is x): the same floats as a plain loop.
+            products = map(share.__mul__, frequencies)
+            if not combined:
+                combined.update(zip(ids, products))
+                continue
+            for doc_id, product in zip(ids, products):
+                combined[doc_id] = get(doc_id, 0.0) + product
         k1 = self.k1
         # Ids ascending, like every other list, so that one document's weight can be found by bisection.
         ordered = sorted(combined)
-        return min(self.idf[term] for term, _ in shares), posting_list(ordered, [combined[d] / (k1 + combined[d]) for d in ordered])
+        return min(self.idf[term] for term, _ in shares), posting_list(ordered, [tf / (k1 + tf) for tf in map(combined.__getitem__, ordered)])
 
     def best_weight(self, term: str) -> float:
         """The highest score one occurrence-weighted term gives any document (``idf * best saturation``)."""

@@ -27,6 +27,7 @@ parameters and results, not because it is about many things) took dev from
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from typing import Any
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
+from ._packed import impact_order, pack, unpack
 from ._pruned import ScoredLists
 from ._related import RelatedTerms, default_related_terms
 from ._spelling import Speller
@@ -53,8 +55,8 @@ FIELDS = {
     "tags": Field(weight=1.0),
 }
 NGRAM_SHARE = 0.3
-# Peaks kept for lists already seen (a few MB at most).
-MAX_PEAKS = 65536
+# Impact orders of lists combined at query time, kept for later queries (the build orders every other list).
+MAX_QUERY_ORDERS = 256
 # The ops at the top of each ranker for recent queries: what divides their scores (a few KB each).
 MAX_TOPS = 1024
 K1 = 1.6
@@ -124,14 +126,17 @@ class LexicalRanker:
         content = [_content_words(t.name, t.summary, t.description, t.phrases) for t in texts]
         self.ngrams = NgramIndex(content)
         self.speller = Speller.of(content)
-        self._peaks: dict[Any, tuple[Any, float, int]] = {}
+        self._orders = {("w", key): impact_order(weights) for key, _, weights in self.words.prepared_lists()}
+        self._orders.update((("g", gram), impact_order(postings[1])) for gram, postings in self.ngrams.postings.items())
+        self._query_orders: dict[Any, Any] = {}
         self._tops: dict[Any, tuple[dict[int, float], dict[int, float]]] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
         words_meta, words = self.words.pack()
         grams_meta, grams = self.ngrams.pack()
-        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack()}, {**words, **grams}
+        orders = pack({_order_name(key): (order,) for key, order in self._orders.items()}, "orders")
+        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack()}, {**words, **grams, **orders}
 
     @classmethod
     def unpacked(cls, meta: dict[str, Any], read: Any) -> LexicalRanker:
@@ -140,7 +145,8 @@ class LexicalRanker:
         ranker.words = BM25Index.unpacked(meta["words"], read)
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
-        ranker._peaks = {}
+        ranker._orders = {_order_key(name): columns[0] for name, columns in unpack(read, "orders").items()}
+        ranker._query_orders = {}
         ranker._tops = {}
         return ranker
 
@@ -183,14 +189,14 @@ class LexicalRanker:
         query_terms = self.query_terms(query)
         word_lists = self.words.query_lists(self.related.expand(query_terms))
         gram_lists = self.ngrams.query_lists(_content_words(query))
-        words = [self._peak(("w", key), ids, weights) for key, ids, weights, _ in word_lists]
-        grams = [self._peak(("g", key), ids, weights) for key, ids, weights, _ in gram_lists]
+        word_orders = [self._order(("w", key), weights) for key, _, weights, _ in word_lists]
+        gram_orders = [self._order(("g", key), weights) for key, _, weights, _ in gram_lists]
         ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return QueryLists(
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], [p for p, _ in words]),
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], [p for p, _ in grams], unit=True),
-            [d for _, d in words],
-            [d for _, d in grams],
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], word_orders),
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], gram_orders, unit=True),
+            [ids[order[0]] for (_, ids, _, _), order in zip(word_lists, word_orders) if len(order)],
+            [ids[order[0]] for (_, ids, _, _), order in zip(gram_lists, gram_orders) if len(order)],
             ceiling,
             (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
         )
@@ -204,15 +210,29 @@ class LexicalRanker:
             self._tops.clear()
         self._tops[key] = (dict(words), dict(grams))
 
-    def _peak(self, key: Any, ids: Any, weights: Any) -> tuple[float, int]:
-        """A list's largest weight and a document that has it, worked out once per list."""
-        found = self._peaks.get(key)
-        if found is None or found[0] is not ids:
-            if len(self._peaks) >= MAX_PEAKS:
-                self._peaks.clear()
-            peak = max(weights)
-            found = self._peaks[key] = (ids, peak, ids[weights.index(peak)])
-        return found[1], found[2]
+    def _order(self, key: Any, weights: Any) -> Any:
+        """A list's impact order (:func:`._packed.impact_order`): from the build, or worked out once for a list combined at query time."""
+        found = self._orders.get(key)
+        if found is None or len(found) != len(weights):
+            found = self._query_orders.get(key)
+            if found is None or len(found) != len(weights):
+                if len(self._query_orders) >= MAX_QUERY_ORDERS:
+                    self._query_orders.clear()
+                found = self._query_orders[key] = impact_order(weights)
+        return found
+
+
+def _order_name(key: tuple[str, Any]) -> str:
+    """A list's key as a packed table's term: ``g`` and the gram, or ``w`` and the word key in JSON (a term, or stand-ins with their shares)."""
+    kind, name = key
+    return kind + (name if kind == "g" else json.dumps(name, separators=(",", ":")))
+
+
+def _order_key(name: str) -> tuple[str, Any]:
+    if name[0] == "g":
+        return "g", name[1:]
+    key = json.loads(name[1:])
+    return "w", key if isinstance(key, str) else tuple((str(term), float(share)) for term, share in key)
 
 
 @dataclass(frozen=True)

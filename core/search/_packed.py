@@ -5,6 +5,12 @@ and one or more weights per document (``array('d')``). Against a Python list
 of ``(id, weight)`` tuples (about 90 bytes a posting) this is 12 bytes a
 posting, for the same floats: scores and ranking are unchanged.
 
+Each list can also have its *impact order* (:func:`impact_order`): its
+positions by weight, largest first, 4 bytes a posting. The postings of a
+list over a weight are then a prefix of that order, found by bisection,
+so the top of a ranking is found without reading whole lists (see
+:mod:`._pruned`).
+
 Packed, a table of posting lists is its terms (JSON), where each list starts
 (``array('q')``) and each column's values end to end, so loading it is one
 JSON parse and one copy per column, then a slice per list (arrays iterate
@@ -26,6 +32,11 @@ PostingList = tuple  # (ids, weights, ...): parallel sequences
 
 def posting_list(ids: Sequence[int], *weights: Sequence[float]) -> PostingList:
     return (array(IDS, ids), *(array(WEIGHTS, w) for w in weights))
+
+
+def impact_order(weights: Sequence[float]) -> array:
+    """Positions of ``weights``, largest weight first; equal weights in position order (a stable sort)."""
+    return array(IDS, sorted(range(len(weights)), key=weights.__getitem__, reverse=True))
 
 
 def pack(table: Mapping[str, PostingList], name: str) -> dict[str, bytes]:

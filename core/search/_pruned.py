@@ -1,4 +1,4 @@
-"""Scores above a threshold without walking whole posting lists: MaxScore over sorted lists, exact.
+"""Scores above a threshold without walking whole posting lists: bounds over impact-ordered lists, exact.
 
 A score here is a sum over posting lists of ``coefficient * weight``, added
 in a fixed order (the order :meth:`BM25Index.query_lists` and
@@ -6,15 +6,18 @@ in a fixed order (the order :meth:`BM25Index.query_lists` and
 document whose score is at least a threshold, and its score, bit-identical
 to the full walk, without touching most postings:
 
-- Each list's bound is ``coefficient * its largest weight``. Lists sorted by
-  bound, the longest prefix whose bounds add up to less than the threshold
-  is *non-essential*: a document found only there cannot reach the threshold,
-  so candidates come from the other lists alone (MaxScore, Turtle and Flood
-  1995). A list whose bound is needed even with every other list at its
-  bound gives only its postings over that floor.
-- A candidate's weights are then looked up by bisection (ids are
-  ascending), the lists with the largest bounds first; as soon as what it
-  has plus what the rest could add falls under the threshold, it is dropped.
+- Each list's bound is ``coefficient * its largest weight``, and each list
+  has an impact order (its positions by weight, largest first; see
+  :func:`._packed.impact_order`), so its postings over a weight are a
+  prefix found by bisection. Candidates come from the cheapest of three
+  necessary conditions (:meth:`ScoredLists.candidates`): a list that must
+  give its part, a contribution level every list is read down to (with
+  unit-vector lists bounded by water-filling), or a count of lists.
+- Candidates' weights are then looked up a list at a time, the lists with
+  the largest bounds first; a candidate is dropped as soon as what it has
+  plus what the rest could add falls under the threshold. With very many
+  candidates, one walk over every posting (membership tested in C) costs
+  less, and adds the same floats in the same order.
 - A survivor's score is summed again in the fixed order, so it is the very
   float the full walk gives.
 
@@ -27,20 +30,25 @@ weights), and on ids in each list being ascending. Bounds are inflated by
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress
+from itertools import chain, compress, islice, repeat
+from operator import eq
 from typing import Any
 
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
 MARGIN = 1e-9
 # A list this many times longer than the candidates is searched by bisection; a shorter one is read whole into a dict.
-BISECT_RATIO = 8
-# What looking up one candidate costs against reading one posting in a walk: a fixed part, and a part per list.
-CANDIDATE_COST = 30
-PROBE_COST = 2
-# Thresholds tried for the top score, as shares of the most any document could get.
-TOP_GUESSES = (0.9, 0.75, 0.6, 0.4, 0.0)
+BISECT_RATIO = 2
+# Looking a document up in a list costs about this many postings read in a walk (with the pruning around it).
+WALK_RATIO = 10
+# Halvings in the search for a contribution level (:meth:`ScoredLists._level`): within 1e-7 of the best level.
+LEVEL_STEPS = 24
+# The count of lists is used when the contribution level would read more than 1 / COUNT_RATIO of all postings.
+COUNT_RATIO = 16
+# Thresholds tried for the top score, as shares of the most any document could get (then the seed itself:
+# every step down costs a candidate search, and the seed is usually close to the top).
+TOP_GUESSES = (0.9, 0.0)
 
 
 class ScoredLists:
@@ -51,11 +59,15 @@ class ScoredLists:
     most the length of their coefficients' vector.
     """
 
-    def __init__(self, lists: Sequence[tuple[Any, Any, float]], peaks: Sequence[float], *, unit: bool = False):
+    def __init__(self, lists: Sequence[tuple[Any, Any, float]], orders: Sequence[Any], *, unit: bool = False):
         self.lists = list(lists)
-        self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, peaks)]
+        self.orders = list(orders)
+        self.peaks = [weights[order[0]] if len(order) else 0.0 for (_, weights, _), order in zip(self.lists, self.orders)]
+        self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, self.peaks)]
         self.squares = [coefficient * coefficient for _, _, coefficient in self.lists]
         self.unit = unit
+        self.postings = sum(len(ids) for ids, _, _ in self.lists)
+        self._merged_ids: list[int] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.lists)
@@ -76,11 +88,11 @@ class ScoredLists:
         the top among them is the top of all.
         """
         ceiling = self.bound(range(len(self.lists)))
-        postings = sum(len(ids) for ids, _, _ in self.lists)
+        postings = self.postings
         for share in TOP_GUESSES:
             threshold = max(seed, share * ceiling)
             candidates = self.candidates(threshold)
-            if len(candidates) * (CANDIDATE_COST + PROBE_COST * len(self.lists)) > postings:
+            if len(candidates) * len(self.lists) * WALK_RATIO > postings:
                 # Bounds this loose would look up more than a walk of every posting reads.
                 scores = self.everything()
                 top = max(scores.values())
@@ -90,12 +102,17 @@ class ScoredLists:
                 return found
         raise AssertionError("the seed document scores at least the seed")
 
-    def everything(self) -> dict[int, float]:
-        """Every document's score, by walking every list (the full walk itself: same additions, same order)."""
+    def everything(self, only: set[int] | None = None) -> dict[int, float]:
+        """Every document's score (or those ``only`` names), by walking every list: the full walk's additions, in its order."""
         scores: dict[int, float] = {}
         get = scores.get
         for ids, weights, coefficient in self.lists:
-            products = map(coefficient.__mul__, weights)
+            products: Iterable[Any] = map(coefficient.__mul__, weights)
+            if only is not None:
+                postings = compress(zip(ids, products), map(only.__contains__, ids))
+                for doc_id, product in postings:
+                    scores[doc_id] = get(doc_id, 0.0) + product
+                continue
             if not scores:
                 scores.update(zip(ids, products))
                 continue
@@ -104,69 +121,174 @@ class ScoredLists:
         return scores
 
     def candidates(self, threshold: float) -> set[int]:
-        """A superset of the documents whose score is at least ``threshold`` (> 0).
+        """A superset of the documents whose score is at least ``threshold`` (> 0), from the cheapest of three necessary conditions.
 
-        A document that holds none of a set of lists gets at most what the
-        other lists can give; the shortest lists are taken into that set
-        until the others cannot reach the threshold, so every document that
-        can is in one of them (MaxScore's essential lists, chosen by cost).
+        - *Required lists*: a list whose part is needed even with every other
+          list at its bound must hold the document, at or over a weight:
+          the documents are in the smallest such part (a prefix of the
+          list's impact order), and over the floor of every other one.
+        - *A contribution level*: every list read in impact order down to
+          the highest ``coefficient * weight`` at which a document with
+          every posting under it falls short; the union of those prefixes.
+        - *A count of lists*: when no document in fewer than ``k`` lists
+          can reach the threshold, the ids of every list merged in order
+          (a C sort of sorted runs) give those that occur ``k`` times.
         """
-        count = len(self.lists)
-        rest = sorted(range(count), key=lambda p: len(self.lists[p][0]))
-        chosen: list[int] = []
-        while rest and self.bound(rest) >= threshold:
-            chosen.append(rest.pop(0))
+        level = self._level(threshold)
+        if level is None:
+            return set()
+        required = self._required(threshold)
+        if required:
+            cuts = [(self._cut(position, floor), position, floor) for position, floor in required]
+            cut, position, _ = min(cuts)
+            found = sorted(self._prefix(position, cut))
+            for _, other, floor in cuts:
+                if other != position and found:
+                    ids, weights, _ = self.lists[other]
+                    found = [d for d, w in zip(found, _weights_of(ids, weights, found)) if w is not None and w >= floor]
+            return set(found)
+        cuts = [(self._cut(position, level / coefficient * (1.0 - MARGIN)), position) for position, (_, _, coefficient) in enumerate(self.lists) if coefficient > 0.0]
+        least = self._least_lists(threshold)
+        if least >= 2 and sum(cut for cut, _ in cuts) * COUNT_RATIO > self.postings:
+            merged = self._merged()
+            return set(compress(merged, map(eq, merged, islice(merged, least - 1, None))))
         found: set[int] = set()
-        for position in chosen:
-            ids, weights, coefficient = self.lists[position]
-            # What this list must give when every other list gives its most.
+        for cut, position in cuts:
+            found.update(self._prefix(position, cut))
+        return found
+
+    def _least_lists(self, threshold: float) -> int:
+        """How many lists a document must hold to reach ``threshold`` (the strongest ``k`` lists together fall short with fewer)."""
+        bounds = sorted(self.bounds, reverse=True)
+        squares = sorted(self.squares, reverse=True)
+        most = squared = 0.0
+        for count, (bound, square) in enumerate(zip(bounds, squares), start=1):
+            most += bound
+            squared += square
+            reach = min(most, math.sqrt(squared) * (1.0 + MARGIN)) if self.unit else most
+            if reach >= threshold:
+                return count
+        return len(bounds) + 1
+
+    def _merged(self) -> list[int]:
+        """Every list's ids in one ascending list, a document once per list holding it (made once)."""
+        if self._merged_ids is None:
+            self._merged_ids = sorted(chain.from_iterable(ids for ids, _, _ in self.lists))
+        return self._merged_ids
+
+    def _required(self, threshold: float) -> list[tuple[int, float]]:
+        """The lists a document must hold to reach ``threshold``, each with the least weight it must have there."""
+        count = len(self.lists)
+        required = []
+        for position, (_, _, coefficient) in enumerate(self.lists):
             needed = threshold - self.bound(p for p in range(count) if p != position)
             if needed > 0.0 and coefficient > 0.0:
-                floor = needed / coefficient * (1.0 - MARGIN)
-                found.update(compress(ids, map(floor.__le__, weights)))
+                required.append((position, needed / coefficient * (1.0 - MARGIN)))
+        return required
+
+    def _cut(self, position: int, floor: float) -> int:
+        """How many postings of one list weigh at least ``floor``."""
+        weights = self.lists[position][1]
+        return bisect_right(self.orders[position], -floor, key=lambda p: -weights[p])
+
+    def _prefix(self, position: int, cut: int) -> list[int]:
+        """The ids of one list's ``cut`` heaviest postings: a prefix of its impact order."""
+        return list(map(self.lists[position][0].__getitem__, self.orders[position][:cut]))
+
+    def _level(self, threshold: float) -> float | None:
+        """A contribution level under which no document can reach ``threshold``; None if none can at all.
+
+        Largest such level found by bisection on :meth:`_most_under`, which
+        only grows with the level.
+        """
+        if not self.lists or self._most_under(max(self.bounds)) < threshold:
+            return None
+        low, high = 0.0, max(self.bounds)
+        for _ in range(LEVEL_STEPS):
+            middle = (low + high) / 2.0
+            if self._most_under(middle) < threshold:
+                low = middle
             else:
-                found.update(ids)
-        return found
+                high = middle
+        return low
+
+    def _most_under(self, level: float) -> float:
+        """The most a document can get when each of its contributions is under ``level`` (or its list's bound)."""
+        caps = [min(bound, level) for bound in self.bounds]
+        most = sum(caps)
+        if self.unit:
+            # Weights capped at cap / coefficient on a unit vector: water-filling gives the exact maximum.
+            most = min(most, _unit_most([c for _, _, c in self.lists], [cap / c if c > 0.0 else 0.0 for cap, (_, _, c) in zip(caps, self.lists)]))
+        return most * (1.0 + MARGIN)
 
     def at_least(self, threshold: float, documents: Iterable[int], thresholds: Mapping[int, float] | None = None) -> dict[int, float]:
         """The exact scores of those ``documents`` whose score is at least ``threshold`` (or their own, in ``thresholds``).
 
-        Each document's weights are looked up, strongest list first, only
-        while it can still reach its threshold. A threshold of 0 scores every
-        document that any list holds.
+        The lists are read strongest first, each for every document still in
+        the running at once (a bisection per document, or one dict when the
+        list is short): a document is dropped as soon as what it has plus
+        what the other lists could add falls under its threshold. A
+        threshold of 0 scores every document that any list holds.
         """
-        documents = sorted(documents)
-        if not documents:
+        docs = sorted(documents)
+        if not docs:
             return {}
-        lookups = [_lookup(ids, weights, len(documents)) for ids, weights, _ in self.lists]
+        if len(docs) * len(self.lists) * WALK_RATIO > self.postings:
+            # So many documents that reading every posting (each tested for membership in C) costs less than looking them up.
+            scores = self.everything(set(docs))
+            if thresholds is None:
+                floor = threshold * (1.0 - MARGIN)
+                return {d: score for d, score in scores.items() if score >= floor}
+            return {d: score for d, score in scores.items() if score >= thresholds[d] * (1.0 - MARGIN)}
         coefficients = [coefficient for _, _, coefficient in self.lists]
         strongest = sorted(range(len(self.lists)), key=self.bounds.__getitem__, reverse=True)
-        still = [self.bound(strongest[place:]) for place in range(len(strongest))]
-        lengths = [math.sqrt(sum(self.squares[p] for p in strongest[place:])) * (1.0 + MARGIN) for place in range(len(strongest))] if self.unit else None
-        scores: dict[int, float] = {}
-        count = len(self.lists)
-        for doc_id in documents:
-            floor = (threshold if thresholds is None else thresholds[doc_id]) * (1.0 - MARGIN)
-            found: list[float | None] = [None] * count
-            gathered = 0.0
-            squares = 0.0
-            for place, position in enumerate(strongest):
-                could = still[place]
-                if lengths is not None and squares > 0.0:
-                    # The rest of a unit vector whose found part has length sqrt(squares).
-                    could = min(could, lengths[place] * math.sqrt(max(0.0, 1.0 - squares) + MARGIN))
-                if gathered + could < floor:
-                    break
-                weight = lookups[position](doc_id)
-                if weight is not None:
-                    found[position] = weight
-                    gathered += coefficients[position] * weight
-                    squares += weight * weight
+        floors = [threshold * (1.0 - MARGIN)] * len(docs) if thresholds is None else [thresholds[d] * (1.0 - MARGIN) for d in docs]
+        gathered = [0.0] * len(docs)
+        squares = [0.0] * len(docs)
+        found: list[dict[int, float]] = [{} for _ in self.lists]
+        for place, position in enumerate(strongest):
+            could = self.bound(strongest[place:])
+            if self.unit:
+                # The rest of a unit vector whose found part has length sqrt(squares).
+                length = math.sqrt(sum(self.squares[p] for p in strongest[place:])) * (1.0 + MARGIN)
+                alive = [g + (min(could, length * math.sqrt(max(0.0, 1.0 - q) + MARGIN)) if q > 0.0 else could) >= f for g, q, f in zip(gathered, squares, floors)]
             else:
-                score = _sum_in_order(found, coefficients)
-                if score is not None and score >= floor:
-                    scores[doc_id] = score
+                alive = [g + could >= f for g, f in zip(gathered, floors)]
+            if not all(alive):
+                docs, gathered, squares, floors = (list(compress(column, alive)) for column in (docs, gathered, squares, floors))
+                if not docs:
+                    return {}
+            ids, weights, coefficient = self.lists[position]
+            column = _weights_of(ids, weights, docs)
+            found[position] = {d: w for d, w in zip(docs, column) if w is not None}
+            gathered = [g if w is None else g + coefficient * w for g, w in zip(gathered, column)]
+            if self.unit:
+                squares = [q if w is None else q + w * w for q, w in zip(squares, column)]
+        scores: dict[int, float] = {}
+        for doc_id, floor in zip(docs, floors):
+            score = _sum_in_order([weights.get(doc_id) for weights in found], coefficients)
+            if score is not None and score >= floor:
+                scores[doc_id] = score
         return scores
+
+
+def _unit_most(coefficients: Sequence[float], caps: Sequence[float]) -> float:
+    """The largest ``sum(c * x)`` over ``0 <= x <= cap`` with ``sum(x * x) <= 1``: each ``x = min(cap, t * c)`` for one ``t``."""
+    if sum(cap * cap for cap in caps) <= 1.0:
+        return sum(c * cap for c, cap in zip(coefficients, caps))
+    pairs = sorted((cap / c, c, cap) for c, cap in zip(coefficients, caps) if c > 0.0)
+    fixed_squares = fixed_sum = 0.0
+    free_squares = sum(c * c for _, c, _ in pairs)
+    for ratio, c, cap in pairs:
+        if free_squares <= 0.0:
+            break
+        scale = math.sqrt(max(0.0, 1.0 - fixed_squares) / free_squares)
+        if scale <= ratio:
+            return fixed_sum + scale * free_squares
+        fixed_squares += cap * cap
+        fixed_sum += c * cap
+        free_squares -= c * c
+    return fixed_sum
 
 
 def _sum_in_order(found: Sequence[float | None], coefficients: Sequence[float]) -> float | None:
@@ -180,17 +302,10 @@ def _sum_in_order(found: Sequence[float | None], coefficients: Sequence[float]) 
     return total
 
 
-def _lookup(ids: Any, weights: Any, wanted: int):
-    if len(ids) > BISECT_RATIO * wanted:
-        return _bisect_lookup(ids, weights)
-    return dict(zip(ids, weights)).get
-
-
-def _bisect_lookup(ids: Any, weights: Any):
+def _weights_of(ids: Any, weights: Any, docs: list[int]) -> list[float | None]:
+    """Each of ``docs`` (ascending)'s weight in one list, None where the list does not hold it."""
     size = len(ids)
-
-    def weight_of(doc_id: int) -> float | None:
-        at = bisect_left(ids, doc_id)
-        return weights[at] if at < size and ids[at] == doc_id else None
-
-    return weight_of
+    if size <= BISECT_RATIO * len(docs):
+        return list(map(dict(zip(ids, weights)).get, docs))
+    positions = map(bisect_left, repeat(ids, len(docs)), docs)
+    return [weights[at] if at < size and ids[at] == doc_id else None for at, doc_id in zip(positions, docs)]

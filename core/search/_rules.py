@@ -34,6 +34,8 @@ DESTRUCTIVE_SHARE = 0.5
 # How much an op whose action the request's verb names is lifted.
 ACTION_LIFT = 1.5
 STRUCTURED_SHARE = 0.5
+# Lifted and demoted ops kept for this many sets of action words (each a set of op ids).
+MAX_FACTORS = 256
 
 
 def is_destructive(record: OpRecord) -> bool:
@@ -77,6 +79,7 @@ class Rules:
         # ("agency.find" among plugin names), a lift would only pick those few.
         self._structured = len(action_terms_of) >= STRUCTURED_SHARE * len(records)
         self._by_action_term: dict[str, list[int]] = {}
+        self._factors: dict[Any, tuple[frozenset[int], frozenset[int]]] = {}
         for doc_id, found in action_terms_of.items():
             for term in sorted(found):
                 self._by_action_term.setdefault(term, []).append(doc_id)
@@ -103,6 +106,7 @@ class Rules:
         rules._by_action_term = {str(term): [int(d) for d in docs] for term, docs in data["by_action_term"].items()}
         rules._entity_of = {int(doc_id): str(entity) for doc_id, entity in data["entity_of"]}
         rules._action_term_entities = {}
+        rules._factors = {}
         return rules
 
     def apply(self, intent: Intent, query_terms: set[str], scores: dict[int, float], keep: Callable[[int], bool]) -> Adjusted:
@@ -128,31 +132,40 @@ class Rules:
                 first = doc_id
         return Adjusted(scores, suggested, first, barred)
 
-    def factors(self, intent: Intent, query_terms: set[str]) -> tuple[set[int], frozenset[int]]:
+    def factors(self, intent: Intent, query_terms: set[str]) -> tuple[frozenset[int], frozenset[int]]:
         """The ops whose score is lifted (times ``ACTION_LIFT``) and those demoted (times ``DESTRUCTIVE_SHARE``), which also may not lead.
 
         No op is in both: naming an op's action is asking for it.
         """
-        named: set[int] = set()
-        for term in query_terms:
-            ops = self._by_action_term.get(term, ())
-            if intent.entities and ops:
-                # "create a new task in the project": the verb's ops on the things named, not on others the
-                # vocabulary knows (goals, plans); all of them when it has none on the things named.
-                by_entity = self._by_entity_of(term)
-                narrowed = [d for entity in intent.entities for d in by_entity.get(entity, ())]
-                ops = [*narrowed, *by_entity.get(None, ())] if narrowed else ops
-            named.update(ops)
-        barred = frozenset(self.destructive).difference(named) if not intent.asks_removal else frozenset()
-        return (named if self._structured else set()), barred
+        # Kept per set of action words and things named: "create" names tens of thousands of ops at scale.
+        key = (tuple(sorted(t for t in query_terms if t in self._by_action_term)), intent.asks_removal, tuple(sorted(set(intent.entities))))
+        found = self._factors.get(key)
+        if found is None:
+            named: set[int] = set()
+            for term in key[0]:
+                ops = self._by_action_term[term]
+                if intent.entities and ops:
+                    # "create a new task in the project": the verb's ops on the things named, not on others the
+                    # vocabulary knows (goals, plans); all of them when it has none on the things named.
+                    by_entity = self._by_entity_of(term)
+                    narrowed = [d for entity in intent.entities for d in by_entity.get(entity, ())]
+                    ops = [*narrowed, *by_entity.get(None, ())] if narrowed else ops
+                named.update(ops)
+            barred = frozenset(self.destructive).difference(named) if not intent.asks_removal else frozenset()
+            if len(self._factors) >= MAX_FACTORS:
+                self._factors.clear()
+            found = self._factors[key] = (frozenset(named), barred)
+        named, barred = found
+        return (named if self._structured else frozenset()), barred
 
     def _by_entity_of(self, term: str) -> dict[str | None, list[int]]:
         """The ops of an action term by entity (None: an entity the vocabulary has no words for), worked out once per term."""
         found = self._action_term_entities.get(term)
         if found is None:
-            found = self._action_term_entities[term] = {}
+            found = {}
             for doc_id in self._by_action_term.get(term, ()):
                 found.setdefault(self._entity_of.get(doc_id), []).append(doc_id)
+            self._action_term_entities[term] = found  # published whole: searches run on several threads
         return found
 
     def _state_target(self, intent: Intent, scores: dict[int, float], keep: Callable[[int], bool]) -> tuple[int, str, str] | None:

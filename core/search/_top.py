@@ -7,7 +7,8 @@ This finds the same first ops, with the same scores, from a few hundred:
 1. The divisors. The fused score divides each ranker's score by its best
    (:func:`._lexical._mix`), so both bests must be exact. Each is the top of
    one sum of posting lists: a seed op (one at the peak of each list) gives
-   a threshold, and :class:`ScoredLists` finds every op at or above it.
+   a threshold, and :class:`ScoredLists` finds every op at or above it
+   from the heaviest postings of each list (impact order).
 2. A bound on the word score. Once the bests are known, an op's n-gram part
    is at most ``NGRAM_SHARE`` (its gram score over the best gram score is at
    most 1), and the rules multiply a score by at most ``ACTION_LIFT`` (only
@@ -51,7 +52,7 @@ class Prefix:
 def best_prefix(
     lexical: LexicalRanker,
     query: str,
-    factors: tuple[set[int], frozenset[int]],
+    factors: tuple[frozenset[int], frozenset[int]],
     passes: Callable[[int], bool],
     min_evidence: float,
     wanted: int,
@@ -118,19 +119,28 @@ def best_prefix(
     known_words(set(gram_scores))
     score_known()
     evidence: dict[int, float] = {}
-    eligible: list[int] = []
+    verdicts: dict[int, bool] = {}
 
-    def sort_eligible() -> None:
-        for doc_id in final:
-            if doc_id not in evidence:
-                evidence[doc_id] = match.coverage(doc_id)
-                if evidence[doc_id] >= min_evidence and passes(doc_id):
-                    eligible.append(doc_id)
-        eligible.sort(key=lambda d: (-final[d], d))
+    def eligible(doc_id: int) -> bool:
+        # Asked of the best ops only: the filters read the op's record, which a cached registry decodes on demand.
+        verdict = verdicts.get(doc_id)
+        if verdict is None:
+            evidence[doc_id] = match.coverage(doc_id)
+            verdict = verdicts[doc_id] = evidence[doc_id] >= min_evidence and passes(doc_id)
+        return verdict
 
-    sort_eligible()
-    if len(eligible) >= wanted:
-        thresholds = [final[eligible[wanted - 1]]]
+    def eligible_from(threshold: float) -> list[int]:
+        return sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
+
+    nth = None
+    found = 0
+    for doc_id in sorted(final, key=final.__getitem__, reverse=True):
+        found += eligible(doc_id)
+        if found == wanted:
+            nth = final[doc_id]
+            break
+    if nth is not None:
+        thresholds = [nth]
     else:
         top = max(final.values(), default=0.0)
         thresholds = [top * share for share in LADDER]
@@ -161,8 +171,7 @@ def best_prefix(
             gram_scores.update(gram_found)
         word_scores.update(fresh)
         score_known()
-        sort_eligible()
-        prefix = [d for d in eligible if final[d] >= threshold]
+        prefix = eligible_from(threshold)
         if len(prefix) >= wanted:
             return Prefix(prefix, final, evidence)
     return None
