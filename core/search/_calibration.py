@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import json
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 
 class Calibration:
@@ -41,7 +41,7 @@ IDENTITY = Calibration([(0.0, 0.0), (1.0, 1.0)])
 
 @lru_cache(maxsize=1)
 def default_calibration() -> Calibration:
-    path = resources.files(__package__).joinpath("calibration.json")
+    path = Path(__file__).with_name("calibration.json")
     if not path.is_file():
         return IDENTITY
     return Calibration([tuple(p) for p in json.loads(path.read_text(encoding="utf-8"))["points"]])

@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|,|\band then\b|\bthen\b|\band also\b|\balso\b|\band\b|\bplus\b)\s*")
 
@@ -98,5 +98,5 @@ class IntentReader:
 
 @lru_cache(maxsize=1)
 def default_intent_reader() -> IntentReader:
-    text = resources.files(__package__).joinpath("intent_words.json").read_text(encoding="utf-8")
+    text = Path(__file__).with_name("intent_words.json").read_text(encoding="utf-8")
     return IntentReader(json.loads(text))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from ._tokens import terms
 
@@ -57,5 +57,5 @@ class RelatedTerms:
 @lru_cache(maxsize=1)
 def default_related_terms() -> RelatedTerms:
     """The groups shipped in ``related_words.json``, read once."""
-    text = resources.files(__package__).joinpath("related_words.json").read_text(encoding="utf-8")
+    text = Path(__file__).with_name("related_words.json").read_text(encoding="utf-8")
     return RelatedTerms(json.loads(text)["groups"])

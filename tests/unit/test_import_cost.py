@@ -40,7 +40,7 @@ FORMAT_LIBRARIES = (
     "arrow", "dateutil", "isoduration", "rfc3987", "rfc3339_validator", "fqdn", "idna", "webcolors", "jsonpointer", "uri_template",
 )
 EVERY_COMMAND = ("tomllib",)  # the TOML reader is for an opgate.toml, and there is none here
-# help finds its package data beside its modules (jsonschema's metaschemas and the search words still use importlib.resources).
+# help and search find their package data beside their modules (jsonschema's metaschemas still use importlib.resources).
 PACKAGE_DATA_FINDER = ("importlib.resources",)
 # What only a web op or a help page uses: an exec of a store op loads neither.
 WEB_AND_HELP_VIEWS = (
@@ -53,7 +53,7 @@ CASES = [
     (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),  # into a pipe
     (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + ("pygments",)),  # no colours in a pipe
     (["help", "--json"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),
-    (["search", "create a task"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + CATALOG_READERS + EXEC_PATH + RICH),  # output is a pipe: JSON
+    (["search", "create a task"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),  # output is a pipe: JSON
     (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH),  # into a pipe
     (["exec", "onto.task.list", "--json"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH),
 ]
