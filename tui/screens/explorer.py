@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import gc
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -25,13 +22,14 @@ from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
 from ._explorer_moves import ExplorerMoves
+from ._explorer_panes import DeferredPanes
 from .explorer_collections import CollectionActions
 from .id_picker import IdPickerScreen
 
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
+class ExplorerScreen(DeferredPanes, ExplorerMoves, ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -68,8 +66,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         # ids a dry-run shows are the ids the confirmation shows and the run creates.
         self.id_seed = secrets.token_hex(16)
         self.init_moves()
-        self.panes_mounted = False
-        self._panes_lock = asyncio.Lock()
+        self.init_panes()
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -93,26 +90,6 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         self.query_one(OpTree).focus()
         self.call_after_refresh(self.mount_panes)
         self.call_after_refresh(self.warm_up)
-
-    async def mount_panes(self) -> None:
-        """Mount the Build and Result tabs' contents (once): right after the first frame, or sooner if something needs them."""
-        async with self._panes_lock:
-            if not self.panes_mounted:
-                await self.query_one("#build", TabPane).mount(CallBuilder(id="builder"))
-                await self.query_one("#result", TabPane).mount(ResultView(id="result-view"))
-                self.panes_mounted = True
-
-    def after_panes(self, then: Callable[[], object]) -> None:
-        """``then()`` at once if the Build and Result panes are mounted, else as soon as they are (a key in the first frame)."""
-        if self.panes_mounted:
-            then()
-            return
-
-        async def mount_then() -> None:
-            await self.mount_panes()
-            then()
-
-        self.call_next(mount_then)
 
     @work(thread=True, exit_on_error=False, group="warm-up", name="warm up the validator")
     def warm_up(self) -> None:
@@ -165,25 +142,15 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
             self.notify(f"{op} is not an op of the current context", severity="warning", markup=False)
             return False
         await self.mount_panes()
-        # The old form's widgets are cyclic garbage (a big form leaves about 1,000): a full collection
-        # landing here cost 0.2-0.3 s of CPU before the new form showed. It runs after that frame instead.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            # One layout and one frame for all of it: without the batch, every await below let a frame
-            # through (the old form gone, the new one half mounted, not focused yet), each laid out in full.
-            with self.app.batch_update():
-                self.query_one(OpTree).reveal(op)
-                self.current_op = self.shown_path = op
-                self.load_help(op)
-                await self.query_one(CallBuilder).open(record, args)
-                self.action_show_tab(tab)
-                if tab == "build":
-                    self.query_one(CallBuilder).focus_first_needed()
-                self.show_breadcrumb()
-        finally:
-            if collecting:
-                self.call_after_refresh(gc.enable)
+        with self.one_frame():
+            self.query_one(OpTree).reveal(op)
+            self.current_op = self.shown_path = op
+            self.load_help(op)
+            await self.query_one(CallBuilder).open(record, args)
+            self.action_show_tab(tab)
+            if tab == "build":
+                self.query_one(CallBuilder).focus_first_needed()
+            self.show_breadcrumb()
         return True
 
     def action_show_tab(self, tab: str) -> None:
