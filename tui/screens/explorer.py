@@ -22,13 +22,14 @@ from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 from .copy_menu import CopyScreen
 from ._explorer_moves import ExplorerMoves
+from ._explorer_panes import DeferredPanes
 from .explorer_collections import CollectionActions
 from .id_picker import IdPickerScreen
 
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
+class ExplorerScreen(DeferredPanes, ExplorerMoves, ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -65,6 +66,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         # ids a dry-run shows are the ids the confirmation shows and the run creates.
         self.id_seed = secrets.token_hex(16)
         self.init_moves()
+        self.init_panes()
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -75,10 +77,9 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
             with TabbedContent(id="tabs", initial="docs"):
                 with TabPane("Docs", id="docs"):
                     yield OpDocs(id="docs-view")
-                with TabPane("Build", id="build"):
-                    yield CallBuilder(id="builder")
-                with TabPane("Result", id="result"):
-                    yield ResultView(id="result-view")
+                # Hidden at first: filled once the first frame is drawn (see mount_panes).
+                yield TabPane("Build", id="build")
+                yield TabPane("Result", id="result")
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -87,6 +88,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         self.reload_tree()
         self.query_one("#breadcrumb").display = False
         self.query_one(OpTree).focus()
+        self.call_after_refresh(self.mount_panes)
         self.call_after_refresh(self.warm_up)
 
     @work(thread=True, exit_on_error=False, group="warm-up", name="warm up the validator")
@@ -139,17 +141,22 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         if record is None or not self.gateway.is_visible(op):
             self.notify(f"{op} is not an op of the current context", severity="warning", markup=False)
             return False
-        self.query_one(OpTree).reveal(op)
-        self.current_op = self.shown_path = op
-        self.load_help(op)
-        await self.query_one(CallBuilder).open(record, args)
-        self.action_show_tab(tab)
-        if tab == "build":
-            self.query_one(CallBuilder).focus_first_needed()
-        self.show_breadcrumb()
+        await self.mount_panes()
+        with self.one_frame():
+            self.query_one(OpTree).reveal(op)
+            self.current_op = self.shown_path = op
+            self.load_help(op)
+            await self.query_one(CallBuilder).open(record, args)
+            self.action_show_tab(tab)
+            if tab == "build":
+                self.query_one(CallBuilder).focus_first_needed()
+            self.show_breadcrumb()
         return True
 
     def action_show_tab(self, tab: str) -> None:
+        self.after_panes(lambda: self._show_tab(tab))
+
+    def _show_tab(self, tab: str) -> None:
         tabs = self.query_one(TabbedContent)
         if tab == "docs" and self.call_op and not self.query_one(OpTree).has_focus and self.shown_path != self.call_op:
             # From the builder or a result, Docs is about the call being built, not where the tree cursor was left.
@@ -165,9 +172,12 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
             widget.focus()
 
     def action_toggle_schema(self) -> None:
+        self.after_panes(self._toggle_schema)
+
+    def _toggle_schema(self) -> None:
         docs = self.query_one(OpDocs)
         schema = not docs.show_schema
-        self.action_show_tab("docs")  # on the focused Docs tab this is "F2 again", which toggles too: set it after
+        self._show_tab("docs")  # on the focused Docs tab this is "F2 again", which toggles too: set it after
         docs.show_schema = schema
 
     # -- building ---------------------------------------------------------------------------
@@ -198,6 +208,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         self.app.push_screen(picker, picked)
 
     async def action_insert_example(self) -> None:
+        await self.mount_panes()
         builder = self.query_one(CallBuilder)
         if builder.record is None and self.current_op:
             await self.open_op(self.current_op)
@@ -256,6 +267,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
     # -- running ----------------------------------------------------------------------------------
 
     async def _ready(self) -> Any:
+        await self.mount_panes()
         builder = self.query_one(CallBuilder)
         if builder.record is None:
             if self.current_op:
@@ -332,6 +344,7 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
             self.id_seed = secrets.token_hex(16)  # those ids are taken now: the next call gets new ones
         if event.purpose != "entity":
             self.last_call = (event.op, event.args, event.envelope)
+        await self.mount_panes()
         if event.purpose == "entity":
             self.remember_place(self.query_one(ResultView).envelope)
             await self.open_op(event.op, event.args, tab="result")
@@ -351,8 +364,11 @@ class ExplorerScreen(ExplorerMoves, ReportsWorkerFailures, CollectionActions):
         self.show_result(event.envelope)
 
     def show_result(self, envelope: dict[str, Any]) -> None:
+        self.after_panes(lambda: self._show_result(envelope))
+
+    def _show_result(self, envelope: dict[str, Any]) -> None:
         self.query_one(ResultView).show(envelope)
-        self.action_show_tab("result")
+        self._show_tab("result")
         if envelope.get("ok"):
             dry = " (dry-run)" if (envelope.get("meta") or {}).get("dry_run") else ""
             self.notify(f"{envelope.get('op')}: ok{dry}", timeout=3, markup=False)
