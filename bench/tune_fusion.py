@@ -46,20 +46,21 @@ def score_fusion(share: float, *, scale: str = "minmax", floor: float = 0.0, pow
     return scored
 
 
-def sentence_fusion(share: float, whole: float) -> Callable:
+def sentence_fusion(share: float | None, whole: float, min_words: int = 0) -> Callable:
     """Score fusion over a cosine mixing the whole request's and its best sentence's."""
 
     def scored(self, query):
         match = self.lexical.match(query)
         cos = self.semantic._embeddings @ self.semantic._embed(query)
-        parts = self.semantic.pieces(query)
+        parts = self.semantic.pieces(query) if len(query.split()) >= min_words else None
         if parts is not None:
             cos = whole * cos + (1 - whole) * (self.semantic._embeddings @ parts.T).max(axis=1)
         low, high = float(cos.min()), float(cos.max())
         sem = (cos - low) / max(1e-9, high - low)
-        scores = {d: share * float(s) for d, s in enumerate(sem.tolist())}
+        mix = self.semantic_share if share is None else share
+        scores = {d: mix * float(s) for d, s in enumerate(sem.tolist())}
         for d, s in match.fused.items():
-            scores[d] += (1 - share) * s
+            scores[d] += (1 - mix) * s
         return scores, lambda d: max(match.coverage(d), cosine_evidence(float(cos[d])))
 
     return scored
@@ -98,6 +99,10 @@ VARIANTS: dict[str, Callable | None] = {
     "sent .7 w.5": sentence_fusion(0.7, 0.5),
     "sent .7 w.3": sentence_fusion(0.7, 0.3),
     "sent .7 w0": sentence_fusion(0.7, 0.0),
+    "sent .7 w.5 20w": sentence_fusion(0.7, 0.5, 20),
+    "sent .7 w.5 30w": sentence_fusion(0.7, 0.5, 30),
+    "sent w.5": sentence_fusion(None, 0.5),
+    "sent w.5 20w": sentence_fusion(None, 0.5, 20),
 }
 
 
