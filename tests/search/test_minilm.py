@@ -126,3 +126,24 @@ def test_the_weights_are_found_in_the_torch_free_package_too(tmp_path, model):
     assert found == str(folder)
     expected = model.embed_one("mark the task done")[:8]
     assert np.allclose([float(v) for v in values.split(",")], expected, atol=1e-6)
+
+
+def test_a_long_request_is_matched_by_its_whole_and_its_best_sentence(tmp_path):
+    from opgate.core.search._semantic import WHOLE_REQUEST_SHARE, SemanticRanker, _sentences
+
+    ranker = SemanticRanker.load(list(Gateway(call_log=False).registry)[:12], cache_dir=tmp_path)
+    short = "delete a goal"
+    assert _sentences(short) == [] and ranker._embed_query(short).shape == (384,)
+    request = (
+        "Our team has a busy week ahead and the planning board is a mess right now. "
+        "Please delete the goal about the old launch. Thanks, and let me know when it is done!"
+    )
+    sentences = _sentences(request)
+    assert len(sentences) == 3
+    vectors = ranker._embed_query(request)
+    assert vectors.shape == (4, 384)
+    every = ranker._embeddings @ vectors.T
+    expected = WHOLE_REQUEST_SHARE * every[:, 0] + (1 - WHOLE_REQUEST_SHARE) * every[:, 1:].max(axis=1)
+    assert np.allclose(ranker.match(request).cosines, expected)
+    # Each row is that text's own embedding: batching changes nothing.
+    assert float(vectors[2] @ ranker._model.embed_one(sentences[1])) > 1 - 1e-6
