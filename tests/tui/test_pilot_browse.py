@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from pilot_helpers import TWILIO, settle, type_text
 
@@ -134,10 +132,10 @@ async def test_palette_offers_every_visible_op_and_the_actions(app, gateway):
         assert {"Help", "History", "Writes", "Dry-run", "Run", "Find", "Copy as JSON payload"} <= set(titles)
 
 
-async def test_twilio_tree_is_instant(tmp_path):
+async def test_twilio_tree_loads_only_what_is_shown(tmp_path):
+    """Speed is bench_tui.py's; here, that the tree builds its groups lazily and can still reveal any op."""
     gw = Gateway.from_catalogs([TWILIO], db_path=tmp_path / "t.db")
     app = make_app(gw, str(TWILIO))
-    started = time.perf_counter()
     async with app.run_test(size=(100, 30)) as pilot:
         tree = app.screen.query_one(OpTree)
         assert tree.root.children[0].data.path == "twilio"
@@ -146,7 +144,6 @@ async def test_twilio_tree_is_instant(tmp_path):
         assert loaded < 100  # only the top groups exist, not 1,447 ops
         for _ in range(20):
             await pilot.press("down")
-        assert time.perf_counter() - started < 10
         assert tree.reveal("twilio.api_v2010.account.call.create") or tree.reveal(next(r.op for r in gw.help_tree.root.ops()))
 
 
