@@ -12,15 +12,13 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static, TabbedContent, TabPane
 
-from .._calltext import render as render_call
-from .._clipboard import copy_text
 from .._failures import ReportsWorkerFailures
-from .._keys import COPY_FORMATS, EXPLORER_BINDINGS
+from .._keys import EXPLORER_BINDINGS
 from ..widgets.call_builder import validator
 from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, KeyFooter, OpDocs, OpTree, ResultView
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
-from .copy_menu import CopyScreen
+from ._explorer_copy import CopyActions
 from ._explorer_moves import ExplorerMoves
 from ._explorer_panes import DeferredPanes
 from .explorer_collections import CollectionActions
@@ -29,7 +27,7 @@ from .id_picker import IdPickerScreen
 FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
 
 
-class ExplorerScreen(DeferredPanes, ExplorerMoves, ReportsWorkerFailures, CollectionActions):
+class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -221,48 +219,6 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, ReportsWorkerFailures, Collec
         await builder.set_args(dict(example.get("args") or {}))
         self.action_show_tab("build")
         self.notify(f"Example {builder.example_index + 1}/{len(record.examples)}: {example.get('title', '')}", markup=False)
-
-    def action_copy(self) -> None:
-        if not self.call_op:
-            self.notify("Nothing to copy yet: open an op first.", severity="warning")
-            return
-        record = self.gateway.registry.get(self.call_op)
-        formats = [fmt for fmt, _ in COPY_FORMATS if fmt != "curl" or (record is not None and record.binding.kind == "http")]
-        previews = {fmt: self.call_text(fmt) for fmt in formats}
-        self.app.push_screen(CopyScreen(previews), lambda fmt: fmt and self.copy_as(fmt))
-
-    def call_text(self, fmt: str) -> str:
-        record = self.gateway.registry.get(self.call_op or "")
-        if fmt == "curl":
-            return self._curl_text()
-        return render_call(
-            fmt, self.call_op or "", self.call_args, dry_run=bool(record and record.kind == "write"),
-            global_options=getattr(self.app, "global_options", []),
-        )
-
-    def _curl_text(self) -> str:
-        """The request an HTTP op would send, as curl: a preview, so nothing is sent."""
-        from opgate.core.executors.http import curl_command
-
-        envelope = self.gateway.exec(self.call_op or "", self.call_args, dry_run=True)
-        preview = (envelope.get("meta") or {}).get("preview") if envelope.get("ok") else None
-        if isinstance(preview, dict) and "url" in preview:
-            return curl_command(preview)
-        return f"# no request to show: {(envelope.get('error') or {}).get('message', 'not an HTTP op')}"
-
-    def copy_as(self, fmt: str) -> None:
-        """Copy the call in ``fmt`` (``json``, ``cli``, ``python``) to the clipboard, and say what really happened."""
-        if self.call_op:
-            self.copy_call(self.call_text(fmt), dict(COPY_FORMATS).get(fmt, fmt))
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="copy", name="copy")
-    def copy_call(self, text: str, title: str) -> None:
-        copied, how = copy_text(self.app, text)
-        shown = text if len(text) < 300 else text[:297] + "…"
-        self.app.call_from_thread(
-            self.notify, f"{how}\n{shown}", title=f"{'Copied' if copied else 'Copy'}: {title}",
-            severity="information" if copied else "warning", markup=False, timeout=8,
-        )
 
     # -- running ----------------------------------------------------------------------------------
 
