@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._packed import PostingList, pack, posting_list, unpack
+from ._sums import weighted_sums
 
 # Robertson's usual defaults: k1 in [1.2, 2.0], b = 0.75.
 DEFAULT_K1 = 1.2
@@ -85,18 +86,7 @@ class BM25Index:
         to the word's) before saturation, and the IDF is that of the most
         common of them. A document holding both is not counted twice.
         """
-        scores: dict[int, float] = {}
-        get = scores.get
-        for _, ids, saturated, weight in self.query_lists(query):
-            # The products are taken in C (map); the sums are the same
-            # additions in the same order, so every score is bit-identical.
-            products = map(weight.__mul__, saturated)
-            if not scores:
-                scores.update(zip(ids, products))
-                continue
-            for doc_id, product in zip(ids, products):
-                scores[doc_id] = get(doc_id, 0.0) + product
-        return scores
+        return weighted_sums((ids, saturated, weight) for _, ids, saturated, weight in self.query_lists(query))
 
     def query_lists(self, query: Iterable[Mapping[str, float]]) -> list[tuple[Any, Any, Any, float]]:
         """The posting lists a query walks, in the order their products are summed: ``(key, ids, saturated weights, query weight)``.
@@ -148,17 +138,7 @@ class BM25Index:
         return found
 
     def _combine(self, shares: tuple[tuple[str, float], ...]) -> tuple[float, PostingList]:
-        combined: dict[int, float] = {}
-        get = combined.get
-        for term, share in shares:
-            ids, _, frequencies = self.postings[term]
-            # Products in C; the first list's taken as they are (0.0 + x is x): the same floats as a plain loop.
-            products = map(share.__mul__, frequencies)
-            if not combined:
-                combined.update(zip(ids, products))
-                continue
-            for doc_id, product in zip(ids, products):
-                combined[doc_id] = get(doc_id, 0.0) + product
+        combined = weighted_sums((self.postings[term][0], self.postings[term][2], share) for term, share in shares)
         k1 = self.k1
         # Ids ascending, like every other list, so that one document's weight can be found by bisection.
         ordered = sorted(combined)

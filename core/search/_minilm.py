@@ -77,9 +77,9 @@ class _Layer:
         def w(name: str) -> np.ndarray:
             return t[f"{prefix}.{name}"]
 
-        attention = f"attention.self"
-        self.qkv = np.ascontiguousarray(np.concatenate([w(f"{attention}.{p}.weight") for p in ("query", "key", "value")]).T)
-        self.qkv_bias = np.concatenate([w(f"{attention}.{p}.bias") for p in ("query", "key", "value")])
+        # Query, key and value projections as one matrix: one product per layer instead of three.
+        self.qkv = np.ascontiguousarray(np.concatenate([w(f"attention.self.{p}.weight") for p in ("query", "key", "value")]).T)
+        self.qkv_bias = np.concatenate([w(f"attention.self.{p}.bias") for p in ("query", "key", "value")])
         self.out = np.ascontiguousarray(w("attention.output.dense.weight").T)
         self.out_bias = np.array(w("attention.output.dense.bias"))
         self.norm1 = (np.array(w("attention.output.LayerNorm.weight")), np.array(w("attention.output.LayerNorm.bias")))

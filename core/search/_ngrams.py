@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from ._packed import PostingList, pack, posting_list, unpack
+from ._sums import weighted_sums
 
 GRAM_SIZES = (3,)
 _SHORT_POSTINGS = 50
@@ -81,17 +82,7 @@ class NgramIndex:
 
     def scores(self, words: Iterable[str]) -> dict[int, float]:
         """Cosine similarity to the query (0..1) of every document sharing a gram with it."""
-        scores: dict[int, float] = {}
-        get = scores.get
-        for _, ids, doc_weights, share in self.query_lists(words):
-            # Products in C (map), sums in the same order: bit-identical scores.
-            products = map(share.__mul__, doc_weights)
-            if not scores:
-                scores.update(zip(ids, products))
-                continue
-            for doc_id, product in zip(ids, products):
-                scores[doc_id] = get(doc_id, 0.0) + product
-        return scores
+        return weighted_sums((ids, doc_weights, share) for _, ids, doc_weights, share in self.query_lists(words))
 
     def query_lists(self, words: Iterable[str]) -> list[tuple[str, Any, Any, float]]:
         """The posting lists of the query's grams, in the order their products are summed: ``(gram, ids, weights, share)``."""
