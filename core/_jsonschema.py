@@ -13,7 +13,7 @@ the same error. tests/unit/test_lazy_formats.py compares both with a plain
 import of jsonschema.
 
 Core modules import jsonschema's names from here, never jsonschema itself
-(tests/unit/test_import_hygiene.py checks it), so that the first import in
+(tests/unit/test_lazy_formats.py checks it), so that the first import in
 a process is this one.
 """
 
