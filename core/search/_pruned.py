@@ -36,6 +36,8 @@ from itertools import chain, compress, islice, repeat
 from operator import eq
 from typing import Any
 
+from ._sums import weighted_sums
+
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
 MARGIN = 1e-9
 # A list this many times longer than the candidates is searched by bisection; a shorter one is read whole into a dict.
@@ -104,19 +106,13 @@ class ScoredLists:
 
     def everything(self, only: set[int] | None = None) -> dict[int, float]:
         """Every document's score (or those ``only`` names), by walking every list: the full walk's additions, in its order."""
+        if only is None:
+            return weighted_sums(self.lists)
         scores: dict[int, float] = {}
         get = scores.get
         for ids, weights, coefficient in self.lists:
             products: Iterable[Any] = map(coefficient.__mul__, weights)
-            if only is not None:
-                postings = compress(zip(ids, products), map(only.__contains__, ids))
-                for doc_id, product in postings:
-                    scores[doc_id] = get(doc_id, 0.0) + product
-                continue
-            if not scores:
-                scores.update(zip(ids, products))
-                continue
-            for doc_id, product in zip(ids, products):
+            for doc_id, product in compress(zip(ids, products), map(only.__contains__, ids)):
                 scores[doc_id] = get(doc_id, 0.0) + product
         return scores
 
