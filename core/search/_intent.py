@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ._phrases import PhraseMatcher
+
 _SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|,|\band then\b|\bthen\b|\band also\b|\balso\b|\band\b|\bplus\b)\s*")
 
 
-def _phrase_pattern(phrases: list[str]) -> re.Pattern[str]:
-    ordered = sorted({p.lower() for p in phrases}, key=len, reverse=True)
-    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in ordered) + r")(?![\w-])")
+def _phrase_pattern(phrases: list[str]) -> PhraseMatcher:
+    """The phrases as words of their own (``(?<![\\w-])(?:...)(?![\\w-])``, found without compiling a pattern: see :mod:`._phrases`)."""
+    return PhraseMatcher(phrases)
 
 
 def normalize(text: str) -> str:
