@@ -136,12 +136,12 @@ class LexicalRanker:
         words_meta, words = self.words.pack()
         grams_meta, grams = self.ngrams.pack()
         orders = pack({_order_name(key): (order,) for key, order in self._orders.items()}, "orders")
-        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack()}, {**words, **grams, **orders}
+        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **orders}
 
     @classmethod
     def unpacked(cls, meta: dict[str, Any], read: Any) -> LexicalRanker:
         ranker = cls.__new__(cls)
-        ranker.related = default_related_terms()
+        ranker.related = RelatedTerms.unpacked(meta["related"])
         ranker.words = BM25Index.unpacked(meta["words"], read)
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])

@@ -33,6 +33,18 @@ class RelatedTerms:
                 related.setdefault(member, set()).update(members - {member})
         self._related = {term: tuple(sorted(others)) for term, others in related.items()}
 
+    def pack(self) -> dict[str, list[str]]:
+        """The table as JSON values: the search index cache keeps it, so a process reading the index stems no group."""
+        return {term: list(others) for term, others in self._related.items()}
+
+    @classmethod
+    def unpacked(cls, table: dict[str, list[str]]) -> RelatedTerms:
+        if not isinstance(table, dict):
+            raise TypeError("the related-word table is not a mapping")
+        related = cls.__new__(cls)
+        related._related = {term: tuple(others) for term, others in table.items()}
+        return related
+
     def __len__(self) -> int:
         return len(self._related)
 

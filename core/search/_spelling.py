@@ -37,11 +37,19 @@ class Speller:
 
     def __init__(self, counts: Counter[str]):
         self.counts = counts
-        self._by_deletion: dict[str, list[str]] = {}
-        for word in counts:
-            if len(word) >= MIN_LENGTH and word.isalpha():
-                for key in _deletions(word) | {word}:
-                    self._by_deletion.setdefault(key, []).append(word)
+        self._deletion_table: dict[str, list[str]] | None = None
+
+    @property
+    def _by_deletion(self) -> dict[str, list[str]]:
+        """Known words by their one-letter deletions, made on the first word to correct: most requests have none."""
+        if self._deletion_table is None:
+            table: dict[str, list[str]] = {}
+            for word in self.counts:
+                if len(word) >= MIN_LENGTH and word.isalpha():
+                    for key in _deletions(word) | {word}:
+                        table.setdefault(key, []).append(word)
+            self._deletion_table = table
+        return self._deletion_table
 
     def pack(self) -> dict[str, int]:
         return dict(self.counts)
