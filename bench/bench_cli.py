@@ -34,7 +34,9 @@ from _table import print_table  # noqa: E402
 GOAL = 4.0
 COMMANDS = {
     "opgate help": ["help"],
-    "opgate search 'create a task'": ["search", "create a task"],
+    "opgate help onto.task": ["help", "onto.task"],
+    "opgate help onto.task.list": ["help", "onto.task.list"],
+    "opgate search 'mark task done'": ["search", "mark task done"],
     "opgate exec onto.task.list": ["exec", "onto.task.list"],
 }
 
