@@ -51,7 +51,7 @@ class GatewayFromCatalogs:
             return loads
 
         cache = _registry_cache(config) if cache else None
-        key = catalog_key(paths, include_builtin=include_builtin, policies=policies) if cache is not None else None
+        key = catalog_key(paths, include_builtin=include_builtin, policies=policies, memo_folder=cache.folder) if cache is not None else None
         if cache is not None and key is not None:
             cached = cache.load(key, lambda: guard_builtin_ops(build_registry(loads_of_paths())))
             if cached is not None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +53,8 @@ def write_cache_file(path: Path, *, kind: str, key: str, sections: dict[str, byt
         offsets[name] = [position, len(data)]
         position += len(data)
     header = {"format": FORMAT, "kind": kind, "key": key, "sha256": hashlib.sha256(body).hexdigest(), "sections": offsets, "extra": extra or {}}
+    import tempfile  # writing is rare: a command that reads its cache never loads it (nor shutil, random)
+
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(descriptor, "wb") as out:

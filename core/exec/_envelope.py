@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
+import os
 from typing import Any
 
 
 def new_trace_id() -> str:
-    return "tr_" + secrets.token_hex(8)
+    return "tr_" + os.urandom(8).hex()  # secrets.token_hex(8), without importing secrets (and hmac, random) in every command
 
 
 def success(op: str, result: Any, *, trace_id: str, latency_ms: float, warnings: list[str], **meta: Any) -> dict[str, Any]:

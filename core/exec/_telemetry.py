@@ -41,7 +41,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..safe_json import is_clean_text, scrub_text
@@ -333,4 +332,6 @@ class CallLog:
         return self._last_sweep is None or time.monotonic() - self._last_sweep >= SWEEP_EVERY_S
 
     def _oldest_kept(self) -> str:
+        from datetime import datetime, timedelta, timezone  # only a sweep needs it, and help and search never sweep
+
         return (datetime.now(timezone.utc) - timedelta(days=self._settings.call_log_keep_days)).strftime(_STAMP)

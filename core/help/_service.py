@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -98,6 +97,8 @@ class HelpService:
     def closest_paths(self, path: str, limit: int = 3) -> list[str]:
         """Nearest existing paths: fuzzy matches first, then the deepest existing prefix."""
         paths = self.tree.paths if len(self.tree.ops) <= FUZZY_ALL_PATHS else self._nearby_paths(path)
+        import difflib  # only an unknown path needs it: every help would pay for the import
+
         hints = difflib.get_close_matches(path, paths, n=limit, cutoff=0.6)
         # Also compare the last segment alone, so "onto.tsk.list" still finds "onto.task.list".
         if len(hints) < limit:
