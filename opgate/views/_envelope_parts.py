@@ -121,6 +121,25 @@ def _shown_as_is(text: Any, width: int) -> bool:
     return isinstance(text, str) and text.isascii() and all(line.isprintable() and len(line) <= width for line in text.split("\n"))
 
 
+# Characters beyond ASCII that help lines hold and that rich counts as one cell and prints as they are.
+_ONE_CELL = frozenset("\u2022")
+
+
+def _wrapped(text: Any, width: int) -> list[str] | None:
+    """A Line's text as ``Text(text)`` prints it ``width`` columns wide (wrapped at spaces, long words folded), or None when only rich can say."""
+    from ._plain_table import _breaks, _strip_excess
+
+    if not isinstance(text, str) or width < 1 or not (text.isascii() or all(c.isascii() or c in _ONE_CELL for c in text)):
+        return None
+    lines = []
+    for line in text.split("\n"):
+        if not line.isprintable():
+            return None  # a tab or a control character: rich expands or drops it
+        breaks = _breaks(line, width, fold=True) or []
+        lines += [_strip_excess(line[start:end], width) for start, end in zip([0, *breaks], [*breaks, len(line)], strict=True)]
+    return lines
+
+
 def plain_text(parts: Iterable[Any], width: int) -> str | None:
     """The parts as rich prints them on a console without colours ``width`` columns wide, or None when only rich can say.
 
@@ -128,11 +147,15 @@ def plain_text(parts: Iterable[Any], width: int) -> str | None:
     """
     out = []
     for part in parts:
-        if isinstance(part, Line | JsonBlock):
-            text = part.text if isinstance(part, JsonBlock) else part.plain()
-            if not _shown_as_is(text, width):
+        if isinstance(part, JsonBlock):
+            if not _shown_as_is(part.text, width):
                 return None
-            out.append(f"{text}\n")
+            out.append(f"{part.text}\n")
+        elif isinstance(part, Line):
+            lines = _wrapped(part.plain(), width)
+            if lines is None:
+                return None
+            out += [f"{line}\n" for line in lines]
         else:
             lines = part.plain_lines(width)
             if lines is None:

@@ -96,3 +96,35 @@ def test_what_rich_would_change_is_left_to_it():
     assert plain_text([table("x", title="[bold]t[/]")], 80) is None  # a title is markup to rich
     assert plain_text([table("x", title="an :emoji: code")], 80) is None
     assert plain_text([TableBlock((Column("op", no_wrap=True),), ((Line("", (("a" * 50, ""),)),),))], 20) is None  # an ellipsis
+
+
+def test_an_op_page_is_printed_without_rich(builtin):
+    """Its usage line is wider than the terminal and its guidance has bullets: both are wrapped as rich wraps them."""
+    payload = builtin.help("onto.task.list")
+    for width in (80, 100):
+        text = plain_text(help_parts(payload), width)
+        assert text is not None and "•" in text
+        assert text == _rich_prints(render_help(payload), width)
+
+
+def test_random_lines_are_wrapped_as_rich_wraps_them():
+    rng = random.Random(11)
+    pool = ["a", "task", "onto.task.list", "[x]", "state_key=todo|in_progress|blocked|done", "•", "-" * 30, "x" * 70, ":emoji:", "é", "\t"]
+    shown = 0
+    for _ in range(600):
+        text = "".join(rng.choice(pool) + rng.choice([" ", " ", "  ", "", "\n", " \n "]) for _ in range(rng.randint(0, 14)))
+        line = Line("", ((text, ""),)) if rng.random() < 0.5 else Line("bold", ((text[: len(text) // 2], "cyan"), (text[len(text) // 2 :], "")))
+        width = rng.choice(WIDTHS)
+        printed = plain_text([line], width)
+        if printed is not None:
+            shown += 1
+            assert printed == _rich_prints(render_help_parts([line]), width), (text, width)
+    assert shown > 150  # tabs and wider characters are left to rich
+
+
+def render_help_parts(parts):
+    from rich.console import Group
+
+    from opgate.views._help import _rich
+
+    return Group(*map(_rich, parts))
