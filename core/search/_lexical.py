@@ -28,7 +28,7 @@ parameters and results, not because it is about many things) took dev from
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,7 +145,7 @@ class LexicalRanker:
         ranker.words = BM25Index.unpacked(meta["words"], read)
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
-        ranker._orders = {_order_key(name): columns[0] for name, columns in unpack(read, "orders").items()}
+        ranker._orders = _OrdersByName(unpack(read, "orders"))
         ranker._query_orders = {}
         ranker._tops = {}
         return ranker
@@ -226,6 +226,25 @@ def _order_name(key: tuple[str, Any]) -> str:
     """A list's key as a packed table's term: ``g`` and the gram, or ``w`` and the word key in JSON (a term, or stand-ins with their shares)."""
     kind, name = key
     return kind + (name if kind == "g" else json.dumps(name, separators=(",", ":")))
+
+
+class _OrdersByName:
+    """Impact orders read from the cache, looked up by their packed name.
+
+    A key becomes a name when it is looked up (a few per query) instead of
+    every one of thousands of names being parsed back into a key when the
+    index is read.
+    """
+
+    def __init__(self, by_name: dict[str, tuple[Any, ...]]):
+        self._by_name = by_name
+
+    def get(self, key: tuple[str, Any]) -> Any:
+        columns = self._by_name.get(_order_name(key))
+        return None if columns is None else columns[0]
+
+    def items(self) -> Iterator[tuple[tuple[str, Any], Any]]:
+        return ((_order_key(name), columns[0]) for name, columns in self._by_name.items())
 
 
 def _order_key(name: str) -> tuple[str, Any]:

@@ -15,7 +15,7 @@ from array import array
 
 import pytest
 from opgate.core.search import _pruned
-from opgate.core.search._lexical import _order_key, _order_name
+from opgate.core.search._lexical import _order_key, _order_name, _OrdersByName
 from opgate.core.search._packed import impact_order, pack, unpack
 from opgate.core.search._pruned import ScoredLists, _unit_most
 
@@ -128,4 +128,7 @@ def test_impact_orders_survive_packing_with_their_keys():
     sections = pack(table, "orders")
     back = {_order_key(name): columns[0] for name, columns in unpack(sections.__getitem__, "orders").items()}
     assert back == {key: table[_order_name(key)][0] for key in keys}
+    by_name = _OrdersByName(unpack(sections.__getitem__, "orders"))  # how a ranker read from the cache finds them
+    assert all(by_name.get(key) == table[_order_name(key)][0] for key in keys) and by_name.get(("w", "absent")) is None
+    assert dict(by_name.items()) == back
     assert list(impact_order(array("d", [0.1, 0.5, 0.5, 0.2]))) == [1, 2, 3, 0]
