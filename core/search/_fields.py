@@ -22,18 +22,18 @@ from ..registry._record import OpRecord
 _MAX_SCHEMA_DEPTH = 4
 _NESTED_KEYS = ("items", "additionalProperties")
 _ALTERNATIVE_KEYS = ("anyOf", "oneOf", "allOf")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(`])")
+# Patterns only an index build uses: compiled (and cached by re) on first use, not when a cached index is read.
+_SENTENCE_END = r"(?<=[.!?])\s+(?=[A-Z\"'(`])"
 # A sentence that tells the reader how or when (not) to use the op.
-_GUIDANCE = re.compile(
+_GUIDANCE = (
     r"\b(?:confirm|don'?t|do not|never|instead|usually|rather than|avoid|should|must not|warning|caution|"
-    r"policy|prefer|only when|only if|first(?:,|:| so)|make sure|be careful|use (?:it|this|them)\b|for instance|not for)\b",
-    re.IGNORECASE,
-)
-_PATH_PARAMETER = re.compile(r"\{[^}]*\}")
+    r"policy|prefer|only when|only if|first(?:,|:| so)|make sure|be careful|use (?:it|this|them)\b|for instance|not for)\b"
+)  # case-insensitive
+_PATH_PARAMETER = r"\{[^}]*\}"
 # A quoted example in a summary or description ('e.g. "Engineering / API Spec"')
 # shows a value, not what the op does: it is left out like the examples are.
 # Only quotes introduced as examples: other quotes may be names or JSON.
-_QUOTED_EXAMPLE = re.compile(r"[,;]?\s*\(?\b(?:e\.g\.|for example|such as)\s*[\"\u201c][^\"\u201d]{1,120}[\"\u201d]\)?")
+_QUOTED_EXAMPLE = r"[,;]?\s*\(?\b(?:e\.g\.|for example|such as)\s*[\"\u201c][^\"\u201d]{1,120}[\"\u201d]\)?"
 
 
 @dataclass(frozen=True)
@@ -78,12 +78,12 @@ def argument_text(parameters: dict[str, Any]) -> tuple[str, ...]:
 
 def split_description(description: str) -> tuple[str, str, str]:
     """(what it does, further facts, guidance): the first sentence, the other plain sentences, the advice."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(description.strip()) if s.strip()]
+    sentences = [s.strip() for s in re.split(_SENTENCE_END, description.strip()) if s.strip()]
     if not sentences:
         return "", "", ""
     does, details, guidance = [sentences[0]], [], []
     for sentence in sentences[1:]:
-        (guidance if _GUIDANCE.search(sentence) else details).append(sentence)
+        (guidance if re.search(_GUIDANCE, sentence, re.IGNORECASE) else details).append(sentence)
     return " ".join(does), " ".join(details), " ".join(guidance)
 
 
@@ -91,7 +91,7 @@ def upstream_text(record: OpRecord) -> str:
     """Words an upstream catalogue gives besides the description: HTTP method and path, MCP title."""
     pieces = []
     if record.http:
-        pieces.append(_PATH_PARAMETER.sub(" ", record.http))
+        pieces.append(re.sub(_PATH_PARAMETER, " ", record.http))
     if record.title:
         pieces.append(record.title)
     annotations = record.annotations or {}
@@ -108,8 +108,8 @@ def op_text(record: OpRecord) -> OpText:
         # The summary is the description's first sentence: counting it twice
         # would only favour ops whose description is that one sentence.
         summary = ""
-    does, details, guidance = split_description(_QUOTED_EXAMPLE.sub("", description))
-    summary = _QUOTED_EXAMPLE.sub("", summary)
+    does, details, guidance = split_description(re.sub(_QUOTED_EXAMPLE, "", description))
+    summary = re.sub(_QUOTED_EXAMPLE, "", summary)
     name = " ".join(filter(None, (record.op, record.tool_name)))
     return OpText(
         name=name,
