@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -56,7 +57,7 @@ def test_the_memo_is_what_is_read(copied_core, tmp_path):
     memo.mkdir()
     _key.code_fingerprint(memo)
     stamp = next(iter(_memo(memo)))
-    write_cache_file(memo / "code.fingerprint", kind="code-fingerprint", key="code", sections={"memo": ('{"%s": "%s"}' % (stamp, "f" * 64)).encode()})
+    write_cache_file(memo / "code.fingerprint", kind="code-fingerprint", key="code", sections={"memo": json.dumps({stamp: "f" * 64}).encode()})
     _key.code_fingerprint.cache_clear()
     assert _key.code_fingerprint(memo) == "f" * 64
 
