@@ -103,3 +103,38 @@ def test_a_late_transaction_that_never_writes_commits_nothing_and_can_roll_back(
     assert [entry["row"]["title"] for entry in tx.changes.to_dict()["created"]] == ["rehearsed"]
     with store.read() as tx:
         assert tx.list("task", {"project_id": project_id}).total == 0
+
+
+def test_a_missing_project_is_not_found_even_when_the_write_goes_from_the_snapshot(store):
+    # On SQLite the INSERT's foreign key stands in for reading the project; the refusal
+    # is checked again under the lock, so the error still names the missing project.
+    with pytest.raises(NotFound) as raised:
+        with store.write(lock_late=True) as tx:
+            tx.insert("task", {"project_id": "10000000-0000-4000-8000-00000000dead", "title": "orphan"})
+    assert "10000000-0000-4000-8000-00000000dead" in str(raised.value)
+    with store.read() as tx:
+        assert tx.list("task", {"title": "orphan"}).total == 0
+
+
+def test_a_write_from_a_current_snapshot_keeps_what_it_read_and_holds_the_lock(store, other):
+    project_id = _project(store)
+    with store.write(lock_late=True) as tx:
+        seen = tx.list("task", {"project_id": project_id}).total
+        tx.insert("task", {"project_id": project_id, "title": "first of two"})
+        # Locked from the insert on: another writer now waits for this transaction.
+        done = threading.Event()
+
+        def write() -> None:
+            with other.write() as elsewhere:
+                elsewhere.insert("task", {"project_id": project_id, "title": "second of two"})
+            done.set()
+
+        thread = threading.Thread(target=write)
+        thread.start()
+        assert not done.wait(0.3)
+        tx.insert("task", {"project_id": project_id, "title": "also ours"})
+        assert tx.list("task", {"project_id": project_id}).total == seen + 2
+    thread.join(timeout=10)
+    assert done.is_set()
+    with store.read() as tx:
+        assert tx.list("task", {"project_id": project_id}).total == 3
