@@ -52,6 +52,9 @@ class SQLiteTxCore:
         self._open = True
         # False only in a write transaction opened with ``lock_late`` until its first write.
         self._locked = True
+        # Rows found before the lock, and (see known_row) those proven current by a write from the snapshot.
+        self._found_early: dict[tuple[str, str], dict] = {}
+        self._found_current: dict[tuple[str, str], dict] | None = None
 
     # -- SQL ---------------------------------------------------------------
 
@@ -62,12 +65,14 @@ class SQLiteTxCore:
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
         self._lock_for_write()
+        self._found_current = None
         return run(self._conn, sql, params)
 
     def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         """Run one statement once per row of parameters."""
         self._check_open()
         self._lock_for_write()
+        self._found_current = None
         with translated():
             self._conn.executemany(sql, rows)
 
@@ -113,7 +118,6 @@ class SQLiteTxCore:
         self._locked = True  # so that the write runs as it is, in the snapshot
         try:
             attempt()
-            return True
         except (StoreBusy, NotFound, Conflict):
             run(self._conn, "ROLLBACK")
             run(self._conn, "BEGIN IMMEDIATE")
@@ -121,6 +125,21 @@ class SQLiteTxCore:
         except BaseException:
             self._locked = False
             raise
+        # What was found in the snapshot was the latest state when the write took the lock.
+        self._found_current = self._found_early
+        return True
+
+    def known_row(self, kind: str, id: str) -> dict | None:
+        """A row of ``kind`` this transaction found and that no write has touched since; None if there is none.
+
+        Only after an insert went through from a current snapshot (see
+        ``_in_current_snapshot``) and until the next write statement: then
+        what was found before the lock is what the workspace holds, and the
+        diff's names need not read it again. Not a copy: read it, do not
+        hand it out.
+        """
+        found = self._found_current
+        return found.get((kind, id)) if found else None
 
     def _take_write_lock(self) -> None:
         # SQLite cannot turn a read snapshot into a write once another connection
@@ -163,6 +182,8 @@ class SQLiteTxCore:
 
     def _find(self, kind: str, id: str) -> dict | None:
         rows = self._select(spec_for(kind), "id = ?", (id,))
+        if not self._locked and rows:
+            self._found_early[kind, id] = rows[0]
         return rows[0] if rows else None
 
     def _require(self, kind: str, id: str) -> dict:

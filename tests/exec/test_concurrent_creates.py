@@ -99,8 +99,8 @@ def test_racing_creates_of_one_title_are_all_kept_and_later_ones_warn(tmp_path, 
     gateway.close()
 
 
-def test_a_create_runs_six_statements_when_nobody_else_writes(tmp_path):
-    """BEGIN, the project, the title check, INSERT, the project's name for the diff, COMMIT (raw apsw: 3)."""
+def test_a_create_runs_five_statements_when_nobody_else_writes(tmp_path):
+    """BEGIN, the project, the title check, INSERT, COMMIT (raw apsw: 3); the diff names the project from the first read."""
     db = str(tmp_path / "ws.db")
     gateway = Gateway(db_path=db, allow_write=True, call_log=False)
     gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "warm up"})
@@ -111,4 +111,5 @@ def test_a_create_runs_six_statements_when_nobody_else_writes(tmp_path):
     conn.exec_trace = None
     gateway.close()
     assert envelope["ok"]
-    assert statements == ["BEGIN", "SELECT", "SELECT", "INSERT", "SELECT", "COMMIT"]
+    assert statements == ["BEGIN", "SELECT", "SELECT", "INSERT", "COMMIT"]
+    assert envelope["meta"]["names"][PROJECT]["kind"] == "project" and envelope["meta"]["names"][PROJECT]["name"]

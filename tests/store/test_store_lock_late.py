@@ -138,3 +138,22 @@ def test_a_write_from_a_current_snapshot_keeps_what_it_read_and_holds_the_lock(s
     assert done.is_set()
     with store.read() as tx:
         assert tx.list("task", {"project_id": project_id}).total == 3
+
+
+def test_a_row_found_before_the_lock_is_reused_only_while_it_is_certainly_current(store, other):
+    project_id = _project(store)
+    from_snapshot = not hasattr(store, "url")  # SQLite writes from the snapshot; PostgreSQL always reads again
+    with store.write(lock_late=True) as tx:
+        found = tx.find("project", project_id)
+        assert tx.known_row("project", project_id) is None  # nothing proves it current yet
+        tx.insert("task", {"project_id": project_id, "title": "from the snapshot"})
+        assert tx.known_row("project", project_id) == (found if from_snapshot else None)
+        tx.update("project", project_id, {"name": "Renamed in here"})
+        assert tx.known_row("project", project_id) is None  # any later write ends it
+    with store.write(lock_late=True) as tx:
+        tx.find("project", project_id)
+        with other.write() as elsewhere:
+            elsewhere.update("project", project_id, {"name": "Renamed elsewhere"})
+        tx.insert("task", {"project_id": project_id, "title": "after the rename"})
+        assert tx.known_row("project", project_id) is None  # the snapshot was stale: locked and checked again
+        assert tx.get("project", project_id)["name"] == "Renamed elsewhere"
