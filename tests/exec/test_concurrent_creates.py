@@ -15,7 +15,6 @@ import sys
 import textwrap
 
 import apsw
-
 from opgate.core import Gateway
 
 PROJECT = "10000000-0000-4000-8000-000000000001"

@@ -108,9 +108,8 @@ def test_a_late_transaction_that_never_writes_commits_nothing_and_can_roll_back(
 def test_a_missing_project_is_not_found_even_when_the_write_goes_from_the_snapshot(store):
     # On SQLite the INSERT's foreign key stands in for reading the project; the refusal
     # is checked again under the lock, so the error still names the missing project.
-    with pytest.raises(NotFound) as raised:
-        with store.write(lock_late=True) as tx:
-            tx.insert("task", {"project_id": "10000000-0000-4000-8000-00000000dead", "title": "orphan"})
+    with pytest.raises(NotFound) as raised, store.write(lock_late=True) as tx:
+        tx.insert("task", {"project_id": "10000000-0000-4000-8000-00000000dead", "title": "orphan"})
     assert "10000000-0000-4000-8000-00000000dead" in str(raised.value)
     with store.read() as tx:
         assert tx.list("task", {"title": "orphan"}).total == 0
