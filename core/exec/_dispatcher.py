@@ -165,7 +165,7 @@ class Dispatcher:
                 f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
                 requires_confirmation=True,
             )
-        preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings), call.id_seed)
+        preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings), call.id_seed, call.id_seed_given)
         # Nobody answers an upstream's questions during a preview: the real run asks.
         preview = self._run(executor, preview_call, session, None)
         # The approver sees a copy: nothing it does can change what runs.

@@ -35,6 +35,8 @@ class Call:
     warnings: list[str] = field(default_factory=list)
     # Where the ids a write creates come from: a dry-run and its real run share it (see meta.id_seed).
     id_seed: str | None = None
+    # Whether id_seed came from the caller (a dry-run's, maybe run for real already) rather than drawn here.
+    id_seed_given: bool = False
 
     @property
     def op(self) -> str:
@@ -142,6 +144,7 @@ def prepare_call(
     if id_seed is not None and (not isinstance(id_seed, str) or not 8 <= len(id_seed) <= 128):
         raise CallRejected("id_seed must be the string a dry-run returned in meta.id_seed", field_errors=[{"field": "id_seed", "path": "/id_seed", "code": "invalid_type", "message": "8 to 128 characters"}])
     wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_default(record)))
+    seed_given = id_seed is not None
     if record.kind == "write":
         id_seed = id_seed or secrets.token_hex(16)
-    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed)
+    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed, seed_given)

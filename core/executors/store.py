@@ -181,7 +181,7 @@ class StoreExecutor:
                     tx.rollback()
                     return Outcome(stored.get("result"), dict(stored.get("meta") or {}), replayed=True)
             ctx = self._context(invocation, tx)
-            with seeded_ids(call.id_seed):
+            with seeded_ids(call.id_seed, reused=call.id_seed_given):
                 result = self._call_handler(invocation, handler, ctx)
             digest = tx.state_digest()
             self._check_digest(call, digest)
