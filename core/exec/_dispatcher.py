@@ -8,11 +8,11 @@ call, its field errors, and a help path.
 from __future__ import annotations
 
 import copy
-import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
+from .._log import LazyLogger
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ..settings import GatewaySettings
@@ -30,7 +30,7 @@ from ..access import Caller
 from ._validation import ArgumentValidator
 from ._waiting import PersonWait
 
-log = logging.getLogger("opgate.exec")
+log = LazyLogger("opgate.exec")  # logging loads on the first line logged
 
 
 def _store_error(exc: StoreError) -> tuple[str, str, dict[str, Any]]:
