@@ -8,7 +8,7 @@ the usage line and a valid example).
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,5 +143,5 @@ def prepare_call(
         raise CallRejected("id_seed must be the string a dry-run returned in meta.id_seed", field_errors=[{"field": "id_seed", "path": "/id_seed", "code": "invalid_type", "message": "8 to 128 characters"}])
     wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_default(record)))
     if record.kind == "write":
-        id_seed = id_seed or secrets.token_hex(16)
+        id_seed = id_seed or os.urandom(16).hex()
     return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,8 @@ def default_path() -> Path:
 
 def demo_fixture_path() -> Any:
     """The packaged demo fixture, or the repository's copy when running from source."""
+    from importlib import resources  # here: it loads zipfile and its readers, which opening a workspace never needs
+
     try:
         packaged = resources.files("opgate.fixtures") / DEMO_FILE
         if packaged.is_file():
