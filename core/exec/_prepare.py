@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import safe_json
-from ..help._args import usage_line
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._errors import InvalidArguments, NotFoundError
@@ -97,6 +96,8 @@ def _mostly_wrong(args: dict[str, Any], field_errors: list[dict[str, Any]]) -> b
 
 def help_inline(record: OpRecord) -> dict[str, Any]:
     """Usage and a valid example, so that one retry can succeed without a help call."""
+    from ..help._args import usage_line  # here: a call that passes never loads the help service
+
     inline: dict[str, Any] = {"usage": usage_line(record)}
     if record.examples:
         inline["example"] = {"op": record.op, "args": record.examples[0].get("args", {})}

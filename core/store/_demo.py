@@ -21,7 +21,6 @@ from ._locate import connect_store, is_postgres_url
 from ._protocol import OntologyStore, StoreWriteTransaction
 from ._rows import utc_now
 from ._sqlite_store import SQLiteStore
-from ._workspace_check import inspect_workspace
 
 DEMO_FILE = "demo_workspace.json"
 DEMO_VERSION = 1
@@ -124,6 +123,8 @@ def reset_demo(path: str | os.PathLike[str] | None = None, *, force: bool = Fals
     if path is not None and not str(os.fspath(path)).strip():
         # Path("") is ".": say what is wrong instead of looking at the current folder.
         raise StoreError("the database path is empty; name a file, or leave it out for the default workspace")
+    from ._workspace_check import inspect_workspace  # here: opening a workspace never inspects it this way
+
     target = default_path() if path is None else (str(path) if is_postgres_url(str(path)) else Path(path))
     held = inspect_workspace(target)
     data = read_workspace()
