@@ -14,7 +14,6 @@ The hard timeout interrupts the database work through the shared watchdog.
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -193,6 +192,8 @@ class StoreExecutor:
                 # Passed back with the digest, the real run creates the ids this diff shows.
                 meta["id_seed"] = call.id_seed
             if key and not call.dry_run:
+                import secrets  # here: a read never sweeps, and secrets costs a command line ~2 ms of imports
+
                 if secrets.randbelow(EXPIRY_SWEEP_EVERY) == 0:
                     tx.delete_expired_idempotency_keys()
                 tx.put_idempotency_key(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import uuid
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -51,6 +50,8 @@ class _SeededIds:
 
     def next(self) -> str:
         self.count += 1
+        import uuid  # here: uuid imports platform, which a command that only reads never needs
+
         digest = hashlib.sha256(f"{self.seed}:{self.count}".encode()).digest()
         return str(uuid.UUID(bytes=digest[:16], version=4))
 
@@ -81,7 +82,11 @@ def ids_may_be_taken() -> bool:
 
 def new_id() -> str:
     seeded = _SEEDED.get()
-    return seeded.next() if seeded is not None else str(uuid.uuid4())
+    if seeded is not None:
+        return seeded.next()
+    import uuid
+
+    return str(uuid.uuid4())
 
 
 def copy_row(row: dict) -> dict:
