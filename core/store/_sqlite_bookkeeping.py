@@ -9,7 +9,7 @@ in a transaction of their own.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -79,6 +79,29 @@ class BookkeepingReads(SQLiteTxCore):
         return _decoded(rows[::-1])
 
 
+def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]) -> list[list[Any]]:
+    """Call-log entries as rows of CALL_LOG_COLUMNS values, checked and encoded.
+
+    Apart from the transaction, so that a writer can make them before it
+    takes the write lock and hold the lock only for the INSERT.
+    """
+    rows = []
+    for entry in entries:
+        unknown = set(entry) - set(CALL_LOG_COLUMNS)
+        if unknown:
+            raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
+        values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
+        values["ts"] = values["ts"] or clock()
+        for flag in _FLAGS:
+            values[flag] = 1 if values[flag] else 0
+        values["kind"] = values["kind"] or "exec"
+        for column in _JSON_COLUMNS:
+            if values[column] is not None:
+                values[column] = encode_json(values[column])
+        rows.append([values[c] for c in CALL_LOG_COLUMNS])
+    return rows
+
+
 class BookkeepingWrites(BookkeepingReads):
     def put_idempotency_key(
         self, caller: str, key: str, *, fingerprint: str, status: str, response: Any = None,
@@ -105,20 +128,10 @@ class BookkeepingWrites(BookkeepingReads):
         self.append_call_logs([entry])
 
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
-        rows = []
-        for entry in entries:
-            unknown = set(entry) - set(CALL_LOG_COLUMNS)
-            if unknown:
-                raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
-            values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
-            values["ts"] = values["ts"] or self._clock()
-            for flag in _FLAGS:
-                values[flag] = 1 if values[flag] else 0
-            values["kind"] = values["kind"] or "exec"
-            for column in _JSON_COLUMNS:
-                if values[column] is not None:
-                    values[column] = encode_json(values[column])
-            rows.append([values[c] for c in CALL_LOG_COLUMNS])
+        self.insert_call_log_rows(call_log_rows(entries, self._clock))
+
+    def insert_call_log_rows(self, rows: list[list[Any]]) -> None:
+        """Insert rows made by :func:`call_log_rows`."""
         self._run_many(
             f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
             f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
