@@ -77,6 +77,12 @@ NODE_EVIDENCE_OPS = 100
 # know the words people use (built-in requests, tuning part, R@5: 95.4 at 0.7,
 # 97.4 at 0.5; MetaTool dev, no phrases: 79.3 at 0.7, 78.2 at 0.5).
 SEMANTIC_SHARE = 0.7
+# A facet's best op joins the top of a request for several things when its
+# facet's ranking gives it at least this confidence.
+import os
+
+FACET_FLOOR = float(os.environ.get("FF", "0"))
+LEAD_FIRST = os.environ.get("LF", "1") == "1"
 SEMANTIC_SHARE_WITH_PHRASES = 0.5
 
 
@@ -131,6 +137,10 @@ class SearchIndex:
         index.prune_from_ops = PRUNE_FROM_OPS
         return index
 
+    def _knows(self, word: str) -> bool:
+        """Whether the catalogue's text has ``word``."""
+        return word in self.lexical.speller.counts
+
     def _action_terms(self, action: str) -> set[str]:
         """An action's term and its related terms ("reorganize" -> restructure, rearrange...)."""
         found = set(terms(action))
@@ -179,19 +189,42 @@ class SearchIndex:
         """
         if not query or not query.strip():
             return
-        intent = self.intents.read_request(query)
+        intent = self.intents.read_request(query, self._knows)
         whole = self._ranked_one(query, intent, keep, plausible, wanted)
-        if len(intent.clauses) < 2:
+        if len(intent.facets) < 2:
             yield from whole
             return
-        # Several ops asked for: the best op for the whole request, then the
-        # best for each part, then the rest of the whole request's ranking.
+        yield from self._facet_covered(intent, whole, keep, plausible)
+
+    def _facet_covered(self, intent: Intent, whole: Iterator[Ranked], keep: Callable[[OpRecord], bool], plausible: float) -> Iterator[Ranked]:
+        """A request for several things: the whole request's best op and each facet's best, by confidence, then the whole ranking.
+
+        Each facet is ranked as a request of its own (the rules apply to
+        it: its verb, its state change), and its best op joins the top if
+        the facet's ranking is sure enough of it (``FACET_FLOOR``). The top
+        ops are ordered by their own calibrated confidence, except that a
+        destructive op never leads a request that does not ask to remove
+        something; confidence never rises down the list.
+        """
         lead = list(itertools.islice(whole, 1))
-        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep, plausible, 1), None) for c in intent.clauses]
-        order = itertools.chain(lead, [p for p in parts if p is not None], whole)
+        tops = list(lead)
+        for facet in intent.facets:
+            best = next(self._ranked_one(facet, self.intents.read_request(facet), keep, plausible, 1), None)
+            if best is not None and best.confidence >= FACET_FLOOR:
+                tops.append(best)
+        by_op: dict[str, Ranked] = {}
+        for item in tops:
+            if item.record.op not in by_op or item.confidence > by_op[item.record.op].confidence:
+                by_op[item.record.op] = item
+        ordered = sorted(by_op.values(), key=lambda r: -r.confidence)
+        if lead and (LEAD_FIRST or not intent.asks_removal and self.rules.is_barred(ordered[0].record)):
+            # The whole request's best op obeys the safety rule; a facet's may not lead in its place.
+            first = by_op[lead[0].record.op]
+            ordered.remove(first)
+            ordered.insert(0, first)
         seen: set[str] = set()
         ceiling = 1.0
-        for item in order:
+        for item in itertools.chain(ordered, whole):
             if item.record.op in seen:
                 continue
             seen.add(item.record.op)
