@@ -78,7 +78,6 @@ NODE_EVIDENCE_OPS = 100
 # 97.4 at 0.5; MetaTool dev, no phrases: 79.3 at 0.7, 78.2 at 0.5).
 SEMANTIC_SHARE = 0.7
 # A facet's best op joins the top of a request for several things when its
-# facet's ranking gives it at least this confidence.
 import os
 
 FACET_FLOOR = float(os.environ.get("FF", "0"))
@@ -197,34 +196,34 @@ class SearchIndex:
         yield from self._facet_covered(intent, whole, keep, plausible)
 
     def _facet_covered(self, intent: Intent, whole: Iterator[Ranked], keep: Callable[[OpRecord], bool], plausible: float) -> Iterator[Ranked]:
-        """A request for several things: the whole request's best op and each facet's best, by confidence, then the whole ranking.
+        """A request for several things: the whole request's best op, each facet's best by confidence, then the rest of the whole ranking.
 
-        Each facet is ranked as a request of its own (the rules apply to
-        it: its verb, its state change), and its best op joins the top if
-        the facet's ranking is sure enough of it (``FACET_FLOOR``). The top
-        ops are ordered by their own calibrated confidence, except that a
-        destructive op never leads a request that does not ask to remove
-        something; confidence never rises down the list.
+        Each facet is ranked as a request of its own (the rules apply to it:
+        its verb, its state change, with their suggested arguments), and its
+        best op joins the top when the facet's ranking gives it at least
+        ``FACET_FLOOR``. The whole request's best op stays first: it is what
+        a single-intent reading gives, and it obeys the safety rule. An op
+        that is both keeps the higher of its two confidences; confidence
+        never rises down the list.
         """
-        lead = list(itertools.islice(whole, 1))
-        tops = list(lead)
+        lead = next(whole, None)
+        bests: dict[str, Ranked] = {}
         for facet in intent.facets:
-            best = next(self._ranked_one(facet, self.intents.read_request(facet), keep, plausible, 1), None)
+            best = next(self._ranked_one(facet, self.intents.read_request(facet, self._knows), keep, plausible, 1), None)
             if best is not None and best.confidence >= FACET_FLOOR:
-                tops.append(best)
-        by_op: dict[str, Ranked] = {}
-        for item in tops:
-            if item.record.op not in by_op or item.confidence > by_op[item.record.op].confidence:
-                by_op[item.record.op] = item
-        ordered = sorted(by_op.values(), key=lambda r: -r.confidence)
-        if lead and (LEAD_FIRST or not intent.asks_removal and self.rules.is_barred(ordered[0].record)):
-            # The whole request's best op obeys the safety rule; a facet's may not lead in its place.
-            first = by_op[lead[0].record.op]
-            ordered.remove(first)
-            ordered.insert(0, first)
+                known = bests.get(best.record.op)
+                if known is None or best.confidence > known.confidence:
+                    bests[best.record.op] = best
+        top: list[Ranked] = []
+        if lead is not None:
+            also = bests.pop(lead.record.op, None)
+            top.append(lead if also is None or also.confidence <= lead.confidence else Ranked(lead.record, also.confidence, lead.relevance, lead.suggested_args or also.suggested_args))
+        # Without a lead (the whole request is not plausibly answered), a destructive op still may not come first.
+        barred = (lambda r: False) if intent.asks_removal or lead is not None else (lambda r: self.rules.is_barred(r.record))
+        top.extend(sorted(bests.values(), key=lambda r: (barred(r), -r.confidence)))
         seen: set[str] = set()
         ceiling = 1.0
-        for item in itertools.chain(ordered, whole):
+        for item in itertools.chain(top, whole):
             if item.record.op in seen:
                 continue
             seen.add(item.record.op)
