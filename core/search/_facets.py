@@ -70,10 +70,7 @@ def _sentence_facets(sentence: str, verb_at_start: VerbAtStart, kinds_named: Cal
     """
     parts: list[tuple[str, bool]] = []
     lead: str | None = None
-    pieces = _CHAINS.split(sentence)
-    # "find the weather forecast and some attractions": one "and", no list, so the second thing shares the verb.
-    pair = len(pieces) == 2 and "," not in sentence
-    for piece in pieces:
+    for piece in _CHAINS.split(sentence):
         piece = _POLITE.sub("", piece.strip(" ,.!?\"'"))
         if not _has_content(piece):
             continue
@@ -82,10 +79,9 @@ def _sentence_facets(sentence: str, verb_at_start: VerbAtStart, kinds_named: Cal
             lead = verb
             if not _has_content(piece[len(verb):]):
                 continue  # "find and retrieve the posts": the verb alone asks for nothing
-        elif lead is not None and len(piece.split()) <= BORROW_UP_TO and (pair or kinds_named(piece)):
+        elif lead is not None and len(piece.split()) <= BORROW_UP_TO and kinds_named(piece):
             # "list the tasks and the goals"; a list of attributes ("their names, authors") borrows nothing.
             piece = f"{lead} {piece}"
-            verb = lead
         asks = verb is not None or bool(kinds_named(piece))
         for part in _with_parts(piece, verb or (lead if asks else None), kinds_named):
             if asks or not parts:
