@@ -27,6 +27,14 @@ MULTI_OP = [
     ("new goal, new plan, new task", {"onto.goal.create", "onto.plan.create", "onto.task.create"}),
     ("update the risk, update the decision", {"onto.risk.update", "onto.decision.update"}),
     ("list requirements for the mobile app and update the login requirement", {"onto.requirement.list", "onto.requirement.update"}),
+    # Found only since facets: comma lists of things, a question after a colon, misspelt verbs, "with" another thing.
+    ("the project's tasks, its documents", {"onto.task.list", "onto.document.list"}),
+    ("get me ready for the planning meeting: what tasks are open and what risks we have", {"onto.task.list", "onto.risk.list"}),
+    ("vist the page and creat a task", {"util.web.visit", "onto.task.create"}),
+    ("goals, plans, outputs", {"onto.goal.list", "onto.plan.list", "onto.output.list"}),
+    ("set up a project with a goal", {"onto.project.create", "onto.goal.create"}),
+    ("I'm planning the offsite. Create a project for it and list the open risks.", {"onto.project.create", "onto.risk.list"}),
+    ("Can you list the decisions? Also show the milestones.", {"onto.decision.list", "onto.milestone.list"}),
 ]
 
 # Requests for one thing, some with "and", commas or "with": read as one facet, ranked as the whole request.
