@@ -140,3 +140,28 @@ def test_a_word_the_catalogue_has_is_not_taken_for_a_misspelt_verb():
     reader = default_intent_reader()
     assert reader.read_request("find the tasks and past goals", known=lambda word: False).facets == ("find the tasks", "post goals")
     assert reader.read_request("find the tasks and past goals", known=lambda word: word == "past").facets == ("find the tasks", "find past goals")
+
+
+# -- with the semantic ranker: each facet is ranked by the same fusion as the whole request ---------
+
+
+@pytest.fixture(scope="module")
+def semantic() -> Gateway:
+    gateway = Gateway(search="semantic", call_log=False)
+    yield gateway
+    gateway.close()
+
+
+@pytest.mark.parametrize(("query", "ops"), [MULTI_OP[0], MULTI_OP[2], MULTI_OP[10], MULTI_OP[12], MULTI_OP[-5], MULTI_OP[-1]])
+def test_the_semantic_ranker_returns_each_op_of_a_request_for_several(semantic, query, ops):
+    found = {r["op"] for r in _results(semantic, query, 5)}
+    assert ops <= found, f"{query!r}: missing {sorted(ops - found)}"
+
+
+def test_the_semantic_ranker_keeps_safety_and_state_changes_among_several_ops(semantic):
+    records = {r.op: r for r in semantic.search_index.records}
+    for query in NOT_REMOVALS:
+        first = _results(semantic, query, 5)[0]["op"]
+        assert not is_destructive(records[first]), f"{query!r} -> {first}"
+    top = _results(semantic, "mark the permit task done and create a follow-up task", 5)[0]
+    assert top["op"] == "onto.task.update" and top["suggested_args"] == {"state_key": "done"}
