@@ -9,14 +9,15 @@ whole request's words favour.
 
 A request is cut at sentence ends, semicolons and colons, then at commas
 and the words that chain requests ("and", "then", "also", "plus", "as well
-as", "&", "+"). A part that names no action ("...and the goals") borrows the
-verb of the part before it when it is short; longer verb-less parts stand on
-their own (a sentence of context, a noun phrase such as "a table for two").
-Inside a part, "with" starts a facet of its own when what follows names
-another kind of thing than what precedes it ("a project with a goal").
-Parts with no content word ("and then", "thanks") are dropped, and so are
-repeats. One facet means a single-intent request: the ranking is then
-exactly the whole request's.
+as", "&", "+"). A part is a facet when it asks for something: it starts
+with a verb and says what on, or it names a kind of thing the vocabulary
+knows. A short verb-less part that names such a thing ("...and the goals")
+borrows the verb before it; other verb-less parts belong to the part before
+them (a list of attributes, the second half of a topic) or are context (a
+sentence that asks nothing). Inside a part, "with" starts a facet of its
+own when what follows names another kind of thing than what precedes it
+("a project with a goal"). Repeats are dropped. One facet means a
+single-intent request: the ranking is then exactly the whole request's.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-VerbAtStart = Callable[[str], tuple[str | None, str]]
-
 from ._tokens import STOPWORDS, words
+
+VerbAtStart = Callable[[str], tuple[str | None, str]]
 
 # Sentence ends (not inside "3.5" or "e.g."), semicolons and colons.
 _SENTENCES = re.compile(r"(?<=[^\s.\d][.?!])\s+|[;:]\s+|\n+")

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..registry._record import OpRecord
 from ._calibration import default_calibration
+from ._coverage import covered
 from ._fields import op_text
 from ._hits import NodeHit, SearchHit
 from ._intent import Intent, default_intent_reader
@@ -202,34 +203,17 @@ class SearchIndex:
         its verb, its state change, with their suggested arguments), and its
         best op joins the top when the facet's ranking gives it at least
         ``FACET_FLOOR``. The whole request's best op stays first: it is what
-        a single-intent reading gives, and it obeys the safety rule. An op
-        that is both keeps the higher of its two confidences; confidence
-        never rises down the list.
+        a single-intent reading gives, and it obeys the safety rule. See
+        :func:`._coverage.covered`.
         """
         lead = next(whole, None)
-        bests: dict[str, Ranked] = {}
+        bests = []
         for facet in intent.facets:
-            best = next(self._ranked_one(facet, self.intents.read_request(facet, self._knows), keep, plausible, 1), None)
+            best = next(self._ranked_one(facet, self.intents.read_request(facet, split=False), keep, plausible, 1), None)
             if best is not None and best.confidence >= FACET_FLOOR:
-                known = bests.get(best.record.op)
-                if known is None or best.confidence > known.confidence:
-                    bests[best.record.op] = best
-        top: list[Ranked] = []
-        if lead is not None:
-            also = bests.pop(lead.record.op, None)
-            top.append(lead if also is None or also.confidence <= lead.confidence else Ranked(lead.record, also.confidence, lead.relevance, lead.suggested_args or also.suggested_args))
-        # Without a lead (the whole request is not plausibly answered), a destructive op still may not come first.
-        barred = (lambda r: False) if intent.asks_removal or lead is not None else (lambda r: self.rules.is_barred(r.record))
-        top.extend(sorted(bests.values(), key=lambda r: (barred(r), -r.confidence)))
-        seen: set[str] = set()
-        ceiling = 1.0
-        for item in itertools.chain(top, whole):
-            if item.record.op in seen:
-                continue
-            seen.add(item.record.op)
-            confidence = min(ceiling, item.confidence)
-            ceiling = confidence
-            yield Ranked(item.record, confidence, item.relevance, item.suggested_args)
+                bests.append(best)
+        # A destructive op may not lead a request that does not ask to remove something (the lead already obeys).
+        return covered(lead, bests, whole, may_lead=lambda r: intent.asks_removal or not self.rules.is_barred(r.record))
 
     def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool], plausible: float, wanted: int | None = None) -> Iterator[Ranked]:
         """One request's ranking: scored, the rules applied, filtered, with calibrated confidences.

@@ -64,8 +64,11 @@ class IntentReader:
         self.entity_kinds = frozenset(vocabulary["entities"])
         self._verb_speller = Speller(Counter(w for w in vocabulary["verbs"] if " " not in w))
 
-    def read_request(self, query: str, known: Callable[[str], bool] = lambda word: False) -> Intent:
-        """How ``query`` reads; ``known`` says which words the catalogue has (those are never taken for a misspelt verb)."""
+    def read_request(self, query: str, known: Callable[[str], bool] = lambda word: False, *, split: bool = True) -> Intent:
+        """How ``query`` reads; ``known`` says which words the catalogue has (those are never taken for a misspelt verb).
+
+        ``split=False`` reads it as one facet (a facet of a request is not split again).
+        """
         text = normalize(query)
         asks_read = self.read.search(text) is not None
         state: tuple[str, ...] = ()
@@ -75,7 +78,7 @@ class IntentReader:
                     state = values
                     break
         entities = tuple(kind for kind, pattern in self.entities if pattern.search(text))
-        return Intent(self.removal.search(text) is not None, asks_read, state, entities, self._facets(text, known), text)
+        return Intent(self.removal.search(text) is not None, asks_read, state, entities, self._facets(text, known) if split else (text,), text)
 
     def _facets(self, text: str, known: Callable[[str], bool]) -> tuple[str, ...]:
         """The facets of a request for several things; one (the request) when it asks for one."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
 from opgate.core import Gateway
 from opgate.core.search._intent import default_intent_reader
 from opgate.core.search._rules import is_destructive
