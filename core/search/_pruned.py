@@ -103,8 +103,7 @@ class ScoredLists:
                 # Bounds this loose would look up more than a walk of every posting reads; the walk's
                 # scores are kept (``walked``), so that later steps look a score up instead of a list.
                 scores = self.walked = self.everything()
-                top = max(scores.values())
-                return {d: score for d, score in scores.items() if score >= top}
+                return _at_least(scores, max(scores.values()))
             found = self.at_least(threshold, candidates)
             if found:
                 return found
@@ -137,8 +136,7 @@ class ScoredLists:
           (a C sort of sorted runs) give those that occur ``k`` times.
         """
         if self.walked is not None:
-            floor = threshold * (1.0 - MARGIN)
-            return {d for d, score in self.walked.items() if score >= floor}
+            return set(_at_least(self.walked, threshold * (1.0 - MARGIN)))
         level = self._level(threshold)
         if level is None:
             return set()
@@ -282,6 +280,12 @@ class ScoredLists:
             if score is not None and score >= floor:
                 scores[doc_id] = score
         return scores
+
+
+def _at_least(scores: dict[int, float], floor: float) -> dict[int, float]:
+    """The entries of ``scores`` at or over ``floor``; the comparisons run in C (a walk's tens of thousands of scores)."""
+    keep = list(map(floor.__le__, scores.values()))
+    return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep)))
 
 
 def _unit_most(coefficients: Sequence[float], caps: Sequence[float]) -> float:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
 
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
 from ._pruned import MARGIN
@@ -198,11 +199,12 @@ def _highest(scores: dict[int, float], most: int, share: float) -> tuple[dict[in
     if len(scores) <= most:
         return dict(scores), 0.0
     ceiling = share * max(scores.values())
-    high = [score for score in scores.values() if score > ceiling]
+    high = list(filter(ceiling.__lt__, scores.values()))
     if len(high) > most:
         high.sort(reverse=True)
         ceiling = high[most]  # those tied with it are left out with it
-    return {d: score for d, score in scores.items() if score > ceiling}, ceiling
+    keep = list(map(ceiling.__lt__, scores.values()))
+    return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep))), ceiling
 
 
 def _word_thresholds(threshold: float, word_scale: float, gram_part: float, any_lifted: bool, any_barred: bool) -> dict[float, float] | None:
