@@ -75,6 +75,7 @@ class ScoredLists:
         self._merged_ids: list[int] | None = None
         # Every document's score, once a walk of every list has worked them out (see :meth:`best`).
         self.walked: dict[int, float] | None = None
+        self._levels: dict[float, float | None] = {}
 
     def __bool__(self) -> bool:
         return bool(self.lists)
@@ -98,8 +99,8 @@ class ScoredLists:
         postings = self.postings
         for share in TOP_GUESSES:
             threshold = max(seed, share * ceiling)
-            candidates = self.candidates(threshold)
-            if len(candidates) * len(self.lists) * WALK_RATIO > postings:
+            candidates = self.candidates(threshold) if self._fewest(threshold) * len(self.lists) * WALK_RATIO <= postings else None
+            if candidates is None or len(candidates) * len(self.lists) * WALK_RATIO > postings:
                 # Bounds this loose would look up more than a walk of every posting reads; the walk's
                 # scores are kept (``walked``), so that later steps look a score up instead of a list.
                 scores = self.walked = self.everything()
@@ -198,22 +199,38 @@ class ScoredLists:
         """The ids of one list's ``cut`` heaviest postings: a prefix of its impact order."""
         return list(map(self.lists[position][0].__getitem__, self.orders[position][:cut]))
 
+    def _fewest(self, threshold: float) -> int:
+        """A lower bound on how many candidates :meth:`candidates` gives, from bisections only: the longest prefix at the contribution level (0 when another condition would decide)."""
+        if self.walked is not None or self._required(threshold):
+            return 0
+        level = self._level(threshold)
+        if level is None:
+            return 0
+        cuts = [self._cut(position, level / coefficient * (1.0 - MARGIN)) for position, (_, _, coefficient) in enumerate(self.lists) if coefficient > 0.0]
+        if self._least_lists(threshold) >= 2 and sum(cuts) * COUNT_RATIO > self.postings:
+            return 0
+        return max(cuts, default=0)
+
     def _level(self, threshold: float) -> float | None:
         """A contribution level under which no document can reach ``threshold``; None if none can at all.
 
         Largest such level found by bisection on :meth:`_most_under`, which
         only grows with the level.
         """
-        if not self.lists or self._most_under(max(self.bounds)) < threshold:
-            return None
-        low, high = 0.0, max(self.bounds)
-        for _ in range(LEVEL_STEPS):
-            middle = (low + high) / 2.0
-            if self._most_under(middle) < threshold:
-                low = middle
-            else:
-                high = middle
-        return low
+        if threshold in self._levels:
+            return self._levels[threshold]
+        level = None
+        if self.lists and self._most_under(max(self.bounds)) >= threshold:
+            low, high = 0.0, max(self.bounds)
+            for _ in range(LEVEL_STEPS):
+                middle = (low + high) / 2.0
+                if self._most_under(middle) < threshold:
+                    low = middle
+                else:
+                    high = middle
+            level = low
+        self._levels[threshold] = level
+        return level
 
     def _most_under(self, level: float) -> float:
         """The most a document can get when each of its contributions is under ``level`` (or its list's bound)."""
