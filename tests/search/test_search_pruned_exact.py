@@ -113,7 +113,7 @@ def _random_requests(index: SearchIndex, count: int, seed: int) -> list[str]:
     """Requests made of catalogue words: short ones, ones with a typo, and long multi-sentence ones padded with everyday words."""
     rng = random.Random(seed)
     vocabulary = sorted({w for r in index.records for w in r.summary.lower().split() if w.isalpha() and len(w) > 2})
-    filler = "please i need to help me find the way that we can also then for our team today quickly".split()
+    filler = ["please", "i", "need", "to", "help", "me", "find", "the", "way", "that", "we", "can", "also", "then", "for", "our", "team", "today", "quickly"]
 
     def typo(word: str) -> str:
         at = rng.randrange(len(word))
