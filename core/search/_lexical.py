@@ -58,7 +58,7 @@ FIELDS = {
 NGRAM_SHARE = 0.3
 # Impact orders of lists combined at query time, kept for later queries (the build orders every other list).
 MAX_QUERY_ORDERS = 256
-# The ops at the top of each ranker for recent queries: what divides their scores (up to about 30 KB each).
+# The ops at the top of each ranker for recent queries: what divides their scores (typed arrays, up to about 50 KB each).
 MAX_TOPS = 512
 K1 = 1.6
 # From this many distinct words on, a request's words count by their IDF.
