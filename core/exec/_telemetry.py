@@ -208,7 +208,13 @@ class CallLog:
 
     def args_columns(self, args: Any) -> dict[str, Any]:
         """The entry's columns for the call's arguments: the digest of the whole, and a bounded copy that can be written."""
-        if not _plainly_writable(args):  # the usual flat arguments need no copy here: kept_args copies what it keeps
+        if _plainly_writable(args):
+            # Flat values are immutable: a shallow copy is the copy json.loads would make (and the
+            # store writes the keys sorted either way), without parsing the text back.
+            text = json.dumps(args, sort_keys=True)
+            if len(text) <= self._settings.call_log_args_chars:
+                return {"args_digest": hashlib.sha256(text.encode()).hexdigest()[:16], "args": dict(args), "args_truncated": False}
+        else:
             args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
         kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
         return {"args_digest": digest, "args": kept, "args_truncated": truncated}
