@@ -105,6 +105,10 @@ _DEEPEST_ANSWER = 4 * MAX_DEPTH
 """Results hold stored values (bounded at 64 levels on the way in) a few levels down; deeper is left as it is."""
 
 
+_ANSWER_JSON = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False).encode
+"""``json.dumps`` with those options, without making an encoder on every call (two calls per exec)."""
+
+
 def _writable_text(value: Any) -> str | None:
     """``value`` as JSON text when it can be written as it is (UTF-8, nothing to scrub); else None.
 
@@ -115,7 +119,7 @@ def _writable_text(value: Any) -> str | None:
     """
     try:
         # Without the circularity check (a tenth of the time): a cycle ends in RecursionError, caught below.
-        text = json.dumps(value, ensure_ascii=False, default=str, check_circular=False)
+        text = _ANSWER_JSON(value)
     except (TypeError, ValueError, RecursionError):
         return None
     if not text.isascii():
