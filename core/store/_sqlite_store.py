@@ -225,10 +225,10 @@ class _ReadScope:
         conn = store._connection()
         if conn.in_transaction:
             raise StoreError("a transaction is already open on this thread; pass its tx along instead")
+        tx = SQLiteReadTransaction(conn, store._clock, observe=self._observe)
         run(conn, "BEGIN")
-        self._conn = conn
-        self._tx = SQLiteReadTransaction(conn, store._clock, observe=self._observe)
-        return self._tx
+        self._conn, self._tx = conn, tx
+        return tx
 
     def __exit__(self, exc_type: Any, exc: Any, traceback: Any) -> None:
         self._tx._open = False
