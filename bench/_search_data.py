@@ -23,6 +23,8 @@ HERE = Path(__file__).resolve().parent
 SHARED = HERE.parents[1] / "shared" / "data"
 OWN = HERE / "data" / "builtin_requests.json"
 STORIES = HERE / "data" / "metatool_dev_stories.json"
+OWN_MULTI = HERE / "data" / "builtin_multi_requests.json"
+DEV_MULTI = HERE / "data" / "metatool_dev_multi.json"
 METATOOL_DEV = SHARED / "search" / "metatool_dev.json"
 METATOOL_HELDOUT = SHARED / "search" / "metatool_heldout.json"
 TOOLLENS = SHARED / "search" / "toollens_test.json"
@@ -52,13 +54,25 @@ class QuerySet:
 
 
 
+def _parts(path: Path) -> dict[str, list[Query]]:
+    """The tuning part and the held-back part of one of our labelled sets."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {part: [Query(e["query"], [frozenset(slot.split("|")) for slot in e["relevant"]], e["style"]) for e in data[part]] for part in ("tune", "heldback")}
+
+
 def own_sets() -> list[QuerySet]:
-    data = json.loads(OWN.read_text(encoding="utf-8"))
-    sets = []
-    for part in ("tune", "heldback"):
-        queries = [Query(e["query"], [frozenset(slot.split("|")) for slot in e["relevant"]], e["style"]) for e in data[part]]
-        sets.append(QuerySet(f"built-in requests, {part}", queries, None))
-    return sets
+    return [QuerySet(f"built-in requests, {part}", queries, None) for part, queries in _parts(OWN).items()]
+
+
+def own_multi_sets() -> list[QuerySet]:
+    """Requests for several ops of the built-in catalogue at once (every op labelled): tuning and held-back parts."""
+    return [QuerySet(f"built-in multi-op, {part}", queries, None) for part, queries in _parts(OWN_MULTI).items()]
+
+
+def metatool_dev_multi() -> list[QuerySet]:
+    """Requests for two or three of the dev split's tools at once, written from their descriptions: tuning and held-back parts."""
+    dev = metatool_dev()
+    return [QuerySet(f"MetaTool dev multi-tool, {part}", queries, dev.tools, dev.namespace) for part, queries in _parts(DEV_MULTI).items()]
 
 
 def _metatool(path: Path, name: str) -> QuerySet:

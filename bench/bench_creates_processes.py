@@ -1,8 +1,10 @@
 """Creates from several processes at once: opgate against raw apsw doing the same inserts.
 
-Run: python bench/bench_creates_processes.py [--processes 4] [--creates 300] [--rounds 5] [--compare PYTHON]
+Run: python bench/bench_creates_processes.py [--processes 4] [--creates 300] [--rounds 5] [--compare PYTHON] [--patient-floor]
 (``--compare`` adds a side "opgate (compared)": the same opgate workers run by
-another interpreter, say the venv of a checkout of main before a change.)
+another interpreter, say the venv of a checkout of main before a change.
+``--patient-floor`` adds a side "raw apsw, patient": the floor waiting for the
+lock with the store's busy handler instead of SQLite's busy timeout.)
 Each of the processes makes ``--creates`` tasks in one shared workspace, one
 call at a time, all starting together. The creates are cut into ``--rounds``
 slices and the two sides take turns, slice by slice, so that both see the
@@ -38,6 +40,7 @@ from _table import median, p95, print_table  # noqa: E402
 PROJECT = "10000000-0000-4000-8000-000000000001"
 GOAL_THROUGHPUT = 0.5
 GOAL_WORST_S = 0.3
+PATIENT_FLOOR = "raw apsw, patient"
 CPU_AT_START = 0.0
 
 
@@ -51,11 +54,16 @@ def opgate_worker(db: str, creates: int, start_at: float, tag: str) -> list[floa
     return times
 
 
-def raw_worker(db: str, creates: int, start_at: float, tag: str) -> list[float]:
+def raw_worker(db: str, creates: int, start_at: float, tag: str, patient: bool = False) -> list[float]:
     import apsw
 
     conn = apsw.Connection(db)
-    conn.set_busy_timeout(5000)
+    if patient:
+        from opgate.core.store._sqlite_conn import patient as patient_handler
+
+        conn.set_busy_handler(patient_handler(5000))
+    else:
+        conn.set_busy_timeout(5000)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = NORMAL")
@@ -111,22 +119,27 @@ def main() -> None:
     parser.add_argument("--creates", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--compare", metavar="PYTHON", help="also run the opgate workers with this interpreter")
+    parser.add_argument("--patient-floor", action="store_true", help="also run the floor with the store's busy handler")
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
         side, db, creates, start_at, tag = options.worker
-        work = raw_worker if side == "raw apsw" else opgate_worker
-        times = work(db, int(creates), float(start_at), tag)
+        if side.startswith("raw apsw"):
+            times = raw_worker(db, int(creates), float(start_at), tag, patient=side == PATIENT_FLOOR)
+        else:
+            times = opgate_worker(db, int(creates), float(start_at), tag)
         print(json.dumps({"times": times, "ended": time.time(), "cpu": time.process_time() - CPU_AT_START}))
         return
     pythons = {"opgate": sys.executable, "raw apsw": sys.executable}
     if options.compare:
         pythons["opgate (compared)"] = options.compare
+    if options.patient_floor:
+        pythons[PATIENT_FLOOR] = sys.executable
     sides = tuple(pythons)
     totals = {side: [0.0, [], 0.0] for side in sides}
     per_slice = options.creates // options.rounds
     with tempfile.TemporaryDirectory() as tmp:
-        dbs = {side: Path(tmp) / f"{side.replace(' ', '_')}.db" for side in sides}
+        dbs = {side: Path(tmp) / f"{side.replace(' ', '_').replace(',', '')}.db" for side in sides}
         for side, db in dbs.items():
             # The demo workspace, so PROJECT exists for every side, made by the side's own opgate (its schema).
             subprocess.run([pythons[side], "-c", f"from opgate.core.store import open_store; open_store({str(db)!r}).close()"], check=True)
@@ -144,7 +157,7 @@ def main() -> None:
     ours, floor = results["opgate"], results["raw apsw"]
     ratio = ours[0] / floor[0]
     for side, (throughput, times, cpu) in results.items():
-        if side != "raw apsw":
+        if side != "raw apsw":  # every other side against the floor as the issue measured it
             rows.append([f"{side} / raw", f"{throughput / floor[0]:.0%}", "", "", f"{max(times) / max(floor[1]):.1f}x", f"{cpu / floor[2]:.1f}x"])
     print_table(
         f"{options.processes} processes x {per_slice * options.rounds} creates in {options.rounds} slices per side, taking turns, one shared workspace",

@@ -1,6 +1,6 @@
 """Search quality and speed, measured through ``gw.search()`` (what every front end and agent gets).
 
-Run: python bench/bench_search.py [--no-semantic] [--no-eval] [--sets=own,dev,long,stories,heldout,toollens]
+Run: python bench/bench_search.py [--no-semantic] [--no-eval] [--sets=own,multi,dev,devmulti,long,stories,heldout,toollens]
 
 Quality, as R@1, R@5 and NDCG@5 (percent) of the ranked pointers
 ``gw.search(query, limit=5)`` answers, per query set and ranker:
@@ -14,6 +14,10 @@ Quality, as R@1, R@5 and NDCG@5 (percent) of the ranked pointers
 - situational requests for the dev split's tools written for this project
   (``metatool_dev_stories.json``: a situation told, the tools not named;
   its tuning part and its held-back part);
+- requests for several ops at once, every op labelled (``multi``:
+  ``builtin_multi_requests.json`` for the built-in catalogue; ``devmulti``:
+  ``metatool_dev_multi.json``, two or three dev tools each), their tuning
+  and held-back parts, with R@5 per style;
 - the MetaTool held-out split and ToolLens test: evaluation only, aggregate
   figures, no query is ever printed (``--no-eval`` skips them).
 
@@ -32,13 +36,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _search_data import TWILIO, Query, QuerySet, metatool_dev, metatool_dev_long, metatool_dev_stories, metatool_heldout, own_sets, toollens  # noqa: E402
+from _search_data import TWILIO, Query, QuerySet, metatool_dev, metatool_dev_long, metatool_dev_multi, metatool_dev_stories, metatool_heldout, own_multi_sets, own_sets, toollens  # noqa: E402
 from _table import measure, median, p95, print_table  # noqa: E402
 
 from opgate.core import Gateway  # noqa: E402
 from opgate.core.search import semantic_available  # noqa: E402
 
 CUTOFF = 5
+MULTI_STYLES = ("chain", "comma", "goal", "typo", "terse")
 BANDS = ["<0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", ">=0.8"]
 
 
@@ -110,25 +115,29 @@ def main() -> None:
     rankers = ["default"]
     if "--no-semantic" not in sys.argv and semantic_available():
         rankers.append("semantic")
-    chosen = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sets=")), "own,dev,long,stories,heldout,toollens").split(",")
+    chosen = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sets=")), "own,multi,dev,devmulti,long,stories,heldout,toollens").split(",")
     if "--no-eval" in sys.argv:
         chosen = [c for c in chosen if c not in ("heldout", "toollens")]
-    loaders = {"own": own_sets, "dev": lambda: [metatool_dev()], "long": lambda: [metatool_dev_long()], "stories": metatool_dev_stories, "heldout": lambda: [metatool_heldout()], "toollens": lambda: [toollens()]}
-    rows, styles, calibration = [], [], []
-    for key in chosen:
+    loaders = {"own": own_sets, "dev": lambda: [metatool_dev()], "long": lambda: [metatool_dev_long()], "stories": metatool_dev_stories, "multi": own_multi_sets, "devmulti": metatool_dev_multi, "heldout": lambda: [metatool_heldout()], "toollens": lambda: [toollens()]}
+    rows, styles, multi_styles, calibration = [], [], [], []
+    for key in filter(None, chosen):
         for query_set in loaders[key]():
             for ranker in rankers:
                 tally, build = run(query_set, ranker)
                 rows.append([query_set.name, ranker, len(query_set.queries), *tally.row()])
                 if key == "own":
                     styles.append([query_set.name, ranker, *(f"{100 * s / n:.1f} ({n})" for s, n in (tally.by_style[k] for k in ("direct", "indirect", "terse", "typo", "multi")))])
-                if key in ("own", "dev"):
+                if key in ("multi", "devmulti"):
+                    multi_styles.append([query_set.name, ranker, *(f"{100 * s / n:.1f} ({n})" if n else "-" for s, n in (tally.by_style[k] for k in MULTI_STYLES))])
+                if key in ("own", "multi", "dev", "devmulti"):
                     cells = [f"{100 * r / n:.0f}% of {n}" if n else "-" for r, n in tally.bands]
                     calibration.append([query_set.name, ranker, *cells, f"{tally.brier[0] / max(1, tally.brier[1]):.3f}"])
                 print(f"  ... {query_set.name} / {ranker} done ({build:.1f}s to build)", file=sys.stderr)
     print_table("Quality through gw.search(query, limit=5)", ["query set", "ranker", "queries", "R@1", "R@5", "NDCG@5", "empty"], rows)
     if styles:
         print_table("R@5 by style (queries)", ["query set", "ranker", "direct", "indirect", "terse", "typo", "multi"], styles)
+    if multi_styles:
+        print_table("Several ops per request: R@5 by style (queries)", ["query set", "ranker", *MULTI_STYLES], multi_styles)
     if calibration:
         print_table("Confidence of the top five pointers: share right, by band", ["query set", "ranker", *BANDS, "Brier"], calibration)
     print_table("gw.search() on Twilio (1,447 ops), one thread", ["ranker", "measure", "median", "p95", "x floor"], speed_rows(rankers))
@@ -139,6 +148,15 @@ TWILIO_QUERIES = [
     "fetch call recording", "make an outbound call", "hang up a call", "create a video room", "add a participant to a conversation",
     "send a verification code", "look up a phone number", "create a messaging service", "fetch account balance", "rotate auth token",
     "create a task in taskrouter", "update worker activity", "create a sync document", "transcribe a recording", "create a sip trunk",
+]
+
+
+# Requests for several ops: each facet is ranked too, so these cost more than one search.
+TWILIO_MULTI = [
+    "send an sms and make an outbound call", "list phone numbers, then release the old one", "create a video room and add a participant",
+    "fetch the call recording and transcribe it", "create a messaging service; send a verification code", "buy a phone number and create a sip trunk",
+    "look up a phone number and send an sms to it", "update worker activity and create a task in taskrouter", "fetch account balance and rotate auth token",
+    "mute a participant in a conference, then hang up the call",
 ]
 
 
@@ -155,8 +173,13 @@ def speed_rows(rankers: list[str]) -> list[list[object]]:
         fresh: list[float] = []
         for i, query in enumerate(TWILIO_QUERIES):
             fresh += measure(lambda g=gateway, q=f"{query} {i}": g.search(q, limit=10), repeat=1, warmup=0)
+        several: list[float] = []
+        for query in TWILIO_MULTI:
+            several += measure(lambda g=gateway, q=query: g.search(q, limit=10), repeat=20)
         rows.append([ranker, "catalogue load + index build (ms)", f"{build:.0f}", "-", "-"])
         rows.append([ranker, f"search, {len(TWILIO_QUERIES)} queries x 20 (ms)", f"{median(latencies):.2f}", f"{p95(latencies):.2f}", "-"])
+        # Against the single requests of the same run: each facet of a request is one more ranking.
+        rows.append([ranker, f"search, {len(TWILIO_MULTI)} requests for several ops x 20 (ms)", f"{median(several):.2f}", f"{p95(several):.2f}", f"{median(several) / median(latencies):.2f} x single"])
         semantic = gateway.search_index.semantic
         floor: list[float] = []
         if semantic is not None:

@@ -16,7 +16,6 @@ from ._gateway_catalogs import GatewayFromCatalogs
 from ._gateway_search import GatewaySearch
 from ._gateway_telemetry import GatewayTelemetry
 from ._gateway_upstreams import GatewayUpstreams
-from .help._service import HelpService
 from .registry._build import build_registry
 from .registry._registry import Registry
 from .settings import GatewaySettings
@@ -30,6 +29,7 @@ if TYPE_CHECKING:  # types only: the exec path (handlers, executors, batch) load
     from .exec._confirm import Approver, Asker
     from .exec._handler import Handler
     from .executors import Executors
+    from .help._service import HelpService
 
 # "default": the pure-Python ranker; "semantic": fused with sentence embeddings (the opgate[semantic] extra).
 SEARCH_RANKERS = ("default", "semantic")
@@ -172,12 +172,22 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         """Switch the context scope; which ops exist changes with it."""
         visible = self.contexts.visibility(context)
         self._requested_context = context
-        # The private registry: set_context runs inside an upstream swap, which holds its lock.
-        self._help = HelpService(self._registry, visible)
+        # Made on first use from the private registry (set_context runs inside an upstream swap, which holds its lock).
+        self._help_service: HelpService | None = None
         self._dispatcher_for = context
         self._built_dispatcher = None
         self._visible = visible
         self._context = None if context == ALL_CONTEXTS else context
+
+    @property
+    def _help(self) -> HelpService:
+        """Help over the visible ops, made when first asked: an exec never reads it (nor loads it)."""
+        service = self._help_service
+        if service is None:
+            from .help._service import HelpService
+
+            service = self._help_service = HelpService(self._registry, self._visible)
+        return service
 
     @property
     def _dispatcher(self):

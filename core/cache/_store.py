@@ -15,13 +15,13 @@ its own line, read when a record is first needed). Both carry their SHA-256
 from __future__ import annotations
 
 import json
-import logging
 import os
 import stat
 import sys
 from pathlib import Path
 from typing import Any
 
+from .._log import LazyLogger
 from ..registry._registry import Registry
 from ._codec import problem_from_json, problem_to_json, record_to_json
 from ._file import read_cache_file, write_cache_file
@@ -30,7 +30,7 @@ from ._lazy_registry import CachedRegistry, Rebuild, RecordSequence, light_colum
 ENV_VAR = "OPGATE_CACHE_DIR"
 DISABLED = ("off", "none", "0", "false")
 KEEP_ENTRIES = 16
-_log = logging.getLogger("opgate.cache")
+_log = LazyLogger("opgate.cache")  # logging loads on the first line logged
 
 
 def _compact(value: Any) -> bytes:

@@ -3,12 +3,30 @@
 :func:`load_config` finds it (``--config``, ``./opgate.toml``, the user's
 config folder) and returns an :class:`OpgateConfig`; any problem raises
 :class:`ConfigError`, which lists every problem with its file and key.
+
+Names load their module on first use: a command line with no file never
+imports the checker (``_check``).
 """
 
-from ._check import ConfigError, ConfigProblem, check_config
-from ._file import FILE_NAME, find_config, load_config, read_config, user_config_path
-from ._model import SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
-from ._serve import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, ServeConfig, is_host_name, is_public_url
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from ._check import ConfigError, ConfigProblem, check_config
+    from ._file import FILE_NAME, find_config, load_config, read_config, user_config_path
+    from ._model import SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
+    from ._serve import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, ServeConfig, is_host_name, is_public_url
+
+_WHERE = {
+    **dict.fromkeys(("ConfigError", "ConfigProblem", "check_config"), "._check"),
+    **dict.fromkeys(("FILE_NAME", "find_config", "load_config", "read_config", "user_config_path"), "._file"),
+    **dict.fromkeys(("SERVE_MODES", "AuthConfig", "HttpUpstreamConfig", "OpgateConfig"), "._model"),
+    **dict.fromkeys(("DEFAULT_RATE_BURST", "DEFAULT_RATE_LIMIT", "ServeConfig", "is_host_name", "is_public_url"), "._serve"),
+}
+__getattr__ = lazy_attributes(__name__, globals(), _WHERE)
 
 __all__ = [
     "DEFAULT_RATE_BURST",

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._check import ConfigError, ConfigProblem, check_config
+from typing import TYPE_CHECKING
+
 from ._model import OpgateConfig
+
+if TYPE_CHECKING:
+    from ._check import ConfigError  # noqa: F401 - raised by read_config
 
 FILE_NAME = "opgate.toml"
 
@@ -34,6 +38,8 @@ def find_config(explicit: str | Path | None = None, *, cwd: Path | None = None) 
 def read_config(path: Path) -> OpgateConfig:
     """The checked configuration in ``path``; :class:`ConfigError` lists every problem."""
     import tomllib  # only when there is a file: most command lines have none, and the parser costs them ~5 ms
+
+    from ._check import ConfigError, ConfigProblem, check_config
 
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))

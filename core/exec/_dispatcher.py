@@ -8,11 +8,11 @@ call, its field errors, and a help path.
 from __future__ import annotations
 
 import copy
-import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .._log import LazyLogger
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ..settings import GatewaySettings
@@ -20,7 +20,6 @@ from ..executors._base import PREVIEW, Invocation, Outcome
 from ..executors._keyed import replay_keyed, run_keyed
 from ..executors._redact import redact
 from ..store import Conflict, InvalidValue, NotFound, StoreBusy, StoreError
-from ._confirm import Approver, Asker, ConfirmationRequest
 from ._envelope import failure, new_trace_id, success
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, ConflictError, OpError, PermissionDenied
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
@@ -30,7 +29,10 @@ from ..access import Caller
 from ._validation import ArgumentValidator
 from ._waiting import PersonWait
 
-log = logging.getLogger("opgate.exec")
+if TYPE_CHECKING:  # confirmation's classes load with the first op that needs a person's confirmation
+    from ._confirm import Approver, Asker
+
+log = LazyLogger("opgate.exec")  # logging loads on the first line logged
 
 
 def _store_error(exc: StoreError) -> tuple[str, str, dict[str, Any]]:
@@ -165,9 +167,11 @@ class Dispatcher:
                 f"{call.op} needs a person's confirmation, and this front end has no way to ask; dry-run it, or run it from the explorer or the REPL",
                 requires_confirmation=True,
             )
-        preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings), call.id_seed)
+        preview_call = Call(call.requested, call.record, call.args, True, None, call.expected_digest, list(call.warnings), call.id_seed, call.id_seed_given)
         # Nobody answers an upstream's questions during a preview: the real run asks.
         preview = self._run(executor, preview_call, session, None)
+        from ._confirm import ConfirmationRequest
+
         # The approver sees a copy: nothing it does can change what runs.
         request = ConfirmationRequest(call.op, copy.deepcopy(call.args), call.record.summary, {"result": preview.result, "meta": preview.meta})
         try:

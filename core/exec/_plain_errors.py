@@ -8,9 +8,10 @@ to read what is wrong with which value and what would be right.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .._jsonschema import ValidationError
+if TYPE_CHECKING:
+    from .._jsonschema import ValidationError
 
 # What a value of each format looks like.
 FORMAT_EXAMPLES = {

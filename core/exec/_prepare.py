@@ -8,13 +8,12 @@ the usage line and a valid example).
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import safe_json
-from ..help._args import usage_line
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._errors import InvalidArguments, NotFoundError
@@ -35,6 +34,8 @@ class Call:
     warnings: list[str] = field(default_factory=list)
     # Where the ids a write creates come from: a dry-run and its real run share it (see meta.id_seed).
     id_seed: str | None = None
+    # Whether id_seed came from the caller (a dry-run's, maybe run for real already) rather than drawn here.
+    id_seed_given: bool = False
 
     @property
     def op(self) -> str:
@@ -97,6 +98,8 @@ def _mostly_wrong(args: dict[str, Any], field_errors: list[dict[str, Any]]) -> b
 
 def help_inline(record: OpRecord) -> dict[str, Any]:
     """Usage and a valid example, so that one retry can succeed without a help call."""
+    from ..help._args import usage_line  # here: a call that passes never loads the help service
+
     inline: dict[str, Any] = {"usage": usage_line(record)}
     if record.examples:
         inline["example"] = {"op": record.op, "args": record.examples[0].get("args", {})}
@@ -164,6 +167,7 @@ def prepare_call(
     if id_seed is not None and (not isinstance(id_seed, str) or not 8 <= len(id_seed) <= 128):
         raise CallRejected("id_seed must be the string a dry-run returned in meta.id_seed", field_errors=[{"field": "id_seed", "path": "/id_seed", "code": "invalid_type", "message": "8 to 128 characters"}])
     wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_by_default))
+    seed_given = id_seed is not None
     if record.kind == "write":
-        id_seed = id_seed or secrets.token_hex(16)
-    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed)
+        id_seed = id_seed or os.urandom(16).hex()
+    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed, seed_given)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
+import os
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -34,7 +34,7 @@ class Session:
     recent_calls: deque = field(default_factory=lambda: deque(maxlen=20))
     inspected: list[str] = field(default_factory=list)
     # Telemetry: the id every call of this session is logged under, and which discovery step led to which call.
-    id: str = field(default_factory=lambda: "se_" + secrets.token_hex(8))
+    id: str = field(default_factory=lambda: "se_" + os.urandom(8).hex())
     trail: DiscoveryTrail = field(default_factory=DiscoveryTrail, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

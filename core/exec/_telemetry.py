@@ -35,7 +35,6 @@ from __future__ import annotations
 import atexit
 import hashlib
 import json
-import logging
 import os
 import threading
 import time
@@ -44,10 +43,11 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from .._log import LazyLogger
 from ..safe_json import is_clean_text, scrub_text
 from ..settings import GatewaySettings
 
-log = logging.getLogger("opgate.telemetry")
+log = LazyLogger("opgate.telemetry")  # logging loads on the first line logged
 
 SWEEP_EVERY_S = 600.0
 """Seconds between two sweeps of old entries by one process."""

@@ -6,27 +6,34 @@ linear time, checks formats for real and never fetches a remote ``$ref``:
 its reference registry is empty. A schema that still cannot be used (a
 registry built without the load checks) answers VALIDATION_ERROR saying so,
 never INTERNAL.
+
+Arguments that :func:`._quick_check.certainly_valid` vouches for (a flat
+schema, keywords it knows, values that pass) need no validator at all, so
+jsonschema and its reference machinery are imported only for the first call
+that it cannot vouch for: every failure, and every schema beyond it.
 """
 
 from __future__ import annotations
 
-import difflib
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import referencing
-import referencing.exceptions
-import referencing.jsonschema
-
-from .._jsonschema import Draft202012Validator, ValidationError, best_match
-from ..linear_regex import PatternNotSupported, search
-from ..registry._record import OpRecord
-from ..schema_validator import UnsupportedDialect, validator_class_for
-from ._plain_errors import plain_message
+from ..linear_regex import search
+from ._quick_check import certainly_valid
 from ._valid_args import ValidArgs, flat_key
 
-FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
-_NO_REMOTE = referencing.Registry()
+if TYPE_CHECKING:
+    from .._jsonschema import ValidationError
+    from ..registry._record import OpRecord
+
+
+def __getattr__(name: str) -> Any:
+    # FORMAT_CHECKER is jsonschema's: read on first use, so importing this module does not load jsonschema.
+    if name == "FORMAT_CHECKER":
+        from .._jsonschema import Draft202012Validator
+
+        return Draft202012Validator.FORMAT_CHECKER
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _field_name(path: list[Any]) -> str:
@@ -52,6 +59,8 @@ def _type_of(schema: dict[str, Any]) -> str:
 
 
 def _closest(name: str, candidates: list[str]) -> str | None:
+    import difflib
+
     found = difflib.get_close_matches(name, candidates, n=1, cutoff=0.5)
     if found:
         return found[0]
@@ -116,7 +125,7 @@ def _generic(error: ValidationError) -> dict[str, Any]:
         "field": _field_name(list(error.absolute_path)),
         "path": _pointer(list(error.absolute_path)),
         "code": _CODES.get(str(error.validator), f"failed_{error.validator}"),
-        "message": plain_message(error),
+        "message": _plain_message(error),
     }
     if isinstance(error.schema, dict):
         row["expected"] = _type_of(error.schema)
@@ -144,8 +153,21 @@ def field_errors_of(errors: list[ValidationError]) -> list[dict[str, Any]]:
     return unique
 
 
-# What a schema that slipped past the load checks can raise while validating.
-_UNUSABLE_SCHEMA = (RecursionError, referencing.exceptions.Unresolvable, referencing.jsonschema.UnknownDialect, UnsupportedDialect, PatternNotSupported)
+def _plain_message(error: ValidationError) -> str:
+    from ._plain_errors import plain_message
+
+    return plain_message(error)
+
+
+def _unusable_schema_errors() -> tuple[type[BaseException], ...]:
+    """What a schema that slipped past the load checks can raise while validating."""
+    import referencing.exceptions
+    import referencing.jsonschema
+
+    from ..linear_regex import PatternNotSupported
+    from ..schema_validator import UnsupportedDialect
+
+    return (RecursionError, referencing.exceptions.Unresolvable, referencing.jsonschema.UnknownDialect, UnsupportedDialect, PatternNotSupported)
 
 
 def _schema_unusable(record: OpRecord, exc: Exception) -> tuple[list[dict[str, Any]], str]:
@@ -166,7 +188,13 @@ class ArgumentValidator:
         key = (record.op, id(record.parameters))
         validator = self._validators.get(key)
         if validator is None:
-            validator = validator_class_for(record.parameters)(record.parameters, format_checker=FORMAT_CHECKER, registry=_NO_REMOTE)
+            import referencing
+
+            from .._jsonschema import Draft202012Validator
+            from ..schema_validator import validator_class_for
+
+            # An empty reference registry: a remote $ref is never fetched.
+            validator = validator_class_for(record.parameters)(record.parameters, format_checker=Draft202012Validator.FORMAT_CHECKER, registry=referencing.Registry())
             with self._lock:
                 self._validators[key] = validator
         return validator
@@ -176,12 +204,18 @@ class ArgumentValidator:
         key = flat_key(record.op, id(record.parameters), args)
         if key in self._valid:
             return [], ""
+        if certainly_valid(record.parameters, args):
+            self._valid.add(key)
+            return [], ""
+        unusable = _unusable_schema_errors()
         try:
             errors = list(self._validator(record).iter_errors(args))
-        except _UNUSABLE_SCHEMA as exc:
+        except unusable as exc:
             return _schema_unusable(record, exc)
         if not errors:
             self._valid.add(key)
             return [], ""
-        headline = plain_message(best_match(errors))
+        from .._jsonschema import best_match
+
+        headline = _plain_message(best_match(errors))
         return field_errors_of(errors), headline

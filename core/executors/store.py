@@ -14,7 +14,6 @@ The hard timeout interrupts the database work through the shared watchdog.
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -181,7 +180,7 @@ class StoreExecutor:
                     tx.rollback()
                     return Outcome(stored.get("result"), dict(stored.get("meta") or {}), replayed=True)
             ctx = self._context(invocation, tx)
-            with seeded_ids(call.id_seed):
+            with seeded_ids(call.id_seed, reused=call.id_seed_given):
                 result = self._call_handler(invocation, handler, ctx)
             digest = tx.state_digest()
             self._check_digest(call, digest)
@@ -193,6 +192,8 @@ class StoreExecutor:
                 # Passed back with the digest, the real run creates the ids this diff shows.
                 meta["id_seed"] = call.id_seed
             if key and not call.dry_run:
+                import secrets  # here: a read never sweeps, and secrets costs a command line ~2 ms of imports
+
                 if secrets.randbelow(EXPIRY_SWEEP_EVERY) == 0:
                     tx.delete_expired_idempotency_keys()
                 tx.put_idempotency_key(

@@ -10,19 +10,53 @@ subclasses; the dispatcher turns them into envelopes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
+
 from ..exec._handler import Handler
 
+# Reads first: a one-shot ``opgate exec`` of a read then imports only the read table (bench/bench_cli.py).
+_TABLES = ("._read_table", "._write_table", "._web_table")
 
-def builtin_handlers() -> dict[str, Handler]:
-    from . import _read_table, _web_table, _write_table
 
-    table: dict[str, Handler] = {}
-    for module in (_read_table, _write_table, _web_table):
-        overlap = table.keys() & module.HANDLERS.keys()
+class BuiltinHandlers(Mapping[str, Handler]):
+    """The built-in op table; each area's table is imported when a lookup reaches it.
+
+    A lookup tries the tables in order and stops at the first that has the op.
+    Listing the table (or its length) loads them all; an op found in two
+    tables is refused whenever the second one loads.
+    """
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Handler] = {}
+        self._unloaded = list(_TABLES)
+
+    def _load_next(self) -> None:
+        module = import_module(self._unloaded.pop(0), __name__)
+        overlap = self._handlers.keys() & module.HANDLERS.keys()
         if overlap:
             raise RuntimeError(f"ops with two handlers: {sorted(overlap)}")
-        table.update(module.HANDLERS)
-    return table
+        self._handlers.update(module.HANDLERS)
+
+    def __getitem__(self, op: str) -> Handler:
+        while op not in self._handlers and self._unloaded:
+            self._load_next()
+        return self._handlers[op]
+
+    def _all(self) -> dict[str, Handler]:
+        while self._unloaded:
+            self._load_next()
+        return self._handlers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
-__all__ = ["builtin_handlers"]
+def builtin_handlers() -> BuiltinHandlers:
+    return BuiltinHandlers()
+
+
+__all__ = ["BuiltinHandlers", "builtin_handlers"]

@@ -18,6 +18,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from operator import truediv
 from typing import Any
 
 from ._packed import PostingList, pack, posting_list, unpack
@@ -142,7 +143,9 @@ class BM25Index:
         k1 = self.k1
         # Ids ascending, like every other list, so that one document's weight can be found by bisection.
         ordered = sorted(combined)
-        return min(self.idf[term] for term, _ in shares), posting_list(ordered, [tf / (k1 + tf) for tf in map(combined.__getitem__, ordered)])
+        frequencies = list(map(combined.__getitem__, ordered))
+        # tf / (k1 + tf), divided in C: a query that combines a set pays for it before its first result.
+        return min(self.idf[term] for term, _ in shares), posting_list(ordered, list(map(truediv, frequencies, map(k1.__add__, frequencies))))
 
     def best_weight(self, term: str) -> float:
         """The highest score one occurrence-weighted term gives any document (``idf * best saturation``)."""

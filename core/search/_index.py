@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..registry._record import OpRecord
 from ._calibration import default_calibration
+from ._coverage import covered
 from ._fields import op_text
 from ._hits import NodeHit, SearchHit
 from ._intent import Intent, default_intent_reader
@@ -77,6 +78,11 @@ NODE_EVIDENCE_OPS = 100
 # know the words people use (built-in requests, tuning part, R@5: 95.4 at 0.7,
 # 97.4 at 0.5; MetaTool dev, no phrases: 79.3 at 0.7, 78.2 at 0.5).
 SEMANTIC_SHARE = 0.7
+# A facet's best op joins the top of a request for several things when its
+import os
+
+FACET_FLOOR = float(os.environ.get("FF", "0"))
+LEAD_FIRST = os.environ.get("LF", "1") == "1"
 SEMANTIC_SHARE_WITH_PHRASES = 0.5
 
 
@@ -131,6 +137,10 @@ class SearchIndex:
         index.prune_from_ops = PRUNE_FROM_OPS
         return index
 
+    def _knows(self, word: str) -> bool:
+        """Whether the catalogue's text has ``word``."""
+        return word in self.lexical.speller.counts
+
     def _action_terms(self, action: str) -> set[str]:
         """An action's term and its related terms ("reorganize" -> restructure, rearrange...)."""
         found = set(terms(action))
@@ -179,25 +189,31 @@ class SearchIndex:
         """
         if not query or not query.strip():
             return
-        intent = self.intents.read_request(query)
+        intent = self.intents.read_request(query, self._knows)
         whole = self._ranked_one(query, intent, keep, plausible, wanted)
-        if len(intent.clauses) < 2:
+        if len(intent.facets) < 2:
             yield from whole
             return
-        # Several ops asked for: the best op for the whole request, then the
-        # best for each part, then the rest of the whole request's ranking.
-        lead = list(itertools.islice(whole, 1))
-        parts = [next(self._ranked_one(c, self.intents.read_request(c), keep, plausible, 1), None) for c in intent.clauses]
-        order = itertools.chain(lead, [p for p in parts if p is not None], whole)
-        seen: set[str] = set()
-        ceiling = 1.0
-        for item in order:
-            if item.record.op in seen:
-                continue
-            seen.add(item.record.op)
-            confidence = min(ceiling, item.confidence)
-            ceiling = confidence
-            yield Ranked(item.record, confidence, item.relevance, item.suggested_args)
+        yield from self._facet_covered(intent, whole, keep, plausible)
+
+    def _facet_covered(self, intent: Intent, whole: Iterator[Ranked], keep: Callable[[OpRecord], bool], plausible: float) -> Iterator[Ranked]:
+        """A request for several things: the whole request's best op, each facet's best by confidence, then the rest of the whole ranking.
+
+        Each facet is ranked as a request of its own (the rules apply to it:
+        its verb, its state change, with their suggested arguments), and its
+        best op joins the top when the facet's ranking gives it at least
+        ``FACET_FLOOR``. The whole request's best op stays first: it is what
+        a single-intent reading gives, and it obeys the safety rule. See
+        :func:`._coverage.covered`.
+        """
+        lead = next(whole, None)
+        bests = []
+        for facet in intent.facets:
+            best = next(self._ranked_one(facet, self.intents.read_request(facet, split=False), keep, plausible, 1), None)
+            if best is not None and best.confidence >= FACET_FLOOR:
+                bests.append(best)
+        # A destructive op may not lead a request that does not ask to remove something (the lead already obeys).
+        return covered(lead, bests, whole, may_lead=lambda r: intent.asks_removal or not self.rules.is_barred(r.record))
 
     def _ranked_one(self, query: str, intent: Intent, keep: Callable[[OpRecord], bool], plausible: float, wanted: int | None = None) -> Iterator[Ranked]:
         """One request's ranking: scored, the rules applied, filtered, with calibrated confidences.

@@ -7,19 +7,22 @@ The vocabulary lives in ``intent_words.json``. Three readings come out of it:
 - ``state``: the state values a state-change request means ("mark it done"
   -> done, complete, achieved...), unless the request asks to see rather than
   change ("list completed tasks").
-- ``clauses``: the parts of a request for several ops ("create a task and
-  link it to the goal" -> two parts), each starting with a verb.
+- ``facets``: the parts of a request for several things ("create a task and
+  link it to the goal" -> two parts; see :mod:`._facets`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|;|,|\band then\b|\bthen\b|\band also\b|\balso\b|\band\b|\bplus\b)\s*")
+from ._facets import split_facets
+from ._spelling import Speller
 
 
 def _phrase_pattern(phrases: list[str]) -> re.Pattern[str]:
@@ -40,7 +43,7 @@ class Intent:
     asks_read: bool
     state: tuple[str, ...]
     entities: tuple[str, ...]
-    clauses: tuple[str, ...]
+    facets: tuple[str, ...]
     text: str
 
     def names(self, word: str) -> bool:
@@ -59,8 +62,13 @@ class IntentReader:
         self.verbs = _phrase_pattern(vocabulary["verbs"] + [w for group in vocabulary["states"] for w in group["words"]])
         self.entities = [(kind, _phrase_pattern(words)) for kind, words in vocabulary["entities"].items()]
         self.entity_kinds = frozenset(vocabulary["entities"])
+        self._verb_speller = Speller(Counter(w for w in vocabulary["verbs"] if " " not in w))
 
-    def read_request(self, query: str) -> Intent:
+    def read_request(self, query: str, known: Callable[[str], bool] = lambda word: False, *, split: bool = True) -> Intent:
+        """How ``query`` reads; ``known`` says which words the catalogue has (those are never taken for a misspelt verb).
+
+        ``split=False`` reads it as one facet (a facet of a request is not split again).
+        """
         text = normalize(query)
         asks_read = self.read.search(text) is not None
         state: tuple[str, ...] = ()
@@ -70,30 +78,25 @@ class IntentReader:
                     state = values
                     break
         entities = tuple(kind for kind, pattern in self.entities if pattern.search(text))
-        return Intent(self.removal.search(text) is not None, asks_read, state, entities, self._clauses(text), text)
+        return Intent(self.removal.search(text) is not None, asks_read, state, entities, self._facets(text, known) if split else (text,), text)
 
-    def _clauses(self, text: str) -> tuple[str, ...]:
-        """The parts of a request for several ops; one part (the request) when it is not one."""
-        pieces = [p for p in _SPLIT.split(text) if p and p.strip()]
-        if len(pieces) < 2:
-            return (text,)
-        clauses: list[str] = []
-        lead = ""
-        for piece in pieces:
-            verb = self.verbs.match(piece)
-            if verb:
-                lead = verb.group(0)
-                clauses.append(piece)
-            elif clauses and lead and len(piece.split()) <= 4:
-                # "list the tasks and the goals": the second part borrows the first's verb.
-                clauses.append(f"{lead} {piece}")
-            elif clauses:
-                clauses[-1] = f"{clauses[-1]} and {piece}"
-            else:
-                clauses.append(piece)
-        if len(clauses) < 2 or not all(self.verbs.search(c) for c in clauses):
-            return (text,)
-        return tuple(clauses)
+    def _facets(self, text: str, known: Callable[[str], bool]) -> tuple[str, ...]:
+        """The facets of a request for several things; one (the request) when it asks for one."""
+        return split_facets(text, lambda piece: self._verb_at_start(piece, known), self._kinds_named)
+
+    def _verb_at_start(self, piece: str, known: Callable[[str], bool]) -> tuple[str | None, str]:
+        """The verb ``piece`` starts with, and the piece with it spelled right ("creat a task" -> create)."""
+        verb = self.verbs.match(piece)
+        if verb:
+            return verb.group(0), piece
+        first, _, rest = piece.partition(" ")
+        fixed = None if known(first) else self._verb_speller.correct(first)
+        if fixed is None:
+            return None, piece
+        return fixed, f"{fixed} {rest}".strip()
+
+    def _kinds_named(self, piece: str) -> frozenset[str]:
+        return frozenset(kind for kind, pattern in self.entities if pattern.search(piece))
 
 
 @lru_cache(maxsize=1)

@@ -28,6 +28,7 @@ parameters and results, not because it is about many things) took dev from
 from __future__ import annotations
 
 import json
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,8 +58,8 @@ FIELDS = {
 NGRAM_SHARE = 0.3
 # Impact orders of lists combined at query time, kept for later queries (the build orders every other list).
 MAX_QUERY_ORDERS = 256
-# The ops at the top of each ranker for recent queries: what divides their scores (a few KB each).
-MAX_TOPS = 1024
+# The ops at the top of each ranker for recent queries: what divides their scores (typed arrays, up to about 50 KB each).
+MAX_TOPS = 512
 K1 = 1.6
 # From this many distinct words on, a request's words count by their IDF.
 LONG_QUERY = 8
@@ -129,7 +130,7 @@ class LexicalRanker:
         self._orders = {("w", key): impact_order(weights) for key, _, weights in self.words.prepared_lists()}
         self._orders.update((("g", gram), impact_order(postings[1])) for gram, postings in self.ngrams.postings.items())
         self._query_orders: dict[Any, Any] = {}
-        self._tops: dict[Any, tuple[dict[int, float], dict[int, float]]] = {}
+        self._tops: dict[Any, tuple[Any, ...]] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -201,14 +202,19 @@ class LexicalRanker:
             (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
         )
 
-    def remembered_tops(self, key: Any) -> tuple[dict[int, float], dict[int, float]] | None:
-        """The ops at the top of the word and gram scores of a query with these lists, if worked out lately."""
-        return self._tops.get(key)
+    def remembered_tops(self, key: Any) -> tuple[dict[int, float], dict[int, float], float | None] | None:
+        """The ops at the top of the word and gram scores of a query with these lists, if worked out lately, and the gram ceiling of the rest."""
+        found = self._tops.get(key)
+        if found is None:
+            return None
+        word_ids, word_scores, gram_ids, gram_scores, ceiling = found
+        return dict(zip(word_ids, word_scores)), dict(zip(gram_ids, gram_scores)), ceiling
 
-    def remember_tops(self, key: Any, words: dict[int, float], grams: dict[int, float]) -> None:
+    def remember_tops(self, key: Any, words: dict[int, float], grams: dict[int, float], gram_ceiling: float | None = None) -> None:
         if len(self._tops) >= MAX_TOPS:
             self._tops.clear()
-        self._tops[key] = (dict(words), dict(grams))
+        # As typed arrays: up to a few thousand ops a query (see _top.KEPT_GRAMS), 12 bytes each.
+        self._tops[key] = (array("i", words), array("d", words.values()), array("i", grams), array("d", grams.values()), gram_ceiling)
 
     def _order(self, key: Any, weights: Any) -> Any:
         """A list's impact order (:func:`._packed.impact_order`): from the build, or worked out once for a list combined at query time."""

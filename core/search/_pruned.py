@@ -42,12 +42,15 @@ from ._sums import weighted_sums
 MARGIN = 1e-9
 # A list this many times longer than the candidates is searched by bisection; a shorter one is read whole into a dict.
 BISECT_RATIO = 2
-# Looking a document up in a list costs about this many postings read in a walk (with the pruning around it).
-WALK_RATIO = 10
+# Looking a document up in a list costs about this many postings read in a walk, the pruning around it
+# included (measured at 100,000 ops over the bench requests: 1 to 6, most often 2 to 3).
+WALK_RATIO = 3
 # Halvings in the search for a contribution level (:meth:`ScoredLists._level`): within 1e-7 of the best level.
 LEVEL_STEPS = 24
-# The count of lists is used when the contribution level would read more than 1 / COUNT_RATIO of all postings.
-COUNT_RATIO = 16
+# The count of lists is used when the contribution level would read more than 1 / COUNT_RATIO of all postings:
+# merging every list costs about a walk, and prefixes overlap (a short op heads many gram lists), so their
+# union is often far smaller than the sum of their lengths.
+COUNT_RATIO = 2
 # Thresholds tried for the top score, as shares of the most any document could get (then the seed itself:
 # every step down costs a candidate search, and the seed is usually close to the top).
 TOP_GUESSES = (0.9, 0.0)
@@ -70,6 +73,9 @@ class ScoredLists:
         self.unit = unit
         self.postings = sum(len(ids) for ids, _, _ in self.lists)
         self._merged_ids: list[int] | None = None
+        # Every document's score, once a walk of every list has worked them out (see :meth:`best`).
+        self.walked: dict[int, float] | None = None
+        self._levels: dict[float, float | None] = {}
 
     def __bool__(self) -> bool:
         return bool(self.lists)
@@ -93,12 +99,12 @@ class ScoredLists:
         postings = self.postings
         for share in TOP_GUESSES:
             threshold = max(seed, share * ceiling)
-            candidates = self.candidates(threshold)
-            if len(candidates) * len(self.lists) * WALK_RATIO > postings:
-                # Bounds this loose would look up more than a walk of every posting reads.
-                scores = self.everything()
-                top = max(scores.values())
-                return {d: score for d, score in scores.items() if score >= top}
+            candidates = self.candidates(threshold) if self._fewest(threshold) * len(self.lists) * WALK_RATIO <= postings else None
+            if candidates is None or len(candidates) * len(self.lists) * WALK_RATIO > postings:
+                # Bounds this loose would look up more than a walk of every posting reads; the walk's
+                # scores are kept (``walked``), so that later steps look a score up instead of a list.
+                scores = self.walked = self.everything()
+                return _at_least(scores, max(scores.values()))
             found = self.at_least(threshold, candidates)
             if found:
                 return found
@@ -130,6 +136,8 @@ class ScoredLists:
           can reach the threshold, the ids of every list merged in order
           (a C sort of sorted runs) give those that occur ``k`` times.
         """
+        if self.walked is not None:
+            return set(_at_least(self.walked, threshold * (1.0 - MARGIN)))
         level = self._level(threshold)
         if level is None:
             return set()
@@ -191,22 +199,38 @@ class ScoredLists:
         """The ids of one list's ``cut`` heaviest postings: a prefix of its impact order."""
         return list(map(self.lists[position][0].__getitem__, self.orders[position][:cut]))
 
+    def _fewest(self, threshold: float) -> int:
+        """A lower bound on how many candidates :meth:`candidates` gives, from bisections only: the longest prefix at the contribution level (0 when another condition would decide)."""
+        if self.walked is not None or self._required(threshold):
+            return 0
+        level = self._level(threshold)
+        if level is None:
+            return 0
+        cuts = [self._cut(position, level / coefficient * (1.0 - MARGIN)) for position, (_, _, coefficient) in enumerate(self.lists) if coefficient > 0.0]
+        if self._least_lists(threshold) >= 2 and sum(cuts) * COUNT_RATIO > self.postings:
+            return 0
+        return max(cuts, default=0)
+
     def _level(self, threshold: float) -> float | None:
         """A contribution level under which no document can reach ``threshold``; None if none can at all.
 
         Largest such level found by bisection on :meth:`_most_under`, which
         only grows with the level.
         """
-        if not self.lists or self._most_under(max(self.bounds)) < threshold:
-            return None
-        low, high = 0.0, max(self.bounds)
-        for _ in range(LEVEL_STEPS):
-            middle = (low + high) / 2.0
-            if self._most_under(middle) < threshold:
-                low = middle
-            else:
-                high = middle
-        return low
+        if threshold in self._levels:
+            return self._levels[threshold]
+        level = None
+        if self.lists and self._most_under(max(self.bounds)) >= threshold:
+            low, high = 0.0, max(self.bounds)
+            for _ in range(LEVEL_STEPS):
+                middle = (low + high) / 2.0
+                if self._most_under(middle) < threshold:
+                    low = middle
+                else:
+                    high = middle
+            level = low
+        self._levels[threshold] = level
+        return level
 
     def _most_under(self, level: float) -> float:
         """The most a document can get when each of its contributions is under ``level`` (or its list's bound)."""
@@ -226,6 +250,13 @@ class ScoredLists:
         what the other lists could add falls under its threshold. A
         threshold of 0 scores every document that any list holds.
         """
+        if self.walked is not None:
+            walked = self.walked
+            known = [(d, walked[d]) for d in documents if d in walked]
+            if thresholds is None:
+                floor = threshold * (1.0 - MARGIN)
+                return {d: score for d, score in known if score >= floor}
+            return {d: score for d, score in known if score >= thresholds[d] * (1.0 - MARGIN)}
         docs = sorted(documents)
         if not docs:
             return {}
@@ -266,6 +297,12 @@ class ScoredLists:
             if score is not None and score >= floor:
                 scores[doc_id] = score
         return scores
+
+
+def _at_least(scores: dict[int, float], floor: float) -> dict[int, float]:
+    """The entries of ``scores`` at or over ``floor``; the comparisons run in C (a walk's tens of thousands of scores)."""
+    keep = list(map(floor.__le__, scores.values()))
+    return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep)))
 
 
 def _unit_most(coefficients: Sequence[float], caps: Sequence[float]) -> float:

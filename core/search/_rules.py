@@ -132,6 +132,10 @@ class Rules:
                 first = doc_id
         return Adjusted(scores, suggested, first, barred)
 
+    def is_barred(self, record: OpRecord) -> bool:
+        """Whether ``record`` may not lead a request that does not ask to remove something."""
+        return is_destructive(record)
+
     def factors(self, intent: Intent, query_terms: set[str]) -> tuple[frozenset[int], frozenset[int]]:
         """The ops whose score is lifted (times ``ACTION_LIFT``) and those demoted (times ``DESTRUCTIVE_SHARE``), which also may not lead.
 

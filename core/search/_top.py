@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
 
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
 from ._pruned import MARGIN
@@ -35,6 +36,11 @@ from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
 # Under this many ops, walking every posting is as fast or faster (bench_search_scale.py: 3.6 ms CPU for the walk at 10,000 ops, 4.7 pruned).
 PRUNE_FROM_OPS = 20_000
+# Once the gram lists were walked (the gram divisor's bounds were too loose), the ops with the highest gram
+# scores are kept, at most this many and down to GRAM_KEPT_SHARE of the best: every other op's gram score is
+# then under the last kept, which raises the word score step 2 asks of them. Their word scores are looked up.
+KEPT_GRAMS = 1024
+GRAM_KEPT_SHARE = 0.5
 # Thresholds tried, as shares of the best score known, when fewer ops than wanted are known:
 # each finds every op above it; under the last, walking everything costs about as much.
 LADDER = (0.97, 0.9, 0.8, 0.65, 0.5, 0.3)
@@ -75,11 +81,14 @@ def best_prefix(
             gram_scores.update(grams.at_least(0.0, missing))
 
     # 1. The best word score, then the best gram score, exactly (kept for the same lists: a repeated query).
+    # ``gram_ceiling``: the highest gram score an op outside ``gram_scores`` can have (None: the best gram score).
     remembered = lexical.remembered_tops(lists.key)
     if remembered is not None:
         word_scores.update(remembered[0])
         gram_scores.update(remembered[1])
+        gram_ceiling = remembered[2]
     else:
+        gram_ceiling = None
         known_words(set(lists.word_peaks))
         word_scores.update(words.best(max(word_scores.values())))
         if grams:
@@ -87,12 +96,18 @@ def best_prefix(
             seed = max(gram_scores.values(), default=0.0)
             if seed > 0.0:
                 gram_scores.update(grams.best(seed))
-        lexical.remember_tops(lists.key, word_scores, gram_scores)
+            if grams.walked is not None:
+                kept, gram_ceiling = _highest(grams.walked, KEPT_GRAMS, GRAM_KEPT_SHARE)
+                gram_scores.update(kept)
+        known_grams(set(word_scores))
+        known_words(set(gram_scores))
+        lexical.remember_tops(lists.key, word_scores, gram_scores, gram_ceiling)
     best_word = max(word_scores.values())
     best_gram = max(gram_scores.values(), default=0.0)
     word_scale = (1.0 - NGRAM_SHARE) / best_word
     gram_scale = NGRAM_SHARE / best_gram if best_gram > 0.0 else 0.0
-    gram_part = NGRAM_SHARE * (1.0 + MARGIN) if gram_scale else 0.0
+    # The most an op not scored yet gets from its gram score (the best gram score gives NGRAM_SHARE).
+    gram_part = (NGRAM_SHARE if gram_ceiling is None else gram_scale * gram_ceiling) * (1.0 + MARGIN) if gram_scale else 0.0
     lifted, barred = factors
     match = LexicalMatch({}, word_scores, gram_scores, lists.ceiling)
     final: dict[int, float] = {}
@@ -115,8 +130,6 @@ def best_prefix(
                 fused *= DESTRUCTIVE_SHARE
             final[doc_id] = fused
 
-    known_grams(set(word_scores))
-    known_words(set(gram_scores))
     score_known()
     evidence: dict[int, float] = {}
     verdicts: dict[int, bool] = {}
@@ -131,6 +144,10 @@ def best_prefix(
 
     def eligible_from(threshold: float) -> list[int]:
         return sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
+
+    def reaching_words(floor: float) -> set[int]:
+        # No op's word score is over the best (exact), so a floor above it needs no search.
+        return set() if floor * (1.0 - MARGIN) > best_word else words.candidates(floor)
 
     nth = None
     found = 0
@@ -150,9 +167,9 @@ def best_prefix(
         if needed is None:
             return None
         # Each op against its own factor's floor; the lifted ones, a known set, are looked for on their own.
-        candidates = words.candidates(needed[1.0])
+        candidates = reaching_words(needed[1.0])
         if lifted:
-            candidates |= lifted.intersection(words.candidates(needed[ACTION_LIFT]))
+            candidates |= lifted.intersection(reaching_words(needed[ACTION_LIFT]))
         candidates.difference_update(final)
         floors = {d: needed[ACTION_LIFT if d in lifted else DESTRUCTIVE_SHARE if d in barred else 1.0] for d in candidates}
         fresh: dict[int, float] = {}
@@ -175,6 +192,19 @@ def best_prefix(
         if len(prefix) >= wanted:
             return Prefix(prefix, final, evidence)
     return None
+
+
+def _highest(scores: dict[int, float], most: int, share: float) -> tuple[dict[int, float], float]:
+    """At most ``most`` of the highest ``scores`` (none at or under ``share`` of the best), and a score that no other exceeds."""
+    if len(scores) <= most:
+        return dict(scores), 0.0
+    ceiling = share * max(scores.values())
+    high = list(filter(ceiling.__lt__, scores.values()))
+    if len(high) > most:
+        high.sort(reverse=True)
+        ceiling = high[most]  # those tied with it are left out with it
+    keep = list(map(ceiling.__lt__, scores.values()))
+    return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep))), ceiling
 
 
 def _word_thresholds(threshold: float, word_scale: float, gram_part: float, any_lifted: bool, any_barred: bool) -> dict[float, float] | None:

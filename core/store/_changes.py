@@ -8,10 +8,9 @@ is not reported at all.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from ._rows import copy_row
+from ._rows import copy_json
 
 # Bumped on every write, so comparing it would make every update look different.
 IGNORED_FIELDS = frozenset({"updated_at"})
@@ -113,4 +112,4 @@ def _field_diff(before: dict, after: dict) -> dict[str, dict[str, Any]]:
 
 
 def _copy(value: Any) -> Any:
-    return copy_row(value) if isinstance(value, dict) else copy.deepcopy(value)
+    return copy_json(value)

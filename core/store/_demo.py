@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from ._locate import connect_store, is_postgres_url
 from ._protocol import OntologyStore, StoreWriteTransaction
 from ._rows import utc_now
 from ._sqlite_store import SQLiteStore
-from ._workspace_check import inspect_workspace
 
 DEMO_FILE = "demo_workspace.json"
 DEMO_VERSION = 1
@@ -38,6 +36,8 @@ def default_path() -> Path:
 
 def demo_fixture_path() -> Any:
     """The packaged demo fixture, or the repository's copy when running from source."""
+    from importlib import resources  # here: it loads zipfile and its readers, which opening a workspace never needs
+
     try:
         packaged = resources.files("opgate.fixtures") / DEMO_FILE
         if packaged.is_file():
@@ -123,6 +123,8 @@ def reset_demo(path: str | os.PathLike[str] | None = None, *, force: bool = Fals
     if path is not None and not str(os.fspath(path)).strip():
         # Path("") is ".": say what is wrong instead of looking at the current folder.
         raise StoreError("the database path is empty; name a file, or leave it out for the default workspace")
+    from ._workspace_check import inspect_workspace  # here: opening a workspace never inspects it this way
+
     target = default_path() if path is None else (str(path) if is_postgres_url(str(path)) else Path(path))
     held = inspect_workspace(target)
     data = read_workspace()

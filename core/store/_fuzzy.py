@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from difflib import SequenceMatcher
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -90,5 +89,7 @@ def name_score(query: str, name: str) -> float:
     if not query_words:
         return 0.0
     credit = sum(word_credit(q, name_words) for q in query_words) / len(query_words)
+    from difflib import SequenceMatcher  # here: opening a store for anything but a fuzzy title lookup never needs difflib
+
     likeness = SequenceMatcher(None, " ".join(query_words), " ".join(name_words)).ratio()
     return 0.85 * credit + 0.15 * likeness

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 import apsw
 
@@ -28,19 +28,20 @@ class Migration:
     sql: str
 
 
-def available_migrations(folder_name: str = "migrations") -> list[Migration]:
-    """Every migration shipped with the package in ``folder_name`` (SQLite's by default), lowest version first."""
-    folder = resources.files(__package__).joinpath(folder_name)
-    found = []
-    for entry in folder.iterdir():
-        match = _FILE_NAME.match(entry.name)
-        if match:
-            found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
-    found.sort(key=lambda m: m.version)
-    versions = [m.version for m in found]
+def _migration_files(folder_name: str) -> list[tuple[int, Path]]:
+    # The package's own folder: it is installed as files (never zipped), and importlib.resources
+    # would load zipfile and its readers in every command that opens a workspace.
+    folder = Path(__file__).parent / folder_name
+    found = sorted((int(match.group(1)), entry) for entry in folder.iterdir() if (match := _FILE_NAME.match(entry.name)))
+    versions = [version for version, _ in found]
     if versions != list(range(1, len(found) + 1)):
         raise StoreError(f"migrations must be numbered 1, 2, 3... without gaps; found {versions}")
     return found
+
+
+def available_migrations(folder_name: str = "migrations") -> list[Migration]:
+    """Every migration shipped with the package in ``folder_name`` (SQLite's by default), lowest version first."""
+    return [Migration(version, entry.name, entry.read_text("utf-8")) for version, entry in _migration_files(folder_name)]
 
 
 def schema_version(conn: apsw.Connection) -> int:
@@ -53,14 +54,14 @@ def migrate(conn: apsw.Connection, path: str) -> int:
     Refuses with :class:`SchemaTooNew` a database written by a newer opgate,
     rather than guess at a schema it does not know.
     """
-    migrations = available_migrations()
-    latest = migrations[-1].version if migrations else 0
+    files = _migration_files("migrations")
+    latest = files[-1][0] if files else 0
     found = schema_version(conn)
     if found > latest:
         raise SchemaTooNew(found, latest, path)
-    for migration in migrations:
-        if migration.version > found:
-            _apply(conn, migration)
+    for version, entry in files:
+        if version > found:  # only a pending migration's SQL is read
+            _apply(conn, Migration(version, entry.name, entry.read_text("utf-8")))
     return max(found, latest)
 
 

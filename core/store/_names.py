@@ -62,8 +62,9 @@ def diff_names(tx: Any, diff: dict[str, Any], args: dict[str, Any] | None = None
     for entity_id, hinted in [*_mentioned(diff), *extra]:
         if entity_id in names:
             continue
-        # One lookup in the table the field names; only an id of unsaid kind asks every table.
-        row = tx.find(hinted, entity_id) if hinted in KINDS else None
+        # One lookup in the table the field names (none if the transaction knows the row
+        # to be current, see known_row); only an id of unsaid kind asks every table.
+        row = (tx.known_row(hinted, entity_id) or tx.find(hinted, entity_id)) if hinted in KINDS else None
         kind = hinted if row is not None else tx.kind_of(entity_id)
         if row is None and kind:
             row = tx.find(kind, entity_id)

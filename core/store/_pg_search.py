@@ -11,15 +11,11 @@ shared ``_vocabulary_near`` and scores hits with the shared ``_fuzzy``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from . import _fuzzy
-from ._kinds import spec_for
-from ._protocol import Page
-from ._sqlite_base import column_list
-from ._sqlite_filters import checked_fields, page_params, where_clause
-from ._sqlite_search import CANDIDATES, SearchReads
+from ._sqlite_search import CANDIDATES, SearchReads, candidate_filters, candidate_hits
 
 _QUERY = "to_tsquery('simple', ?)"
 _HEADLINE = "StartSel=\"\",StopSel=\"\",MaxWords=12,MinWords=5,FragmentDelimiter=\"…\""
@@ -36,58 +32,29 @@ def keyword_query(text: str, whole_words: bool = False) -> str | None:
 
 
 class PGSearchReads(SearchReads):
-    """``search`` and ``search_all`` for PostgreSQL."""
+    """``search`` and ``search_all`` for PostgreSQL: the shared searches with this dialect's parts."""
 
-    def search(
-        self,
-        kind: str,
-        text: str,
-        filters: Mapping[str, Any] | None = None,
-        *,
-        limit: int | None = None,
-        offset: int = 0,
-        fields: Sequence[str] | None = None,
-        whole_words: bool = False,
-    ) -> Page:
-        spec = spec_for(kind)
-        filters = dict(filters or {})
-        picked = checked_fields(spec, fields)
-        query = keyword_query(text, whole_words)
-        if query is None:
-            return Page([], 0)
-        where, params = where_clause(spec, filters, alias="t")
-        lim, off = page_params(limit, offset)
+    _OR = " | "
+    _term = staticmethod(_term)
+
+    @staticmethod
+    def _keyword_match(text: str, whole_words: bool) -> str | None:
+        return keyword_query(text, whole_words)
+
+    @staticmethod
+    def _keyword_sql(spec: Any, where: str) -> tuple[str, str]:
         joined = (
             f"FROM search_text s JOIN {spec.table} t ON t.id = s.entity_id "
             f"WHERE s.kind = '{spec.kind}' AND s.words @@ {_QUERY} AND {where}"
         )
-        sql = (f"SELECT {column_list(spec.columns, 't')} {joined}"
-               f" ORDER BY ts_rank(s.words, {_QUERY}) DESC, t.seq LIMIT ? OFFSET ?")
-        rows = self._entity_rows(spec, sql, [query, *params, query, lim, off], picked)
-        total, exact = self._count(joined, [query, *params], limit, offset, len(rows))
-        signature = ["search", kind, text, filters, limit, offset, *(["whole_words"] if whole_words else [])]
-        self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
-        return Page(rows, total, exact)
+        return joined, f"ts_rank(s.words, {_QUERY}) DESC, t.seq"
 
-    def _fuzzy_match(self, text: str) -> str | None:
-        """Each typed word as a prefix, OR-ed with the stored terms it may be a typo of."""
-        typed = _fuzzy.words(text)
-        if not typed:
-            return None
-        groups = []
-        for word in typed:
-            near = _fuzzy.close_terms(word, self._vocabulary_near(word))
-            groups.append("(" + " | ".join([_term(word, True)] + [_term(t, False) for t in near]) + ")")
-        return " | ".join(groups)
+    @staticmethod
+    def _order_params(match: str) -> list[str]:
+        return [match]
 
     def _candidates(self, match: str, kinds: Sequence[str] | None, project_id: str | None) -> list[dict]:
-        where, params = [f"words @@ {_QUERY}"], [match]
-        if kinds:
-            where.append(f"kind IN ({', '.join('?' * len(kinds))})")
-            params.extend(kinds)
-        if project_id is not None:
-            where.append("project_id = ?")
-            params.append(project_id)
+        where, params = candidate_filters(f"words @@ {_QUERY}", match, kinds, project_id)
         rows = self._fetch(
             "SELECT kind, entity_id, project_id, name, body,"
             f" CASE WHEN body IS NULL OR body = '' THEN NULL ELSE ts_headline('simple', body, {_QUERY}, '{_HEADLINE}') END,"
@@ -96,10 +63,4 @@ class PGSearchReads(SearchReads):
             f" ORDER BY ts_rank(words, {_QUERY}) DESC, kind, entity_id LIMIT {CANDIDATES}",
             [match, match, *params, match],
         )
-        return [
-            {
-                "kind": kind, "id": id, "name": name, "project_id": pid,
-                "snippet": snippet if body else name, "body_hit": 1.0 if body_rank else 0.0,
-            }
-            for kind, id, pid, name, body, snippet, body_rank in rows
-        ]
+        return candidate_hits(rows)

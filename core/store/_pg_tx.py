@@ -34,6 +34,8 @@ class PGTxCore(SQLiteTxCore):
 
     _conn: psycopg.Connection  # type: ignore[assignment]
     _CHAR_FUNCTION = "chr"
+    # READ COMMITTED has no snapshot to keep: the first write takes the advisory lock, then checks again.
+    _WRITES_FROM_SNAPSHOT = False
 
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         self._check_open()

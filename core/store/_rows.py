@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import uuid
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -43,12 +42,16 @@ class _SeededIds:
     person reviews in the diff is the id that gets written.
     """
 
-    def __init__(self, seed: str):
+    def __init__(self, seed: str, reused: bool):
         self.seed = seed
         self.count = 0
+        # A seed handed back by the caller may have been run for real already, so its ids may be taken.
+        self.reused = reused
 
     def next(self) -> str:
         self.count += 1
+        import uuid  # here: uuid imports platform, which a command that only reads never needs
+
         digest = hashlib.sha256(f"{self.seed}:{self.count}".encode()).digest()
         return str(uuid.UUID(bytes=digest[:16], version=4))
 
@@ -57,22 +60,33 @@ _SEEDED: ContextVar[_SeededIds | None] = ContextVar("opgate_seeded_ids", default
 
 
 @contextmanager
-def seeded_ids(seed: str | None) -> Iterator[None]:
-    """New ids made inside the block come from ``seed`` (random uuid4 ids when it is None)."""
-    token = _SEEDED.set(_SeededIds(seed) if seed else None)
+def seeded_ids(seed: str | None, *, reused: bool = True) -> Iterator[None]:
+    """New ids made inside the block come from ``seed`` (random uuid4 ids when it is None).
+
+    ``reused=False`` says the seed was drawn for this call (at random, never
+    handed out before it), so the ids it gives cannot be taken already and
+    nothing needs to check them.
+    """
+    token = _SEEDED.set(_SeededIds(seed, reused) if seed else None)
     try:
         yield
     finally:
         _SEEDED.reset(token)
 
 
-def ids_are_seeded() -> bool:
-    return _SEEDED.get() is not None
+def ids_may_be_taken() -> bool:
+    """Whether the ids made now come from a seed the caller passed back, which an earlier run may have used."""
+    seeded = _SEEDED.get()
+    return seeded is not None and seeded.reused
 
 
 def new_id() -> str:
     seeded = _SEEDED.get()
-    return seeded.next() if seeded is not None else str(uuid.uuid4())
+    if seeded is not None:
+        return seeded.next()
+    import uuid
+
+    return str(uuid.uuid4())
 
 
 def copy_row(row: dict) -> dict:
@@ -80,7 +94,29 @@ def copy_row(row: dict) -> dict:
 
     Cheaper than ``copy.deepcopy`` for the flat rows the store deals in.
     """
-    return {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in row.items()}
+    return {k: (copy_json(v) if type(v) in _CONTAINERS else v) for k, v in row.items()}
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists and scalars).
+
+    A few times cheaper than ``copy.deepcopy``, which keeps a memo for
+    shared and cyclic references that JSON values never have; a create
+    copies its ``props`` several times on the way to the caller. Anything
+    that is not JSON is left to ``copy.deepcopy``.
+    """
+    kind = type(value)
+    if kind is dict:
+        return {k: (copy_json(v) if type(v) in _CONTAINERS else v) for k, v in value.items()}
+    if kind is list:
+        return [copy_json(v) if type(v) in _CONTAINERS else v for v in value]
+    if kind in _SCALARS:
+        return value
+    return copy.deepcopy(value)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_CONTAINERS = frozenset({dict, list})
 
 
 def encode_json(value: Any) -> str:
@@ -174,7 +210,7 @@ def new_row(spec: KindSpec, fields: Mapping[str, Any], now: str) -> dict:
     for f in spec.fields:
         value = fields.get(f.name)
         if value is None:
-            value = copy.deepcopy(f.default)
+            value = copy_json(f.default)
         check_value(spec, f, value)
         row[f.name] = value
     row["created_at"] = fields.get("created_at") or now

@@ -16,7 +16,7 @@ from typing import Any
 import apsw
 
 from ._digest import ReadLog, UnobservedReads
-from ._errors import NotFound, StoreError
+from ._errors import Conflict, NotFound, StoreBusy, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
 from ._rows import Shape, decode, rows_plan
 from ._sqlite_conn import fetch, run, translated
@@ -40,6 +40,8 @@ class SQLiteTxCore:
     """State shared by the read and write transaction mixins."""
 
     _CHAR_FUNCTION = "char"  # the code point to character function; PostgreSQL's is chr
+    # A read transaction may turn into a write at its first write (see _in_current_snapshot); not so on PostgreSQL.
+    _WRITES_FROM_SNAPSHOT = True
 
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
         self._conn = conn
@@ -50,6 +52,9 @@ class SQLiteTxCore:
         self._open = True
         # False only in a write transaction opened with ``lock_late`` until its first write.
         self._locked = True
+        # Rows found before the lock, and (see known_row) those proven current by a write from the snapshot.
+        self._found_early: dict[tuple[str, str], dict] = {}
+        self._found_current: dict[tuple[str, str], dict] | None = None
 
     # -- SQL ---------------------------------------------------------------
 
@@ -60,12 +65,14 @@ class SQLiteTxCore:
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
         self._lock_for_write()
+        self._found_current = None
         return run(self._conn, sql, params)
 
     def _run_many(self, sql: str, rows: list[list[Any]]) -> None:
         """Run one statement once per row of parameters."""
         self._check_open()
         self._lock_for_write()
+        self._found_current = None
         with translated():
             self._conn.executemany(sql, rows)
 
@@ -90,6 +97,49 @@ class SQLiteTxCore:
         self._check_open()
         self._take_write_lock()
         self._locked = True
+
+    def _in_current_snapshot(self, attempt: Callable[[], None]) -> bool:
+        """Run ``attempt`` (checks, then its one write) before taking the write lock; whether it was done.
+
+        Only for a transaction opened with ``lock_late`` that has not written
+        yet. SQLite gives a transaction that has only read the write lock at
+        its first write if no other connection has committed since its
+        snapshot began; otherwise that write fails at once (SQLITE_BUSY, the
+        busy handler is not asked). So when the write goes through, every
+        check the attempt made read the latest state, as if under the lock,
+        and the COMMIT and BEGIN IMMEDIATE of taking the lock afresh are
+        saved. When it does not (the snapshot is stale, another writer holds
+        the lock, or a check refused on what may be stale), nothing was
+        written: the transaction starts again under the lock, and the caller
+        does it all again there.
+        """
+        if not self._WRITES_FROM_SNAPSHOT:
+            return False
+        self._locked = True  # so that the write runs as it is, in the snapshot
+        try:
+            attempt()
+        except (StoreBusy, NotFound, Conflict):
+            run(self._conn, "ROLLBACK")
+            run(self._conn, "BEGIN IMMEDIATE")
+            return False
+        except BaseException:
+            self._locked = False
+            raise
+        # What was found in the snapshot was the latest state when the write took the lock.
+        self._found_current = self._found_early
+        return True
+
+    def known_row(self, kind: str, id: str) -> dict | None:
+        """A row of ``kind`` this transaction found and that no write has touched since; None if there is none.
+
+        Only after an insert went through from a current snapshot (see
+        ``_in_current_snapshot``) and until the next write statement: then
+        what was found before the lock is what the workspace holds, and the
+        diff's names need not read it again. Not a copy: read it, do not
+        hand it out.
+        """
+        found = self._found_current
+        return found.get((kind, id)) if found else None
 
     def _take_write_lock(self) -> None:
         # SQLite cannot turn a read snapshot into a write once another connection
@@ -132,6 +182,8 @@ class SQLiteTxCore:
 
     def _find(self, kind: str, id: str) -> dict | None:
         rows = self._select(spec_for(kind), "id = ?", (id,))
+        if not self._locked and rows:
+            self._found_early[kind, id] = rows[0]
         return rows[0] if rows else None
 
     def _require(self, kind: str, id: str) -> dict:

@@ -9,7 +9,7 @@ in a transaction of their own.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -84,6 +84,31 @@ class BookkeepingReads(SQLiteTxCore):
         return _decoded(rows[::-1])
 
 
+def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]) -> list[tuple[Any, ...]]:
+    """Call-log entries as rows of CALL_LOG_COLUMNS values, checked and encoded.
+
+    Apart from the transaction, so that a writer can make them before it
+    takes the write lock and hold the lock only for the INSERT.
+    """
+    rows = []
+    for entry in entries:
+        if not _CALL_LOG_COLUMN_SET.issuperset(entry):
+            unknown = set(entry) - _CALL_LOG_COLUMN_SET
+            raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
+        # One tuple per entry in CALL_LOG_COLUMNS order, made in one go: the writer thread
+        # writes every call, so each step here is paid once per call.
+        get = entry.get
+        args, detail = get("args"), get("detail")
+        rows.append((
+            get("ts") or clock(), get("trace_id"), get("op"), get("tool_name"), get("duration_ms"),
+            1 if get("ok") else 0, get("code"), 1 if get("dry_run") else 0, get("caller"), get("args_digest"),
+            None if args is None else encode_json(args), 1 if get("args_truncated") else 0, get("kind") or "exec",
+            get("session_id"), get("chain_id"), get("parent_id"), get("lane"),
+            None if detail is None else encode_json(detail),
+        ))
+    return rows
+
+
 class BookkeepingWrites(BookkeepingReads):
     def put_idempotency_key(
         self, caller: str, key: str, *, fingerprint: str, status: str, response: Any = None,
@@ -110,22 +135,10 @@ class BookkeepingWrites(BookkeepingReads):
         self.append_call_logs([entry])
 
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
-        rows = []
-        for entry in entries:
-            if not _CALL_LOG_COLUMN_SET.issuperset(entry):
-                unknown = set(entry) - _CALL_LOG_COLUMN_SET
-                raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
-            # One tuple per entry in CALL_LOG_COLUMNS order, made in one go: the writer thread
-            # writes every call, so each step here is paid once per call.
-            get = entry.get
-            args, detail = get("args"), get("detail")
-            rows.append((
-                get("ts") or self._clock(), get("trace_id"), get("op"), get("tool_name"), get("duration_ms"),
-                1 if get("ok") else 0, get("code"), 1 if get("dry_run") else 0, get("caller"), get("args_digest"),
-                None if args is None else encode_json(args), 1 if get("args_truncated") else 0, get("kind") or "exec",
-                get("session_id"), get("chain_id"), get("parent_id"), get("lane"),
-                None if detail is None else encode_json(detail),
-            ))
+        self.insert_call_log_rows(call_log_rows(entries, self._clock))
+
+    def insert_call_log_rows(self, rows: list[tuple[Any, ...]]) -> None:
+        """Insert rows made by :func:`call_log_rows`."""
         self._run_many(_INSERT_CALL_LOG, rows)
 
     def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 from ._errors import Conflict, NotFound
 from ._kinds import KINDS, KindSpec, spec_for
 from ._protocol import COUNT_CAP, Page
-from ._rows import Shape, checked_changes, copy_row, encode, ids_are_seeded, json_columns_of, new_row
+from ._rows import Shape, checked_changes, copy_row, encode, ids_may_be_taken, json_columns_of, new_row
 from ._sqlite_base import SQLiteTxCore
 from ._sqlite_filters import Order, checked_fields, order_clause, page_params, where_clause
 
@@ -121,18 +121,30 @@ class EntityWrites(EntityReads):
 
     def insert(self, kind: str, fields: Mapping[str, Any]) -> dict:
         spec = spec_for(kind)
-        self._lock_for_write()  # the checks below must see what the write will be applied to
         row = new_row(spec, fields, self._clock())
-        if "id" not in fields and ids_are_seeded() and self.kind_of(row["id"]) is not None:
+        if not (self._locked or kind == "document") and self._in_current_snapshot(lambda: self._checked_insert(spec, row, fields, snapshot=True)):
+            return copy_row(row)
+        self._lock_for_write()  # the checks below must see what the write will be applied to
+        self._checked_insert(spec, row, fields)
+        return copy_row(row)
+
+    def _checked_insert(self, spec: KindSpec, row: dict, fields: Mapping[str, Any], *, snapshot: bool = False) -> None:
+        """Check ``row`` against the workspace and insert it.
+
+        ``snapshot``: run in a transaction that has not taken the write lock
+        yet (see ``_in_current_snapshot``), where the INSERT's own foreign key
+        check stands in for reading the project: a row it refuses is checked
+        again, under the lock, for the error that names the missing entity.
+        """
+        if "id" not in fields and ids_may_be_taken() and self.kind_of(row["id"]) is not None:
             raise Conflict(
                 f"the id {row['id']} this call was to create is already taken: its dry-run's ids were used by an earlier run; dry-run again",
                 id=row["id"],
             )
-        self._check_references(spec, row)
-        if kind == "document":
+        self._check_references(spec, row, skip=("project_id",) if snapshot else ())
+        if spec.kind == "document":
             self._place_new_document(row)
         self._insert_row(spec, row)
-        return copy_row(row)
 
     def update(self, kind: str, id: str, changes: Mapping[str, Any]) -> tuple[dict, dict]:
         spec = spec_for(kind)
@@ -178,13 +190,13 @@ class EntityWrites(EntityReads):
         self.changes.entity_updated(spec.kind, before, after)
         return after
 
-    def _check_references(self, spec: KindSpec, row: dict, only: Any = None) -> None:
-        """Every id column must name an existing entity of the same project."""
+    def _check_references(self, spec: KindSpec, row: dict, only: Any = None, skip: tuple[str, ...] = ()) -> None:
+        """Every id column must name an existing entity of the same project (``skip``: columns checked elsewhere)."""
         for field in spec.fields:
             target = row.get(field.name)
             if field.references is None or target is None:
                 continue
-            if only is not None and field.name not in only:
+            if (only is not None and field.name not in only) or field.name in skip:
                 continue
             referenced = self._find(field.references, target)
             if referenced is None:

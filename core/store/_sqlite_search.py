@@ -30,6 +30,31 @@ def keyword_match(text: str, whole_words: bool = False) -> str | None:
     return " AND ".join(_quoted(w) + ("" if whole_words else "*") for w in typed) if typed else None
 
 
+def candidate_filters(
+    match_clause: str, match: str, kinds: Sequence[str] | None, project_id: str | None,
+) -> tuple[list[str], list]:
+    """The WHERE terms and parameters of a fuzzy search's candidates."""
+    where, params = [match_clause], [match]
+    if kinds:
+        where.append(f"kind IN ({', '.join('?' * len(kinds))})")
+        params.extend(kinds)
+    if project_id is not None:
+        where.append("project_id = ?")
+        params.append(project_id)
+    return where, params
+
+
+def candidate_hits(rows: Sequence[tuple]) -> list[dict]:
+    """Hits from rows of (kind, id, project id, name, body, snippet, body rank)."""
+    return [
+        {
+            "kind": kind, "id": id, "name": name, "project_id": pid,
+            "snippet": snippet if body else name, "body_hit": 1.0 if body_rank else 0.0,
+        }
+        for kind, id, pid, name, body, snippet, body_rank in rows
+    ]
+
+
 class SearchReads(EntityReads):
     """``search`` and ``search_all``."""
 
@@ -47,17 +72,14 @@ class SearchReads(EntityReads):
         spec = spec_for(kind)
         filters = dict(filters or {})
         picked = checked_fields(spec, fields)
-        match = keyword_match(text, whole_words)
+        match = self._keyword_match(text, whole_words)
         if match is None:
             return Page([], 0)
         where, params = where_clause(spec, filters, alias="t")
         lim, off = page_params(limit, offset)
-        joined = (
-            f"FROM search_text s JOIN {spec.table} t ON t.seq = s.rowid >> 4 "
-            f"WHERE search_text MATCH ? AND s.rowid & 15 = {spec.number} AND {where}"
-        )
-        sql = f"SELECT {column_list(spec.columns, 't')} {joined} ORDER BY s.rank, t.seq LIMIT ? OFFSET ?"
-        rows = self._entity_rows(spec, sql, [match, *params, lim, off], picked)
+        joined, order = self._keyword_sql(spec, where)
+        sql = f"SELECT {column_list(spec.columns, 't')} {joined} ORDER BY {order} LIMIT ? OFFSET ?"
+        rows = self._entity_rows(spec, sql, [match, *params, *self._order_params(match), lim, off], picked)
         total, exact = self._count(joined, [match, *params], limit, offset, len(rows))
         signature = ["search", kind, text, filters, limit, offset, *(["whole_words"] if whole_words else [])]
         self._reads.saw_query(signature, total if exact else [total], [(kind, r["id"]) for r in rows])
@@ -88,6 +110,31 @@ class SearchReads(EntityReads):
         self._reads.saw_query(signature, len(hits), [(h["kind"], h["id"]) for h in hits])
         return hits
 
+    # The dialect's parts of a keyword search; PostgreSQL overrides them.
+    _OR = " OR "
+
+    @staticmethod
+    def _keyword_match(text: str, whole_words: bool) -> str | None:
+        return keyword_match(text, whole_words)
+
+    @staticmethod
+    def _term(word: str, prefix: bool) -> str:
+        return _quoted(word) + ("*" if prefix else "")
+
+    @staticmethod
+    def _keyword_sql(spec: Any, where: str) -> tuple[str, str]:
+        """The FROM/WHERE of a keyword search in one kind, and its ORDER BY."""
+        joined = (
+            f"FROM search_text s JOIN {spec.table} t ON t.seq = s.rowid >> 4 "
+            f"WHERE search_text MATCH ? AND s.rowid & 15 = {spec.number} AND {where}"
+        )
+        return joined, "s.rank, t.seq"
+
+    @staticmethod
+    def _order_params(match: str) -> list[str]:
+        """Parameters the ORDER BY itself takes (PostgreSQL ranks by the query again)."""
+        return []
+
     def _fuzzy_match(self, text: str) -> str | None:
         """Each typed word as a prefix, OR-ed with the stored terms it may be a typo of."""
         typed = _fuzzy.words(text)
@@ -96,8 +143,9 @@ class SearchReads(EntityReads):
         groups = []
         for word in typed:
             near = _fuzzy.close_terms(word, self._vocabulary_near(word))
-            groups.append("(" + " OR ".join([_quoted(word) + "*"] + [_quoted(t) for t in near]) + ")")
-        return " OR ".join(groups)
+            terms = [self._term(word, True)] + [self._term(t, False) for t in near]
+            groups.append("(" + self._OR.join(terms) + ")")
+        return self._OR.join(groups)
 
     def _vocabulary_near(self, word: str) -> list[str]:
         """Indexed terms that start like ``word`` and are about as long.
@@ -119,26 +167,14 @@ class SearchReads(EntityReads):
         return terms
 
     def _candidates(self, match: str, kinds: Sequence[str] | None, project_id: str | None) -> list[dict]:
-        where, params = ["search_text MATCH ?"], [match]
-        if kinds:
-            where.append(f"kind IN ({', '.join('?' * len(kinds))})")
-            params.extend(kinds)
-        if project_id is not None:
-            where.append("project_id = ?")
-            params.append(project_id)
+        where, params = candidate_filters("search_text MATCH ?", match, kinds, project_id)
         rows = self._fetch(
             "SELECT kind, entity_id, project_id, name, body,"
             " snippet(search_text, 1, '', '', '…', 12), bm25(search_text, 0.0, 1.0)"
             f" FROM search_text WHERE {' AND '.join(where)} ORDER BY rank LIMIT {CANDIDATES}",
             params,
         )
-        return [
-            {
-                "kind": kind, "id": id, "name": name, "project_id": pid,
-                "snippet": snippet if body else name, "body_hit": 1.0 if body_rank else 0.0,
-            }
-            for kind, id, pid, name, body, snippet, body_rank in rows
-        ]
+        return candidate_hits(rows)
 
     def _observe_hits(self, hits: list[dict]) -> None:
         by_kind: dict[str, list[str]] = {}

@@ -24,6 +24,7 @@ from ._errors import StoreError
 from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
 from ._migrate import migrate
 from ._rows import decode, json_columns_of, utc_now
+from ._sqlite_bookkeeping import call_log_rows
 from ._sqlite_conn import connect, fetch, run
 from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
 
@@ -111,8 +112,9 @@ class SQLiteStore:
         A file has one write lock, so this takes it; the call log's writer
         thread calls this off the request path, a batch at a time.
         """
+        rows = call_log_rows(entries, self._clock)  # before the lock: only the INSERT needs it
         with self.write() as tx:
-            tx.append_call_logs(entries)
+            tx.insert_call_log_rows(rows)
             if sweep is not None:
                 tx.delete_old_calls(older_than=sweep[0], keep_newest=sweep[1])
 

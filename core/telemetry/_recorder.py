@@ -17,7 +17,6 @@ given it explicitly).
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -26,12 +25,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._log import LazyLogger
 from ..exec._envelope import new_trace_id
 from ..exec._telemetry import CallLog, now_stamp, outcome_code
 from ..safe_json import scrub_text
 from ._events import CALL_KINDS, DISCOVERY_KINDS, CallEvent
 
-log = logging.getLogger("opgate.telemetry")
+log = LazyLogger("opgate.telemetry")  # logging loads on the first line logged
 
 SUBJECT_CHARS = 300
 """A query or path longer than this is cut in the log (a client could send megabytes)."""

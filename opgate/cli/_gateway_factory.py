@@ -19,11 +19,16 @@ class GatewaySetupError(Exception):
 
 def cli_config(args: argparse.Namespace) -> OpgateConfig:
     """The configuration (``--config``, ``./opgate.toml``, the user's folder); its problems stop the command."""
-    from opgate.core.config import ConfigError, load_config
+    from opgate.core.config import load_config
 
     try:
         return load_config(getattr(args, "config", None))
-    except ConfigError as exc:
+    except ValueError as exc:
+        # ConfigError is a ValueError; its module (the checker) loads only when there is a file to check.
+        from opgate.core.config import ConfigError
+
+        if not isinstance(exc, ConfigError):
+            raise
         raise GatewaySetupError(f"the configuration has {len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
 
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, SERVE_MODES, is_host_name, is_public_url
-
 from ._gateway_factory import GatewaySetupError, cli_config, make_gateway
+from ._named_only import is_unbuilt
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,6 +22,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="serve the gateway to MCP hosts (stdio, or HTTP with --http)",
         description="Serve help, exec, batch and search as MCP tools. Over stdio by default; --http serves streamable HTTP on loopback. Logs go to standard error.",
     )
+    if is_unbuilt(parser):
+        return parser  # another command was named: the configuration's names below need not load
+    from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, SERVE_MODES
+
     parser.add_argument("--http", metavar="HOST:PORT", help="serve streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; port 0 picks a free one)")
     parser.add_argument("--allow-write", action="store_true", help="let write ops write; ops that need confirmation still ask the person")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN", help="with --http: a browser origin allowed besides loopback ones (https://app.example); repeatable")
@@ -61,12 +63,16 @@ def _rate(text: str) -> float:
 
 
 def _host(text: str) -> str:
+    from opgate.core.config import is_host_name
+
     if not is_host_name(text):
         raise argparse.ArgumentTypeError(f"a host name such as opgate.example.com (no scheme, no port), not {text!r}")
     return text
 
 
 def _public_url(text: str) -> str:
+    from opgate.core.config import is_public_url
+
     if not is_public_url(text):
         raise argparse.ArgumentTypeError(f"an http:// or https:// URL ending in the MCP path, such as https://opgate.example.com/mcp, not {text!r}")
     return text
@@ -81,6 +87,7 @@ def _burst(text: str) -> int:
 def http_access(args: argparse.Namespace, server) -> HttpAccess:
     """Who the HTTP server admits, from the flags, then ``[serve]`` in opgate.toml, then the workspace's tokens."""
     from opgate.core.access import TokenBook, shared_rate
+    from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT
     from opgate.mcp_server import HttpAccess
 
     serve = cli_config(args).serve
@@ -158,6 +165,8 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         console.file.write(json.dumps(config, indent=2) + "\n")
         return 0
     # Standard output is the protocol over stdio: every word for people goes to standard error.
+    import logging
+
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="opgate serve: %(levelname)s %(name)s: %(message)s")
     from opgate.mcp_server import CONFIRMATION_TIMEOUT, GatewayMCPServer, HttpAddress, UnsafeBind, serve_http, serve_stdio
 

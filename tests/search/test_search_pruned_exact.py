@@ -10,6 +10,7 @@ with filters, pages past the pruned prefix, groups and several-op requests.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,53 @@ def test_a_generated_catalogue_ranks_exactly_as_the_full_walk(twilio_twice, monk
     groups = sorted({r.op.split(".")[0] for r in twilio_twice.records})[:2]
     _assert_same(twilio_twice, TWILIO_REQUESTS + _requests()[::4], groups)
     assert counting.answered > 0.4 * counting.asked
+
+
+def _random_requests(index: SearchIndex, count: int, seed: int) -> list[str]:
+    """Requests made of catalogue words: short ones, ones with a typo, and long multi-sentence ones padded with everyday words."""
+    rng = random.Random(seed)
+    vocabulary = sorted({w for r in index.records for w in r.summary.lower().split() if w.isalpha() and len(w) > 2})
+    filler = ["please", "i", "need", "to", "help", "me", "find", "the", "way", "that", "we", "can", "also", "then", "for", "our", "team", "today", "quickly"]
+
+    def typo(word: str) -> str:
+        at = rng.randrange(len(word))
+        return rng.choice((word[:at] + word[at + 1 :], word[:at] + rng.choice("aeiourst") + word[at + 1 :], word[:at] + word[at:][::-1][:1] + word[at + 1 :]))
+
+    requests = []
+    for number in range(count):
+        kind = number % 3
+        words = rng.sample(vocabulary, rng.randint(2, 4) if kind < 2 else rng.randint(8, 16))
+        if kind == 1:
+            words[rng.randrange(len(words))] = typo(rng.choice(words))
+        if kind == 2:
+            words += rng.sample(filler, 6)
+            rng.shuffle(words)
+        requests.append(" ".join(words))
+    return requests
+
+
+@pytest.mark.parametrize(("kept", "share"), [(_top.KEPT_GRAMS, _top.GRAM_KEPT_SHARE), (16, 0.0), (200, 0.7)])
+def test_random_requests_rank_exactly_as_the_full_walk(twilio_twice, monkeypatch, kept, share):
+    """Seeded random requests (typos and long requests included), with few or many gram scores kept as the ceiling of the rest."""
+    monkeypatch.setattr(_top, "KEPT_GRAMS", kept)
+    monkeypatch.setattr(_top, "GRAM_KEPT_SHARE", share)
+    twilio_twice.lexical._tops.clear()
+    counting = _Counting(monkeypatch)
+    narrowed = []
+    real_highest = _top._highest
+
+    def highest(scores, most, at_least_share):
+        found = real_highest(scores, most, at_least_share)
+        narrowed.append(len(found[0]) < len(scores))
+        return found
+
+    monkeypatch.setattr(_top, "_highest", highest)
+    for query in _random_requests(twilio_twice, 90, seed=kept):
+        for limit, offset in ((10, 0), (5, 5)):
+            full, pruned = _both(twilio_twice, lambda: twilio_twice.search(query, limit=limit, offset=offset))
+            assert pruned == full, (query, limit, offset)
+        full, pruned = _both(twilio_twice, lambda: twilio_twice.search(query, kind="write"))
+        assert pruned == full, (query, "write")
+    assert counting.answered > 0.3 * counting.asked
+    # The gram ceiling was below the best gram score for some requests, so the narrower word floor was exercised.
+    assert sum(narrowed) > 5

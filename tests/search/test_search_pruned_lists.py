@@ -18,6 +18,7 @@ from opgate.core.search import _pruned
 from opgate.core.search._lexical import _order_key, _order_name
 from opgate.core.search._packed import impact_order, pack, unpack
 from opgate.core.search._pruned import ScoredLists, _unit_most
+from opgate.core.search._top import _highest
 
 SHARES = (1.0, 0.99, 0.9, 0.75, 0.5, 0.25, 0.05)
 
@@ -129,3 +130,38 @@ def test_impact_orders_survive_packing_with_their_keys():
     back = {_order_key(name): columns[0] for name, columns in unpack(sections.__getitem__, "orders").items()}
     assert back == {key: table[_order_name(key)][0] for key in keys}
     assert list(impact_order(array("d", [0.1, 0.5, 0.5, 0.2]))) == [1, 2, 3, 0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_walks_scores_answer_as_the_lists_do(seed):
+    """Once ``best`` has walked every list, candidates and scores come from the walk: the same answers, thresholds per document included."""
+    rng = random.Random(300 + seed)
+    make = (lambda: _word_lists(random.Random(seed), 2000, 4)) if seed % 2 else (lambda: _gram_lists(random.Random(seed), 2000, 30, 12))
+    fresh, walked = make(), make()
+    walk = walked.everything()
+    walked.walked = walk
+    top = max(walk.values())
+    for share in SHARES:
+        threshold = top * share
+        reaching = {d for d, score in walk.items() if score >= threshold}
+        assert reaching <= walked.candidates(threshold) <= fresh.candidates(threshold)
+        documents = fresh.candidates(threshold)
+        assert walked.at_least(threshold, documents) == fresh.at_least(threshold, documents)
+        own = {d: threshold * rng.choice((0.5, 1.0, 1.5)) for d in documents}
+        assert walked.at_least(0.0, documents, own) == fresh.at_least(0.0, documents, own)
+    assert walked.best(min(walk.values())) == {d: s for d, s in walk.items() if s == top}
+
+
+def test_the_highest_scores_kept_leave_every_other_under_the_ceiling():
+    rng = random.Random(11)
+    for _ in range(300):
+        scores = {d: rng.choice((0.1, 0.5, 0.5, 0.9, 1.0)) * rng.random() + rng.choice((0.0, 0.3)) for d in range(rng.randint(1, 400))}
+        most = rng.randint(1, 120)
+        share = rng.choice((0.0, 0.5, 0.9))
+        kept, ceiling = _highest(scores, most, share)
+        assert kept == {d: scores[d] for d in kept}
+        assert len(kept) <= max(most, len(scores) if len(scores) <= most else 0)
+        assert all(score <= ceiling for d, score in scores.items() if d not in kept)
+        if len(scores) > most:
+            assert all(score > ceiling for score in kept.values())
+            assert ceiling >= share * max(scores.values())

@@ -103,3 +103,56 @@ def test_a_late_transaction_that_never_writes_commits_nothing_and_can_roll_back(
     assert [entry["row"]["title"] for entry in tx.changes.to_dict()["created"]] == ["rehearsed"]
     with store.read() as tx:
         assert tx.list("task", {"project_id": project_id}).total == 0
+
+
+def test_a_missing_project_is_not_found_even_when_the_write_goes_from_the_snapshot(store):
+    # On SQLite the INSERT's foreign key stands in for reading the project; the refusal
+    # is checked again under the lock, so the error still names the missing project.
+    with pytest.raises(NotFound) as raised, store.write(lock_late=True) as tx:
+        tx.insert("task", {"project_id": "10000000-0000-4000-8000-00000000dead", "title": "orphan"})
+    assert "10000000-0000-4000-8000-00000000dead" in str(raised.value)
+    with store.read() as tx:
+        assert tx.list("task", {"title": "orphan"}).total == 0
+
+
+def test_a_write_from_a_current_snapshot_keeps_what_it_read_and_holds_the_lock(store, other):
+    project_id = _project(store)
+    with store.write(lock_late=True) as tx:
+        seen = tx.list("task", {"project_id": project_id}).total
+        tx.insert("task", {"project_id": project_id, "title": "first of two"})
+        # Locked from the insert on: another writer now waits for this transaction.
+        done = threading.Event()
+
+        def write() -> None:
+            with other.write() as elsewhere:
+                elsewhere.insert("task", {"project_id": project_id, "title": "second of two"})
+            done.set()
+
+        thread = threading.Thread(target=write)
+        thread.start()
+        assert not done.wait(0.3)
+        tx.insert("task", {"project_id": project_id, "title": "also ours"})
+        assert tx.list("task", {"project_id": project_id}).total == seen + 2
+    thread.join(timeout=10)
+    assert done.is_set()
+    with store.read() as tx:
+        assert tx.list("task", {"project_id": project_id}).total == 3
+
+
+def test_a_row_found_before_the_lock_is_reused_only_while_it_is_certainly_current(store, other):
+    project_id = _project(store)
+    from_snapshot = not hasattr(store, "url")  # SQLite writes from the snapshot; PostgreSQL always reads again
+    with store.write(lock_late=True) as tx:
+        found = tx.find("project", project_id)
+        assert tx.known_row("project", project_id) is None  # nothing proves it current yet
+        tx.insert("task", {"project_id": project_id, "title": "from the snapshot"})
+        assert tx.known_row("project", project_id) == (found if from_snapshot else None)
+        tx.update("project", project_id, {"name": "Renamed in here"})
+        assert tx.known_row("project", project_id) is None  # any later write ends it
+    with store.write(lock_late=True) as tx:
+        tx.find("project", project_id)
+        with other.write() as elsewhere:
+            elsewhere.update("project", project_id, {"name": "Renamed elsewhere"})
+        tx.insert("task", {"project_id": project_id, "title": "after the rename"})
+        assert tx.known_row("project", project_id) is None  # the snapshot was stale: locked and checked again
+        assert tx.get("project", project_id)["name"] == "Renamed elsewhere"

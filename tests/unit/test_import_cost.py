@@ -48,14 +48,25 @@ WEB_AND_HELP_VIEWS = (
 )
 
 NEVER_IN_A_COMMAND_LINE += EVERY_COMMAND + FORMAT_LIBRARIES
+# What an exec of a read with valid arguments never needs: jsonschema (the quick check vouches for them,
+# core/exec/_quick_check.py), logging (nothing is logged), the write and web handler tables, the help
+# service, secrets and uuid (ids come from os.urandom), the configuration checker (no opgate.toml) and
+# importlib.resources (migrations and fixtures are read beside their modules).
+A_VALID_READ = (
+    "jsonschema", "referencing", "attrs", "attr", "rpds", "jsonschema_specifications", "opgate.core._jsonschema", "opgate.core.schema_validator",
+    "logging", "opgate.core.handlers._write_table", "opgate.core.handlers._web_table", "opgate.core.help", "secrets", "uuid",
+    "opgate.core.config._check", "opgate.core.store._workspace_check", "importlib.resources",
+)
 
 CASES = [
     (["help"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),  # into a pipe
     (["help", "onto.task.create"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + ("pygments",)),  # no colours in a pipe
     (["help", "--json"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + SEARCH + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),
     (["search", "create a task"], NEVER_IN_A_COMMAND_LINE + VALIDATION + STORE + ROUTING + CATALOG_READERS + EXEC_PATH + PACKAGE_DATA_FINDER + RICH),  # output is a pipe: JSON
-    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH),  # into a pipe
-    (["exec", "onto.task.list", "--json"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH),
+    (["exec", "onto.task.list"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH + A_VALID_READ),  # into a pipe
+    (["exec", "onto.task.list", "--json"], NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH + A_VALID_READ),
+    (["exec", "onto.task.list", "limit=5", "state_key=todo", "project_id=10000000-0000-4000-8000-000000000001"],
+     NEVER_IN_A_COMMAND_LINE + ROUTING + SEARCH + CATALOG_READERS + WEB_AND_HELP_VIEWS + RICH + A_VALID_READ),
 ]
 
 
