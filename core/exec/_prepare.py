@@ -112,6 +112,27 @@ def dry_run_default(record: OpRecord) -> bool:
     return isinstance(prop, dict) and prop.get("default") is True
 
 
+_FACTS_KEPT = 4096
+_facts: dict[int, tuple[OpRecord, tuple[str, ...], bool]] = {}
+
+
+def _op_facts(record: OpRecord) -> tuple[tuple[str, ...], bool]:
+    """``(required arguments, dry_run default)`` of ``record``, read from its schema once rather than on every call.
+
+    Keyed by the record's identity (a registry reload makes new records, and
+    the entry holds its record, so an id is never reused while kept); when
+    full, the table starts again.
+    """
+    found = _facts.get(id(record))
+    if found is not None and found[0] is record:
+        return found[1], found[2]
+    required, default = record.required_args, dry_run_default(record)
+    if len(_facts) >= _FACTS_KEPT:
+        _facts.clear()
+    _facts[id(record)] = (record, required, default)
+    return required, default
+
+
 def prepare_call(
     record: OpRecord,
     raw_args: Any,
@@ -130,7 +151,8 @@ def prepare_call(
     except InvalidArguments as exc:
         raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
     _check_input(args)
-    args, fills = session.fill_missing(record.required_args, args)
+    required, dry_run_by_default = _op_facts(record)
+    args, fills = session.fill_missing(required, args)
     warnings += fills
     field_errors, headline = validator.check(record, args)
     if field_errors:
@@ -144,7 +166,7 @@ def prepare_call(
         raise CallRejected("state_digest must be the string a dry-run returned in meta.state_digest", field_errors=[{"field": "state_digest", "path": "/state_digest", "code": "invalid_type", "message": "a string"}])
     if id_seed is not None and (not isinstance(id_seed, str) or not 8 <= len(id_seed) <= 128):
         raise CallRejected("id_seed must be the string a dry-run returned in meta.id_seed", field_errors=[{"field": "id_seed", "path": "/id_seed", "code": "invalid_type", "message": "8 to 128 characters"}])
-    wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_default(record)))
+    wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_by_default))
     seed_given = id_seed is not None
     if record.kind == "write":
         id_seed = id_seed or os.urandom(16).hex()

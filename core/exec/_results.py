@@ -105,6 +105,10 @@ _DEEPEST_ANSWER = 4 * MAX_DEPTH
 """Results hold stored values (bounded at 64 levels on the way in) a few levels down; deeper is left as it is."""
 
 
+_ANSWER_JSON = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False).encode
+"""``json.dumps`` with those options, without making an encoder on every call (two calls per exec)."""
+
+
 def _writable_text(value: Any) -> str | None:
     """``value`` as JSON text when it can be written as it is (UTF-8, nothing to scrub); else None.
 
@@ -115,7 +119,7 @@ def _writable_text(value: Any) -> str | None:
     """
     try:
         # Without the circularity check (a tenth of the time): a cycle ends in RecursionError, caught below.
-        text = json.dumps(value, ensure_ascii=False, default=str, check_circular=False)
+        text = _ANSWER_JSON(value)
     except (TypeError, ValueError, RecursionError):
         return None
     if not text.isascii():
@@ -258,6 +262,54 @@ def _cap_strings(tree: dict[str, Any], longest: int) -> list[dict[str, Any]]:
     return cuts
 
 
+def _plainly_bounded(envelope: dict[str, Any], limit: int) -> bool:
+    """Whether everything outside ``result`` is writable, within ``limit`` characters of JSON, and holds no string past the bound.
+
+    ``meta.entities`` (up to 50 ids, most of a list's envelope) is measured
+    on its own, in C, instead of being encoded or walked string by string:
+    an id's JSON text is at most six characters per character (``\\uXXXX``)
+    and its quotes, and only past that bound is it encoded to be measured.
+    """
+    meta = envelope.get("meta")
+    entities = meta.get("entities") if type(meta) is dict else None
+    joined = None
+    if type(entities) is list:
+        try:
+            joined = "".join(entities)
+        except TypeError:  # not all text: measured with the rest
+            joined = None
+    if joined is None:
+        body = {key: value for key, value in envelope.items() if key != "result"}
+        longest_listed = listed_chars = 0
+    else:
+        if not joined.isascii():
+            try:
+                joined.encode("utf-8")
+            except UnicodeEncodeError:
+                return False  # a lone surrogate: the slow way scrubs it
+        body = {key: value for key, value in envelope.items() if key != "result" and key != "meta"}
+        body["meta"] = {key: value for key, value in meta.items() if key != "entities"}
+        longest_listed = max(map(len, entities), default=0)
+        listed_chars = 6 * len(joined) + 4 * len(entities) + len(_ENTITIES_KEY) + 2
+    text = _writable_text(body)
+    longest = max(200, limit // 16)
+    if text is None or longest_listed > longest:
+        return False
+    if len(text) + listed_chars > limit:
+        if joined is None or len(text) + len(_json_text(entities)) + len(_ENTITIES_KEY) > limit:
+            return False
+    # No string is longer than the JSON text holding it, so a short text needs no walk.
+    return len(text) <= longest or _longest_string(body) <= longest
+
+
+_ENTITIES_KEY = ', "entities": '
+"""What ``meta.entities`` adds to the envelope's JSON text besides the list itself."""
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, check_circular=False)
+
+
 def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
     """The final envelope with every part outside ``result`` bounded to about ``limit`` characters, and writable.
 
@@ -268,12 +320,10 @@ def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
     ``meta.truncated``. Lone surrogates (echoed input) become U+FFFD, so that
     every transport and the call log can write the answer.
     """
-    body = {key: value for key, value in envelope.items() if key != "result"}
-    text = _writable_text(body)
-    longest = max(200, limit // 16)
-    # No string is longer than the JSON text holding it, so a short text needs no walk.
-    if text is not None and len(text) <= limit and (len(text) <= longest or _longest_string(body) <= longest):
+    if _plainly_bounded(envelope, limit):
         return envelope  # the common case: nothing to scrub, nothing to cut, no copy
+    body = {key: value for key, value in envelope.items() if key != "result"}
+    longest = max(200, limit // 16)
     # Cuts below change strings in place: they work on a scrubbed copy, never on the caller's objects.
     envelope = {**envelope, **_scrubbed(body)}
     meta = envelope.get("meta") if isinstance(envelope.get("meta"), dict) else {}

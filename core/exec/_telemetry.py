@@ -69,6 +69,8 @@ def now_stamp() -> str:
 
 
 _FLAT = (str, int, float, bool, type(None))
+_SORTED_JSON = json.JSONEncoder(sort_keys=True).encode
+"""``json.dumps(value, sort_keys=True)`` without making an encoder on every call."""
 
 
 def _plainly_writable(args: Any) -> bool:
@@ -173,6 +175,7 @@ class CallLog:
         self._location = location
         self.enabled = enabled and store_provider is not None
         self._settings = settings or GatewaySettings()
+        self._in_memory: bool | None = None
         self._reset_after_fork()
         self._last_sweep: float | None = None
         if self.enabled:
@@ -207,7 +210,13 @@ class CallLog:
 
     def args_columns(self, args: Any) -> dict[str, Any]:
         """The entry's columns for the call's arguments: the digest of the whole, and a bounded copy that can be written."""
-        if not _plainly_writable(args):  # the usual flat arguments need no copy here: kept_args copies what it keeps
+        if _plainly_writable(args):
+            # Flat values are immutable: a shallow copy is the copy json.loads would make (and the
+            # store writes the keys sorted either way), without parsing the text back.
+            text = _SORTED_JSON(args)
+            if len(text) <= self._settings.call_log_args_chars:
+                return {"args_digest": hashlib.sha256(text.encode()).hexdigest()[:16], "args": dict(args), "args_truncated": False}
+        else:
             args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
         kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
         return {"args_digest": digest, "args": kept, "args_truncated": truncated}
@@ -289,8 +298,11 @@ class CallLog:
     def _per_thread_database(self) -> bool:
         # Each thread's connection to ":memory:" is a database of its own: a
         # writer thread would log into an empty one, so such a store logs in the caller's thread.
-        location = self._location() if self._location is not None else getattr(self._store(), "location", None)
-        return str(location) == ":memory:"
+        # A log's workspace never moves, so this is asked once (every call would ask it).
+        if self._in_memory is None:
+            location = self._location() if self._location is not None else getattr(self._store(), "location", None)
+            self._in_memory = str(location) == ":memory:"
+        return self._in_memory
 
     def _start_writer(self) -> None:
         if self._writer is None:

@@ -2,7 +2,11 @@
 
 Starting a timer thread per call cost up to a millisecond and made the p95
 latency ten times worse; a single watchdog with a heap of deadlines costs a
-heap push and a notify per call.
+heap push per call. The watchdog thread is woken only when a new deadline
+comes before the one it sleeps towards: calls share one timeout, so a new
+call's deadline is almost always the latest, and waking the thread on every
+call (a thread switch and a fresh wait) cost more CPU than the read it
+guards.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ class Watchdog:
         self._order = itertools.count()
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
+        # The deadline the thread sleeps towards (infinity: it waits for work); only an earlier one needs to wake it.
+        self._sleeping_until = float("-inf")
 
     def watch(self, deadline: float, callback: Callable[[], None]) -> Watch:
         """Call ``callback`` (on the watchdog thread) when ``time.monotonic()`` passes ``deadline``, unless cancelled first."""
@@ -48,7 +54,7 @@ class Watchdog:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name="opgate-watchdog", daemon=True)
                 self._thread.start()
-            elif self._heap[0][2] is entry:
+            elif deadline < self._sleeping_until:
                 self._wake.notify()
         return entry
 
@@ -58,13 +64,17 @@ class Watchdog:
                 while self._heap and self._heap[0][2].cancelled:
                     heapq.heappop(self._heap)
                 if not self._heap:
+                    self._sleeping_until = float("inf")
                     self._wake.wait()
                     continue
                 deadline, _, entry = self._heap[0]
                 wait = deadline - time.monotonic()
                 if wait > 0:
+                    # A later deadline pushed meanwhile is found when this one comes due.
+                    self._sleeping_until = deadline
                     self._wake.wait(timeout=wait)
                     continue
+                self._sleeping_until = float("-inf")  # awake: whatever is pushed now is seen on the next turn
                 heapq.heappop(self._heap)
             if not entry.cancelled:
                 entry.fired = True

@@ -24,6 +24,11 @@ CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "c
                     "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
 _JSON_COLUMNS = ("args", "detail")
 _FLAGS = ("ok", "dry_run", "args_truncated")
+_CALL_LOG_COLUMN_SET = frozenset(CALL_LOG_COLUMNS)
+_INSERT_CALL_LOG = f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)}) VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})"
+# append_call_logs spells its row in this order.
+assert CALL_LOG_COLUMNS == ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run", "caller", "args_digest",
+                            "args", "args_truncated", "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
 
 
 def _later(stamp: str, seconds: int) -> str:
@@ -79,7 +84,7 @@ class BookkeepingReads(SQLiteTxCore):
         return _decoded(rows[::-1])
 
 
-def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]) -> list[list[Any]]:
+def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]) -> list[tuple[Any, ...]]:
     """Call-log entries as rows of CALL_LOG_COLUMNS values, checked and encoded.
 
     Apart from the transaction, so that a writer can make them before it
@@ -87,18 +92,20 @@ def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]
     """
     rows = []
     for entry in entries:
-        unknown = set(entry) - set(CALL_LOG_COLUMNS)
-        if unknown:
+        if not _CALL_LOG_COLUMN_SET.issuperset(entry):
+            unknown = set(entry) - _CALL_LOG_COLUMN_SET
             raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)
-        values = {c: entry.get(c) for c in CALL_LOG_COLUMNS}
-        values["ts"] = values["ts"] or clock()
-        for flag in _FLAGS:
-            values[flag] = 1 if values[flag] else 0
-        values["kind"] = values["kind"] or "exec"
-        for column in _JSON_COLUMNS:
-            if values[column] is not None:
-                values[column] = encode_json(values[column])
-        rows.append([values[c] for c in CALL_LOG_COLUMNS])
+        # One tuple per entry in CALL_LOG_COLUMNS order, made in one go: the writer thread
+        # writes every call, so each step here is paid once per call.
+        get = entry.get
+        args, detail = get("args"), get("detail")
+        rows.append((
+            get("ts") or clock(), get("trace_id"), get("op"), get("tool_name"), get("duration_ms"),
+            1 if get("ok") else 0, get("code"), 1 if get("dry_run") else 0, get("caller"), get("args_digest"),
+            None if args is None else encode_json(args), 1 if get("args_truncated") else 0, get("kind") or "exec",
+            get("session_id"), get("chain_id"), get("parent_id"), get("lane"),
+            None if detail is None else encode_json(detail),
+        ))
     return rows
 
 
@@ -130,13 +137,9 @@ class BookkeepingWrites(BookkeepingReads):
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
         self.insert_call_log_rows(call_log_rows(entries, self._clock))
 
-    def insert_call_log_rows(self, rows: list[list[Any]]) -> None:
+    def insert_call_log_rows(self, rows: list[tuple[Any, ...]]) -> None:
         """Insert rows made by :func:`call_log_rows`."""
-        self._run_many(
-            f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)})"
-            f" VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})",
-            rows,
-        )
+        self._run_many(_INSERT_CALL_LOG, rows)
 
     def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
         before = self._run("DELETE FROM call_log WHERE ts < ?", (older_than,))

@@ -225,7 +225,9 @@ class Telemetry:
         ``waited_s`` is the time spent waiting for the person (confirmation,
         questions): it is not the call's, so the duration leaves it out.
         """
-        if not self.active:
+        listeners = self._listeners
+        logging_calls = self.call_log.enabled
+        if not (logging_calls or listeners):
             return
         try:
             context = _CURRENT.get()
@@ -233,25 +235,47 @@ class Telemetry:
             meta = envelope.get("meta") or {}
             op = envelope.get("op") or (requested if isinstance(requested, str) else "")
             detail: dict[str, Any] = {}
-            in_lane = session.trail.in_lane(op)
+            trail = session.trail
+            in_lane = trail.in_lane(op)
             if in_lane is not None:
                 detail["in_lane"] = in_lane
-            event = CallEvent(
-                kind="exec", subject=bounded_text(op), ok=bool(envelope.get("ok")),
-                code=outcome_code(envelope),  # a declined confirmation is CANCELLED in the log, not a refusal
-                duration_ms=round((time.perf_counter() - started - waited_s) * 1000, 3),
-                trace_id=meta.get("trace_id", ""), session_id=session.id, started_at=started_at,
-                actor=getattr(session, "caller", "local") or "local", chain_id=session.trail.chain_of(op),
-                parent_id=parent_id, lane=lane, tool_name=record.tool_name if record else "",
-                # A call refused before it was prepared is still logged as the dry-run it was asked to be.
-                dry_run=bool(call.dry_run if call is not None else dry_run), detail=detail,
-            )
-            # The event fills every other column of the row (see event_row).
-            row = self.call_log.args_columns(args) if self.call_log.enabled else None
+            subject = bounded_text(op)
+            ok = bool(envelope.get("ok"))
+            code = outcome_code(envelope)  # a declined confirmation is CANCELLED in the log, not a refusal
+            duration_ms = round((time.perf_counter() - started - waited_s) * 1000, 3)
+            trace_id = meta.get("trace_id", "")
+            actor = getattr(session, "caller", "local") or "local"
+            chain_id = trail.chain_of(op)
+            tool_name = record.tool_name if record else ""
+            # A call refused before it was prepared is still logged as the dry-run it was asked to be.
+            was_dry_run = bool(call.dry_run if call is not None else dry_run)
+            event = None
+            if listeners:
+                event = CallEvent(
+                    kind="exec", subject=subject, ok=ok, code=code, duration_ms=duration_ms, trace_id=trace_id, session_id=session.id,
+                    started_at=started_at, actor=actor, chain_id=chain_id, parent_id=parent_id, lane=lane, tool_name=tool_name,
+                    dry_run=was_dry_run, detail=detail,
+                )
+            row = None
+            if logging_calls:
+                # The row straight from the same values (what event_row would give, plus the arguments):
+                # no event is built for the log alone.
+                row = self.call_log.args_columns(args)
+                row.update(call_row(
+                    trace_id=trace_id, subject=subject, tool_name=tool_name, duration_ms=duration_ms, ok=ok, code=code,
+                    dry_run=was_dry_run, actor=actor, kind="exec", session_id=session.id, chain_id=chain_id, parent_id=parent_id,
+                    lane=lane, detail=detail,
+                ))
         except Exception:
             log.warning("could not make the telemetry event of an exec", exc_info=True)
             return
-        self.emit(event, row)
+        if row is not None:
+            try:
+                self.call_log.append(row)
+            except Exception:
+                log.warning("could not queue the call log entry of an exec call", exc_info=True)
+        if event is not None:
+            self._tell(event)
 
     def emit(self, event: CallEvent, row: dict[str, Any] | None = None) -> None:
         """Queue the event's call-log row and hand the event to every listener."""
@@ -260,6 +284,10 @@ class Telemetry:
                 self.call_log.append({**(row or {}), **event_row(event)})
             except Exception:
                 log.warning("could not queue the call log entry of a %s call", event.kind, exc_info=True)
+        self._tell(event)
+
+    def _tell(self, event: CallEvent) -> None:
+        """Hand the event to every listener."""
         for listener in self._listeners:
             try:
                 listener(event)
@@ -272,20 +300,32 @@ class Telemetry:
 
 def event_row(event: CallEvent) -> dict[str, Any]:
     """The call-log columns an event fills (an exec's arguments come from the call log's own entry)."""
+    return call_row(
+        trace_id=event.trace_id, subject=event.subject, tool_name=event.tool_name, duration_ms=event.duration_ms, ok=event.ok,
+        code=event.code, dry_run=event.dry_run, actor=event.actor, kind=event.kind, session_id=event.session_id,
+        chain_id=event.chain_id, parent_id=event.parent_id, lane=event.lane, detail=event.detail,
+    )
+
+
+def call_row(
+    *, trace_id: str, subject: str, tool_name: str, duration_ms: float, ok: bool, code: str | None, dry_run: bool, actor: str,
+    kind: str, session_id: str, chain_id: str | None, parent_id: str | None, lane: str | None, detail: Any,
+) -> dict[str, Any]:
+    """The call-log columns of a call, from the values its event holds (an exec's row is made without the event)."""
     return {
         "ts": now_stamp(),
-        "trace_id": event.trace_id,
-        "op": event.subject,
-        "tool_name": event.tool_name,
-        "duration_ms": event.duration_ms,
-        "ok": event.ok,
-        "code": event.code,
-        "dry_run": event.dry_run,
-        "caller": event.actor,
-        "kind": event.kind,
-        "session_id": event.session_id,
-        "chain_id": event.chain_id,
-        "parent_id": event.parent_id,
-        "lane": event.lane,
-        "detail": scrub_text(dict(event.detail)) if event.detail else None,
+        "trace_id": trace_id,
+        "op": subject,
+        "tool_name": tool_name,
+        "duration_ms": duration_ms,
+        "ok": ok,
+        "code": code,
+        "dry_run": dry_run,
+        "caller": actor,
+        "kind": kind,
+        "session_id": session_id,
+        "chain_id": chain_id,
+        "parent_id": parent_id,
+        "lane": lane,
+        "detail": scrub_text(dict(detail)) if detail else None,
     }

@@ -1,0 +1,53 @@
+"""bound_envelope measures meta.entities on its own; it must decide exactly as a walk of the whole envelope does."""
+
+from __future__ import annotations
+
+import uuid
+
+from opgate.core.exec._results import _longest_string, _writable_text, bound_envelope
+
+LIMIT = 16_000
+
+
+def _walked_plain(envelope: dict, limit: int) -> bool:
+    """The whole envelope but its result, encoded and walked: nothing to scrub, nothing to cut."""
+    body = {key: value for key, value in envelope.items() if key != "result"}
+    text = _writable_text(body)
+    longest = max(200, limit // 16)
+    return text is not None and len(text) <= limit and (len(text) <= longest or _longest_string(body) <= longest)
+
+
+def _envelope(entities: list, **meta) -> dict:
+    return {"op": "onto.task.list", "ok": True, "result": {"tasks": []},
+            "meta": {"trace_id": "tr_0123456789abcdef", "latency_ms": 0.5, "warnings": [], "entities": entities, **meta}}
+
+
+def _cases() -> list[tuple[str, dict, int]]:
+    ids = [str(uuid.UUID(int=n)) for n in range(50)]
+    return [
+        ("fifty ids", _envelope(ids), LIMIT),
+        ("no ids", _envelope([]), LIMIT),
+        ("accented ids", _envelope(["café-" + i for i in ids]), LIMIT),
+        ("an id with a lone surrogate", _envelope([*ids[:3], "bad\ud800id"]), LIMIT),
+        ("an id past the string bound", _envelope([*ids[:3], "x" * 1_200]), LIMIT),
+        ("ids that fill the envelope", _envelope(["y" * 990 for _ in range(20)]), LIMIT),
+        ("ids whose escapes fill it", _envelope(["\n" * 900 for _ in range(4)]), 4_000),
+        ("ids just under a small limit", _envelope(ids[:5]), 400),
+        ("ids just over a small limit", _envelope(ids[:6]), 400),
+        ("an id that is a number", _envelope([*ids[:3], 7]), LIMIT),
+        ("a long warning beside the ids", _envelope(ids, warnings=["w" * 1_500]), LIMIT),
+        ("entities that are not a list", _envelope("not a list"), LIMIT),
+    ]
+
+
+def test_the_envelope_comes_back_untouched_exactly_when_a_walk_finds_nothing_to_do():
+    for name, envelope, limit in _cases():
+        assert (bound_envelope(envelope, limit) is envelope) == _walked_plain(envelope, limit), name
+
+
+def test_what_it_hands_back_is_writable_and_bounded():
+    for name, envelope, limit in _cases():
+        bounded = bound_envelope(envelope, limit)
+        body = {key: value for key, value in bounded.items() if key != "result"}
+        assert _writable_text(body) is not None, name
+        assert _longest_string(body) <= max(200, limit // 16) or "truncated" in bounded["meta"], name
