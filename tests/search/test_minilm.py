@@ -135,6 +135,7 @@ def test_a_long_request_is_matched_by_its_whole_and_its_best_sentence(tmp_path):
     ranker = SemanticRanker.load(list(Gateway(call_log=False).registry)[:12], cache_dir=tmp_path)
     short = "delete a goal"
     assert _sentences(short) == [] and ranker._embed_query(short).shape == (384,)
+    assert np.allclose(ranker.match(short).cosines, ranker.op_cosines(ranker._embed_query(short)[None])[:, 0])
     request = (
         "Our team has a busy week ahead and the planning board is a mess right now. "
         "Please delete the goal about the old launch. Thanks, and let me know when it is done!"
@@ -143,7 +144,7 @@ def test_a_long_request_is_matched_by_its_whole_and_its_best_sentence(tmp_path):
     assert len(sentences) == 3
     vectors = ranker._embed_query(request)
     assert vectors.shape == (4, 384)
-    every = ranker._embeddings @ vectors.T
+    every = ranker.op_cosines(vectors)
     expected = WHOLE_REQUEST_SHARE * every[:, 0] + (1 - WHOLE_REQUEST_SHARE) * every[:, 1:].max(axis=1)
     assert np.allclose(ranker.match(request).cosines, expected)
     # Each row is that text's own embedding: batching changes nothing.
@@ -213,3 +214,21 @@ def test_the_ranker_runs_int8_when_installed_and_numpy_when_asked(tmp_path):
     assert float((fast._embeddings * plain._embeddings).sum(axis=1).min()) > 0.99
     with pytest.raises(ValueError, match="int8, numpy"):
         SemanticRanker.load(records, cache_dir=tmp_path, backend="gpu")
+
+
+def test_an_op_is_matched_by_its_whole_text_and_its_best_part(tmp_path, model):
+    from opgate.core.search._semantic import WHOLE_TEXT_SHARE, SemanticRanker, embedding_parts
+
+    records = sorted(Gateway(call_log=False).registry, key=lambda r: r.op)[:10]
+    ranker = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy")
+    query = model.embed_one("mark the task done")
+    for i, record in enumerate(records):
+        parts = embedding_parts(record)
+        assert embedding_text(record).startswith(f"{parts[0]}: ") and len(parts) >= 2, record.op
+        best = max(float(v @ query) for v in model.embed(parts))
+        whole = float(ranker._embeddings[i] @ query)
+        expected = WHOLE_TEXT_SHARE * whole + (1 - WHOLE_TEXT_SHARE) * best
+        assert abs(float(ranker.op_cosines(query[None])[i, 0]) - expected) < 1e-5, record.op
+    # A second load reads the whole texts and the parts back from the cache.
+    again = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy")
+    assert np.array_equal(again._parts, ranker._parts) and np.array_equal(again._part_starts, ranker._part_starts)
