@@ -67,6 +67,11 @@ CERTAIN_COSINE = 0.7
 # (57.5), built-in requests' tuning part 96.9 (77.4) against 96.9 (74.6);
 # 0.3 and 0.7 did no better.
 WHOLE_TEXT_SHARE = 0.5
+# Off by default: at Twilio's 1,447 ops (long descriptions, many parts) the
+# parts' product made a search 16 ms with a cached query embedding, against
+# about 1 ms without; until the parts are capped or packed, only
+# ``SemanticRanker.load(..., parts=True)`` uses them.
+EMBED_PARTS = False
 # A description's sentences shorter than this say too little alone ("Beta.").
 PART_MIN_WORDS = 3
 
@@ -238,7 +243,7 @@ class SemanticRanker:
             return self._model.embed([query, *parts]) if parts else self._model.embed_one(query)
 
     @classmethod
-    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None, backend: str | None = None) -> SemanticRanker:
+    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None, backend: str | None = None, parts: bool = EMBED_PARTS) -> SemanticRanker:
         """Loads the model and embeds every op (Twilio's 1,447 ops: see bench/bench_search.py).
 
         ``backend``: "int8" or "numpy" (see :func:`load_model`); by default
@@ -251,7 +256,7 @@ class SemanticRanker:
 
         model, chosen = load_model(backend)
         wholes = [embedding_text(r) for r in records]
-        split = [embedding_parts(r) for r in records]
+        split = [embedding_parts(r) for r in records] if parts else []
         counts = [len(p) for p in split]
         texts = wholes + [part for parts in split for part in parts]
         cache = _cache_path(texts, cache_dir, MODEL_IDS[chosen])
@@ -273,8 +278,10 @@ class SemanticRanker:
                     os.replace(partial, cache)
                 except OSError:
                     pass  # a read-only cache folder only costs the next start its embedding time
-        starts = numpy.cumsum([0, *counts[:-1]]) if records else numpy.zeros(0, dtype=int)
-        ranker = cls(model, embeddings[: len(wholes)], embeddings[len(wholes) :], starts)
+        if split and records:
+            ranker = cls(model, embeddings[: len(wholes)], embeddings[len(wholes) :], numpy.cumsum([0, *counts[:-1]]))
+        else:
+            ranker = cls(model, embeddings)
         ranker.backend = chosen
         return ranker
 

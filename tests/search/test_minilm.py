@@ -220,7 +220,7 @@ def test_an_op_is_matched_by_its_whole_text_and_its_best_part(tmp_path, model):
     from opgate.core.search._semantic import WHOLE_TEXT_SHARE, SemanticRanker, embedding_parts
 
     records = sorted(Gateway(call_log=False).registry, key=lambda r: r.op)[:10]
-    ranker = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy")
+    ranker = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy", parts=True)
     query = model.embed_one("mark the task done")
     for i, record in enumerate(records):
         parts = embedding_parts(record)
@@ -230,5 +230,5 @@ def test_an_op_is_matched_by_its_whole_text_and_its_best_part(tmp_path, model):
         expected = WHOLE_TEXT_SHARE * whole + (1 - WHOLE_TEXT_SHARE) * best
         assert abs(float(ranker.op_cosines(query[None])[i, 0]) - expected) < 1e-5, record.op
     # A second load reads the whole texts and the parts back from the cache.
-    again = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy")
+    again = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy", parts=True)
     assert np.array_equal(again._parts, ranker._parts) and np.array_equal(again._part_starts, ranker._part_starts)
