@@ -132,7 +132,7 @@ def main() -> None:
                 if key in ("own", "multi", "dev", "devmulti"):
                     cells = [f"{100 * r / n:.0f}% of {n}" if n else "-" for r, n in tally.bands]
                     calibration.append([query_set.name, ranker, *cells, f"{tally.brier[0] / max(1, tally.brier[1]):.3f}"])
-                print(f"  ... {query_set.name} / {ranker} done ({build:.1f}s to build)", file=sys.stderr)
+                print(f"  ... {query_set.name} / {ranker} done ({build:.1f}s to build): R@1, R@5, NDCG@5 {' '.join(tally.row()[:3])}", file=sys.stderr)
     print_table("Quality through gw.search(query, limit=5)", ["query set", "ranker", "queries", "R@1", "R@5", "NDCG@5", "empty"], rows)
     if styles:
         print_table("R@5 by style (queries)", ["query set", "ranker", "direct", "indirect", "terse", "typo", "multi"], styles)

