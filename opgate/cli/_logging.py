@@ -31,8 +31,23 @@ def _configure() -> None:
                 text += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
             return text.rstrip()
 
+    class CurrentStderr(logging.StreamHandler):
+        """Writes to whatever ``sys.stderr`` is when a line is logged, as logging's own last resort does.
+
+        Holding the stream found at configuration time wrote to a closed
+        stream once something had swapped stderr and closed it (a test's
+        capture, an embedding program), and logging printed "Logging error".
+        """
+
+        def __init__(self) -> None:
+            logging.Handler.__init__(self)
+
+        @property
+        def stream(self) -> Any:  # type: ignore[override]
+            return sys.stderr
+
     debug = os.environ.get("OPGATE_DEBUG") not in (None, "", "0")
-    handler = logging.StreamHandler(sys.stderr)
+    handler = CurrentStderr()
     handler.setFormatter(logging.Formatter("opgate: %(levelname)s %(message)s") if debug else Brief("opgate: %(message)s"))
     root = logging.getLogger("opgate")
     root.handlers[:] = [handler]

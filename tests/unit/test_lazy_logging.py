@@ -46,3 +46,23 @@ def test_logging_already_loaded_is_configured_at_once():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == ["opgate: unexpected failure in onto.task.list (ValueError: the detail)", "opgate: a warning"]
+
+
+SWAPPED = """
+import io, sys
+from opgate.cli._logging import configure_logging
+from opgate.core._log import LazyLogger
+
+real = sys.stderr
+sys.stderr = swapped = io.StringIO()
+configure_logging()  # configured while stderr is swapped, as a test's capture or a host program may do
+sys.stderr = real
+swapped.close()
+LazyLogger("opgate.exec").warning("after the swap")
+"""
+
+
+def test_lines_go_to_the_current_stderr_not_a_closed_one():
+    result = subprocess.run([sys.executable, "-c", SWAPPED], capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "opgate: after the swap\n"
