@@ -49,7 +49,7 @@ def test_logging_already_loaded_is_configured_at_once():
 
 
 SWAPPED = """
-import io, sys
+import io, logging, sys  # logging already loaded: configured at once, while stderr is swapped
 from opgate.cli._logging import configure_logging
 from opgate.core._log import LazyLogger
 
