@@ -10,6 +10,7 @@ subclasses; the dispatcher turns them into envelopes.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Mapping
 from importlib import import_module
 
@@ -24,12 +25,16 @@ class BuiltinHandlers(Mapping[str, Handler]):
 
     A lookup tries the tables in order and stops at the first that has the op.
     Listing the table (or its length) loads them all; an op found in two
-    tables is refused whenever the second one loads.
+    tables is refused whenever the second one loads. Loading holds a lock:
+    the HTTP server looks ops up from many threads at once, and a lookup
+    must never see the tables half loaded (another thread's table taken off
+    the list but not yet joined).
     """
 
     def __init__(self) -> None:
         self._handlers: dict[str, Handler] = {}
         self._unloaded = list(_TABLES)
+        self._loading = threading.Lock()
 
     def _load_next(self) -> None:
         module = import_module(self._unloaded.pop(0), __name__)
@@ -39,13 +44,18 @@ class BuiltinHandlers(Mapping[str, Handler]):
         self._handlers.update(module.HANDLERS)
 
     def __getitem__(self, op: str) -> Handler:
-        while op not in self._handlers and self._unloaded:
-            self._load_next()
+        handler = self._handlers.get(op)
+        if handler is not None:
+            return handler
+        with self._loading:
+            while op not in self._handlers and self._unloaded:
+                self._load_next()
         return self._handlers[op]
 
     def _all(self) -> dict[str, Handler]:
-        while self._unloaded:
-            self._load_next()
+        with self._loading:
+            while self._unloaded:
+                self._load_next()
         return self._handlers
 
     def __iter__(self) -> Iterator[str]:

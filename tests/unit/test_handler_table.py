@@ -36,3 +36,37 @@ def test_a_read_lookup_loads_only_the_read_table():
     assert result.stdout.splitlines() == [
         "['opgate.core.handlers._read_table']", "['opgate.core.handlers._read_table', 'opgate.core.handlers._write_table']",
     ]
+
+
+def test_lookups_from_many_threads_never_see_the_tables_half_loaded(monkeypatch):
+    """The HTTP server's first calls arrive together: each must find its op, even while another thread loads a table."""
+    import threading
+    import time
+
+    import opgate.core.handlers as handlers
+
+    real_import = handlers.import_module
+
+    def slow_import(name, package=None):
+        time.sleep(0.05)  # a first import takes a while; the other threads run meanwhile
+        return real_import(name, package)
+
+    monkeypatch.setattr(handlers, "import_module", slow_import)
+    table = builtin_handlers()
+    start = threading.Barrier(8)
+    found: list[object] = []
+    failures: list[BaseException] = []
+
+    def look_up() -> None:
+        start.wait()
+        try:
+            found.append(table["onto.task.create"])
+        except BaseException as exc:  # noqa: BLE001 - any failure is the finding
+            failures.append(exc)
+
+    threads = [threading.Thread(target=look_up) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures and len(found) == 8 and all(handler is WRITES["onto.task.create"] for handler in found)
