@@ -30,7 +30,7 @@ def p95(times: list[float]) -> float:
 
 def print_table(title: str, headers: list[str], rows: list[list[object]]) -> None:
     cells = [[str(c) for c in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
     print(f"\n{title}")
     print("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
     print("  ".join("-" * w for w in widths))
