@@ -106,8 +106,29 @@ class _Layer:
         return _layer_norm(inner @ self.down + self.down_bias + x, *self.norm2)
 
 
-class MiniLM:
-    """The encoder and its tokenizer; :meth:`embed` gives unit vectors (float32), one row per text."""
+class Embedder:
+    """Texts to unit vectors (float32), one row per text, through a subclass's ``_encode`` of token ids."""
+
+    tokenizer: WordPiece
+
+    def _encode(self, ids: list[list[int]]) -> np.ndarray:
+        raise NotImplementedError
+
+    def embed(self, texts: Sequence[str], batch: int = BATCH) -> Any:
+        ids = [self.tokenizer.ids(t) for t in texts]
+        out = np.empty((len(ids), HIDDEN), dtype=np.float32)
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for start in range(0, len(order), batch):
+            chosen = order[start : start + batch]
+            out[chosen] = self._encode([ids[i] for i in chosen])
+        return out
+
+    def embed_one(self, text: str) -> Any:
+        return self._encode([self.tokenizer.ids(text)])[0]
+
+
+class MiniLM(Embedder):
+    """The encoder (numpy, float32) and its tokenizer."""
 
     def __init__(self, tensors: dict[str, np.ndarray], tokenizer: WordPiece):
         self.tokenizer = tokenizer
@@ -139,14 +160,3 @@ class MiniLM:
         pooled = (x * real[:, :, None]).sum(1) / real.sum(1, keepdims=True)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
-    def embed(self, texts: Sequence[str], batch: int = BATCH) -> Any:
-        ids = [self.tokenizer.ids(t) for t in texts]
-        out = np.empty((len(ids), HIDDEN), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), batch):
-            chosen = order[start : start + batch]
-            out[chosen] = self._encode([ids[i] for i in chosen])
-        return out
-
-    def embed_one(self, text: str) -> Any:
-        return self._encode([self.tokenizer.ids(text)])[0]

@@ -15,23 +15,17 @@ the embeddings with sentence-transformers' float32 ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ._minilm import MAX_TOKENS, Embedder
 from ._wordpiece import WordPiece
 
-HIDDEN = 384
-# sentence-transformers' max_seq_length for this model: longer texts are cut.
-MAX_TOKENS = 256
-# Texts embedded together at index time, of similar length (sorted), so that little is padding.
-BATCH = 32
 
-
-class OnnxMiniLM:
-    """The int8 encoder and its tokenizer; :meth:`embed` gives unit vectors (float32), one row per text."""
+class OnnxMiniLM(Embedder):
+    """The int8 encoder (onnxruntime) and its tokenizer."""
 
     def __init__(self, session: Any, tokenizer: WordPiece):
         self.tokenizer = tokenizer
@@ -63,15 +57,3 @@ class OnnxMiniLM:
         weights = real.astype(np.float32)[:, :, None]
         pooled = (hidden * weights).sum(1) / weights.sum(1)
         return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
-
-    def embed(self, texts: Sequence[str], batch: int = BATCH) -> Any:
-        ids = [self.tokenizer.ids(t) for t in texts]
-        out = np.empty((len(ids), HIDDEN), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), batch):
-            chosen = order[start : start + batch]
-            out[chosen] = self._encode([ids[i] for i in chosen])
-        return out
-
-    def embed_one(self, text: str) -> Any:
-        return self._encode([self.tokenizer.ids(text)])[0]
