@@ -41,6 +41,21 @@ _CONTENT_TABLES = ("task_documents", "edges", "idempotency_keys", "call_log",
                    *(spec.table for spec in reversed(KINDS.values())))
 
 
+def _end(conn: apsw.Connection, failed: bool) -> None:
+    """Close a transaction: roll back a failed one; commit the rest, rolling back if the commit itself fails."""
+    if not conn.in_transaction:
+        return
+    if failed:
+        run(conn, "ROLLBACK")
+        return
+    try:
+        run(conn, "COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            run(conn, "ROLLBACK")
+        raise
+
+
 class SQLiteStore:
     """An opgate workspace in one SQLite file; safe to share between threads.
 
@@ -95,16 +110,9 @@ class SQLiteStore:
         try:
             yield conn
         except BaseException:
-            if conn.in_transaction:
-                run(conn, "ROLLBACK")
+            _end(conn, failed=True)
             raise
-        if conn.in_transaction:
-            try:
-                run(conn, "COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    run(conn, "ROLLBACK")
-                raise
+        _end(conn, failed=False)
 
     def log_calls(self, entries: Sequence[Mapping[str, Any]], *, sweep: tuple[str, int] | None = None) -> None:
         """Add call-log entries in a transaction of their own; ``sweep`` is ``delete_old_calls``'s (older_than, keep_newest).
@@ -234,15 +242,4 @@ class _ReadScope:
 
     def __exit__(self, exc_type: Any, exc: Any, traceback: Any) -> None:
         self._tx._open = False
-        conn = self._conn
-        if exc_type is not None:
-            if conn.in_transaction:
-                run(conn, "ROLLBACK")
-            return
-        if conn.in_transaction:
-            try:
-                run(conn, "COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    run(conn, "ROLLBACK")
-                raise
+        _end(self._conn, failed=exc_type is not None)
