@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 
 import apsw
 
+from .._log import LazyLogger
 from ._errors import StoreError
 from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
 from ._migrate import migrate
@@ -185,13 +187,18 @@ class SQLiteStore:
             tx._run("INSERT OR REPLACE INTO store_meta (key, value) VALUES ('seeded', ?)", (tx._clock(),))
 
     def close(self) -> None:
-        """Close every connection this store opened, in every thread."""
+        """Close every connection this store opened, in every thread.
+
+        A connection in use by another thread at this moment (the call-log
+        writer committing a batch, a server thread mid-read) is closed as soon
+        as its statement returns: apsw refuses to close it meanwhile.
+        """
         with self._lock:
             connections = list(self._all)
             self._all.clear()
-        for conn in connections:
-            conn.close()
         self._local = threading.local()
+        for conn in connections:
+            _close_when_idle(conn, _CLOSE_PATIENCE_S)
 
     def __enter__(self) -> SQLiteStore:
         return self
@@ -214,6 +221,29 @@ class SQLiteStore:
             with self._lock:
                 self._all.add(local.conn)
         return local.conn
+
+
+_log = LazyLogger(__name__)
+
+# How long close() waits for another thread's statement before leaving that
+# connection for the garbage collector: far above any statement the gateway
+# runs, and short enough that a stuck thread cannot hang an exit.
+_CLOSE_PATIENCE_S = 10.0
+
+
+def _close_when_idle(conn: apsw.Connection, patience_s: float) -> None:
+    deadline = time.monotonic() + patience_s
+    pause = 0.001
+    while True:
+        try:
+            conn.close()
+            return
+        except apsw.ThreadingViolationError:
+            if time.monotonic() >= deadline:
+                _log.warning("a workspace connection stayed busy in another thread for %.0f s; it closes when that thread lets go", patience_s)
+                return
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
 
 
 class _ReadScope:

@@ -69,8 +69,16 @@ def store(tmp_path, new_workspace):
 
 @pytest.fixture
 def make_gateway(store):
+    made = []
+
     def make(**options):
         options.setdefault("handlers", HANDLERS)
-        return Gateway(store=store, **options)
+        gateway = Gateway(store=store, **options)
+        made.append(gateway)
+        return gateway
 
-    return make
+    yield make
+    # The call log is written before the store closes, as an application's
+    # Gateway.close() does, so no writer thread is mid-batch when it goes.
+    for gateway in made:
+        gateway.close()
