@@ -106,6 +106,17 @@ class _Layer:
         return _layer_norm(inner @ self.down + self.down_bias + x, *self.norm2)
 
 
+def padded_batch(ids: list[list[int]], mask_dtype: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids padded with zeros to the longest row, and the mask of real tokens (1) against padding (0)."""
+    length = max(len(row) for row in ids)
+    padded = np.zeros((len(ids), length), dtype=np.int64)
+    real = np.zeros((len(ids), length), dtype=mask_dtype)
+    for i, row in enumerate(ids):
+        padded[i, : len(row)] = row
+        real[i, : len(row)] = 1
+    return padded, real
+
+
 class Embedder:
     """Texts to unit vectors (float32), one row per text, through a subclass's ``_encode`` of token ids."""
 
@@ -145,12 +156,8 @@ class MiniLM(Embedder):
         return cls(read_safetensors(folder / "model.safetensors"), WordPiece.from_vocab_file(folder / "vocab.txt", MAX_TOKENS))
 
     def _encode(self, ids: list[list[int]]) -> np.ndarray:
-        length = max(len(row) for row in ids)
-        padded = np.zeros((len(ids), length), dtype=np.int64)
-        real = np.zeros((len(ids), length), dtype=np.float32)
-        for i, row in enumerate(ids):
-            padded[i, : len(row)] = row
-            real[i, : len(row)] = 1.0
+        padded, real = padded_batch(ids, np.float32)
+        length = padded.shape[1]
         x = _layer_norm(self.words[padded] + self.positions[:length], *self.norm)
         padding = real.min() < 1.0
         # Padding keys get a large negative score, so softmax gives them no weight.

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._minilm import MAX_TOKENS, Embedder
+from ._minilm import MAX_TOKENS, Embedder, padded_batch
 from ._wordpiece import WordPiece
 
 
@@ -46,12 +46,7 @@ class OnnxMiniLM(Embedder):
         return cls(session, WordPiece.from_vocab_file(vocab, MAX_TOKENS))
 
     def _encode(self, ids: list[list[int]]) -> np.ndarray:
-        length = max(len(row) for row in ids)
-        padded = np.zeros((len(ids), length), dtype=np.int64)
-        real = np.zeros((len(ids), length), dtype=np.int64)
-        for i, row in enumerate(ids):
-            padded[i, : len(row)] = row
-            real[i, : len(row)] = 1
+        padded, real = padded_batch(ids, np.int64)
         inputs = {"input_ids": padded, "attention_mask": real, "token_type_ids": np.zeros_like(padded)}
         (hidden,) = self._session.run(["last_hidden_state"], inputs)
         weights = real.astype(np.float32)[:, :, None]

@@ -64,11 +64,6 @@ NOT_REMOVALS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def gateway() -> Gateway:
-    return Gateway(call_log=False)
-
-
 def _results(gateway: Gateway, query: str, limit: int = 5) -> list[dict]:
     answer = gateway.search(query, limit=limit)
     assert answer["ok"], answer
