@@ -77,12 +77,14 @@ def _collect_ids(root: Any, seen: dict[str, None]) -> None:
                     seen.setdefault(value, None)
                     if len(seen) >= MAX_ENTITIES:
                         return
-            elif isinstance(value, dict):
+            elif value is None:  # names nothing, whatever its key
+                continue
+            elif kind is dict or isinstance(value, dict):
                 if isinstance(name, str):  # an entry under a name that is no string is not walked
                     frames.append(pairs)
                     pairs = iter(value.items())
                     break
-            elif isinstance(value, list):
+            elif kind is list or isinstance(value, list):
                 if isinstance(name, str):
                     frames.append(pairs)
                     pairs = zip(repeat(name), value)
