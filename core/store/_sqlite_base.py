@@ -36,6 +36,11 @@ def column_list(columns: Iterable[str], alias: str = "") -> str:
     return ", ".join(prefix + c for c in columns)
 
 
+# Every read of a get's edges and links starts so; spelled once rather than joined on each call.
+_EDGES_WHERE = f"SELECT {column_list(EDGE_COLUMNS)} FROM edges WHERE "
+_LINKS_WHERE = f"SELECT {column_list(LINK_COLUMNS)} FROM task_documents WHERE "
+
+
 class SQLiteTxCore:
     """State shared by the read and write transaction mixins."""
 
@@ -193,13 +198,13 @@ class SQLiteTxCore:
         return row
 
     def _edge_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
-        sql = f"SELECT {column_list(EDGE_COLUMNS)} FROM edges WHERE {where} {tail}"
+        sql = f"{_EDGES_WHERE}{where} {tail}"
         fetched = self._fetch(sql, params)
         self._reads.saw_rows(EDGE_KIND, fetched)
         return [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in fetched]
 
     def _link_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
-        sql = f"SELECT {column_list(LINK_COLUMNS)} FROM task_documents WHERE {where} {tail}"
+        sql = f"{_LINKS_WHERE}{where} {tail}"
         rows = []
         for values in self._fetch(sql, params):
             row = dict(zip(LINK_COLUMNS, values))
