@@ -258,14 +258,13 @@ class Telemetry:
                 )
             row = None
             if logging_calls:
-                # The row straight from the same values (what event_row would give, plus the arguments):
+                # The row straight from the same values (what event_row would give; the log adds the arguments):
                 # no event is built for the log alone.
-                row = self.call_log.args_columns(args)
-                row.update(call_row(
+                row = self.call_log.with_args(call_row(
                     trace_id=trace_id, subject=subject, tool_name=tool_name, duration_ms=duration_ms, ok=ok, code=code,
                     dry_run=was_dry_run, actor=actor, kind="exec", session_id=session.id, chain_id=chain_id, parent_id=parent_id,
                     lane=lane, detail=detail,
-                ))
+                ), args)
         except Exception:
             log.warning("could not make the telemetry event of an exec", exc_info=True)
             return
