@@ -70,3 +70,27 @@ def test_lookups_from_many_threads_never_see_the_tables_half_loaded(monkeypatch)
     for thread in threads:
         thread.join()
     assert not failures and len(found) == 8 and all(handler is WRITES["onto.task.create"] for handler in found)
+
+
+def test_a_table_whose_import_failed_is_imported_again(monkeypatch):
+    """A failed import (a dependency broken for a moment) fails that lookup only; its ops are not lost for the process."""
+    import opgate.core.handlers as handlers
+
+    real_import = handlers.import_module
+    failed: list[str] = []
+
+    def failing_once(name, package=None):
+        if name == "._write_table" and not failed:
+            failed.append(name)
+            raise ImportError("a dependency of the write handlers failed to import")
+        return real_import(name, package)
+
+    monkeypatch.setattr(handlers, "import_module", failing_once)
+    table = builtin_handlers()
+    try:
+        table["onto.task.create"]
+    except ImportError:
+        pass
+    assert failed == ["._write_table"]
+    assert table["onto.task.create"] is WRITES["onto.task.create"]
+    assert table.get("onto.task.create") is WRITES["onto.task.create"] and dict(table) == {**READS, **WRITES, **WEB}
