@@ -158,3 +158,14 @@ def test_a_memo_that_cannot_be_written_is_no_error(copied_core, tmp_path, blocke
         folder = tmp_path / "memo"
         (folder / "code.fingerprint").mkdir(parents=True)
     assert _key.code_fingerprint(folder) == _key.code_fingerprint()
+
+
+def test_a_file_stamped_in_the_future_is_not_trusted(copied_core, tmp_path):
+    """Clock skew (a checkout from a machine ahead of this one): the stamp waits until the clock has passed the file's time."""
+    memo = tmp_path / "memo"
+    memo.mkdir()
+    words = copied_core / "search" / "related_words.json"
+    ahead = words.stat().st_mtime_ns + 3600 * 10**9
+    os.utime(words, ns=(ahead, ahead))
+    assert _key.code_fingerprint(memo) == _key.code_fingerprint()
+    assert not (memo / "code.fingerprint").exists()
