@@ -50,7 +50,7 @@ def _schema(rng: random.Random, depth: int = 0) -> Any:
     schema: dict[str, Any] = {}
     for _ in range(rng.choice([1, 1, 2, 2, 3, 4])):
         keyword = rng.choice(KEYWORDS)
-        sub = lambda: _schema(rng, depth + 1)  # noqa: E731
+        sub = lambda: _schema(rng, depth + 1)
         if keyword == "type":
             schema[keyword] = rng.choice(TYPES) if rng.random() < 0.8 else rng.sample(TYPES, 2)
         elif keyword == "enum":
