@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-
 _DRAWN = 64
 """Trace ids drawn from the system's random source at a time: one read of 512 bytes instead of one per call."""
 _drawn: list[str] = []

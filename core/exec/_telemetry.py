@@ -145,7 +145,7 @@ class _ArgsLater:
     hash between its own work.
     """
 
-    __slots__ = ("row", "args")
+    __slots__ = ("args", "row")
 
     def __init__(self, row: dict[str, Any], args: dict[str, Any]):
         self.row = row

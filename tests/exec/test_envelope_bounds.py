@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import uuid
 
-from opgate.core.exec._results import _longest_string, _surely_plain, _writable_text, bound_envelope
+from opgate.core.exec._results import (
+    _longest_string,
+    _surely_plain,
+    _writable_text,
+    bound_envelope,
+)
 
 LIMIT = 16_000
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from opgate.core.exec._errors import InvalidArguments
 from opgate.core.exec._prepare import _check_input, _normalise_args, _plain_args
 
 CASES = [
@@ -15,7 +16,7 @@ def _full(args):
     try:
         normalised = _normalise_args(args, [])
         _check_input(normalised)
-    except Exception as exc:  # refused: the quick path must refuse too
+    except InvalidArguments as exc:  # refused: the quick path must refuse too
         return type(exc).__name__
     return normalised
 
