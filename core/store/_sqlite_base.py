@@ -42,6 +42,8 @@ class SQLiteTxCore:
     _CHAR_FUNCTION = "char"  # the code point to character function; PostgreSQL's is chr
     # A read transaction may turn into a write at its first write (see _in_current_snapshot); not so on PostgreSQL.
     _WRITES_FROM_SNAPSHOT = True
+    # A title's key is computed in Python and bound (see title_key); PostgreSQL's lower() folds more than ASCII.
+    _TITLE_KEY_BOUND = True
 
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
         self._conn = conn
