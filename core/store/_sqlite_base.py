@@ -137,8 +137,9 @@ class SQLiteTxCore:
         Only after an insert went through from a current snapshot (see
         ``_in_current_snapshot``) and until the next write statement: then
         what was found before the lock is what the workspace holds, and the
-        diff's names need not read it again. Not a copy: read it, do not
-        hand it out.
+        diff's names need not read it again. After an insert made under the
+        lock (not of a document), the rows its reference checks read are
+        known the same way. Not a copy: read it, do not hand it out.
         """
         found = self._found_current
         return found.get((kind, id)) if found else None

@@ -142,11 +142,15 @@ class EntityWrites(EntityReads):
         if not (self._locked or kind == "document") and self._in_current_snapshot(lambda: self._checked_insert(spec, row, fields, snapshot=True)):
             return copy_row(row)
         self._lock_for_write()  # the checks below must see what the write will be applied to
-        self._checked_insert(spec, row, fields)
+        found = self._checked_insert(spec, row, fields)
+        if self._WRITES_FROM_SNAPSHOT and kind != "document":
+            # Read under the write lock and untouched by the INSERT (its triggers write the search
+            # index only): what the workspace holds, until the next write (see known_row).
+            self._found_current = found
         return copy_row(row)
 
-    def _checked_insert(self, spec: KindSpec, row: dict, fields: Mapping[str, Any], *, snapshot: bool = False) -> None:
-        """Check ``row`` against the workspace and insert it.
+    def _checked_insert(self, spec: KindSpec, row: dict, fields: Mapping[str, Any], *, snapshot: bool = False) -> dict[tuple[str, str], dict]:
+        """Check ``row`` against the workspace and insert it; the rows its references named, by (kind, id).
 
         ``snapshot``: run in a transaction that has not taken the write lock
         yet (see ``_in_current_snapshot``), where the INSERT's own foreign key
@@ -158,10 +162,11 @@ class EntityWrites(EntityReads):
                 f"the id {row['id']} this call was to create is already taken: its dry-run's ids were used by an earlier run; dry-run again",
                 id=row["id"],
             )
-        self._check_references(spec, row, skip=("project_id",) if snapshot else ())
+        found = self._check_references(spec, row, skip=("project_id",) if snapshot else ())
         if spec.kind == "document":
             self._place_new_document(row)
         self._insert_row(spec, row)
+        return found
 
     def update(self, kind: str, id: str, changes: Mapping[str, Any]) -> tuple[dict, dict]:
         spec = spec_for(kind)
@@ -207,8 +212,12 @@ class EntityWrites(EntityReads):
         self.changes.entity_updated(spec.kind, before, after)
         return after
 
-    def _check_references(self, spec: KindSpec, row: dict, only: Any = None, skip: tuple[str, ...] = ()) -> None:
-        """Every id column must name an existing entity of the same project (``skip``: columns checked elsewhere)."""
+    def _check_references(self, spec: KindSpec, row: dict, only: Any = None, skip: tuple[str, ...] = ()) -> dict[tuple[str, str], dict]:
+        """Every id column must name an existing entity of the same project (``skip``: columns checked elsewhere).
+
+        Returns the rows found, by (kind, id).
+        """
+        found: dict[tuple[str, str], dict] = {}
         for field in spec.fields:
             target = row.get(field.name)
             if field.references is None or target is None:
@@ -223,3 +232,5 @@ class EntityWrites(EntityReads):
                     f"{field.name}: {field.references} {target} belongs to another project",
                     field=field.name,
                 )
+            found[field.references, target] = referenced
+        return found
