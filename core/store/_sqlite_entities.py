@@ -8,7 +8,7 @@ from typing import Any
 from ._errors import Conflict, NotFound
 from ._kinds import KINDS, KindSpec, spec_for
 from ._protocol import COUNT_CAP, Page
-from ._rows import Shape, checked_changes, copy_row, encode, ids_may_be_taken, json_columns_of, new_row
+from ._rows import Shape, checked_changes, copy_row, encode, encode_json, ids_may_be_taken, json_columns_of, new_row
 from ._sqlite_base import SQLiteTxCore
 from ._sqlite_filters import Order, checked_fields, order_clause, page_params, where_clause
 
@@ -42,6 +42,14 @@ def title_key(title: str) -> str:
     CPU in a create; the stored side stays the indexed expression.
     """
     return title.translate(_TITLE_KEY_TABLE)
+
+
+def _insert_sql(spec: KindSpec) -> str:
+    return f"INSERT INTO {spec.table} ({', '.join(spec.columns)}) VALUES ({', '.join('?' * len(spec.columns))})"
+
+
+_INSERT_SQL: dict[str, str] = {}
+"""Each kind's INSERT, made on its first insert (PostgreSQL's transactions translate it as they run it)."""
 
 
 _KIND_OF_SQL = " UNION ALL ".join(
@@ -186,12 +194,10 @@ class EntityWrites(EntityReads):
     # -- shared row writes ---------------------------------------------------
 
     def _insert_row(self, spec: KindSpec, row: dict) -> None:
-        names = spec.columns
-        values = encode(row, json_columns_of(spec))
-        self._run(
-            f"INSERT INTO {spec.table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-            [values[n] for n in names],
-        )
+        sql = _INSERT_SQL.get(spec.kind) or _INSERT_SQL.setdefault(spec.kind, _insert_sql(spec))
+        json_columns = json_columns_of(spec)
+        # The values bound in column order, JSON columns encoded, without an encoded copy of the row first.
+        self._run(sql, [encode_json(row[n]) if n in json_columns and row[n] is not None else row[n] for n in spec.columns])
         self._reads.wrote(spec.kind, row["id"])
         self.changes.entity_created(spec.kind, row)
 
