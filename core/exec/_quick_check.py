@@ -165,7 +165,7 @@ def certainly_valid(schema: Any, args: Any) -> bool:
     if type(schema) is not dict or type(args) is not dict:
         return False
     dialect = schema.get("$schema")
-    if dialect is not None and dialect not in _DIALECTS:
+    if dialect is not None and (type(dialect) is not str or dialect not in _DIALECTS):
         return False
     if "$schema" in schema:
         schema = {key: value for key, value in schema.items() if key != "$schema"}
