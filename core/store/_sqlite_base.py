@@ -47,6 +47,8 @@ class SQLiteTxCore:
     _CHAR_FUNCTION = "char"  # the code point to character function; PostgreSQL's is chr
     # A read transaction may turn into a write at its first write (see _in_current_snapshot); not so on PostgreSQL.
     _WRITES_FROM_SNAPSHOT = True
+    # A title's key is computed in Python and bound (see title_key); PostgreSQL's lower() folds more than ASCII.
+    _TITLE_KEY_BOUND = True
 
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
         self._conn = conn
@@ -140,8 +142,9 @@ class SQLiteTxCore:
         Only after an insert went through from a current snapshot (see
         ``_in_current_snapshot``) and until the next write statement: then
         what was found before the lock is what the workspace holds, and the
-        diff's names need not read it again. Not a copy: read it, do not
-        hand it out.
+        diff's names need not read it again. After an insert made under the
+        lock (not of a document), the rows its reference checks read are
+        known the same way. Not a copy: read it, do not hand it out.
         """
         found = self._found_current
         return found.get((kind, id)) if found else None
