@@ -17,10 +17,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from operator import truediv
 from typing import Any
 
+from .._record import record
 from ._packed import PostingList, pack, posting_list, unpack
 from ._sums import weighted_sums
 
@@ -31,7 +31,7 @@ DEFAULT_B = 0.75
 RECENT_COMBINED = 64
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Field:
     """A field's weight (how much one occurrence counts) and length normalisation ``b``."""
 
