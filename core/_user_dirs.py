@@ -26,8 +26,10 @@ def _xdg(kind: str) -> Path | None:
     base = os.environ.get(variable, "")
     if os.path.isabs(base):
         return Path(base, APP)
-    home = os.environ.get("HOME")
-    if home is None or not os.path.isabs(home):  # platformdirs asks the password database then
+    # No $HOME: the password database's, as os.path.expanduser (and platformdirs) find it. A relative
+    # $HOME: platformdirs' own rule (it asks the password database), so it answers.
+    home = os.environ["HOME"] if "HOME" in os.environ else os.path.expanduser("~")
+    if not os.path.isabs(home):
         return None
     return Path(home, under_home, APP)
 

@@ -35,5 +35,5 @@ def test_the_folders_are_platformdirs_folders(env):
     assert result.returncode == 0, result.stderr
     ours, theirs, loaded = json.loads(result.stdout)
     assert ours == theirs
-    if sys.platform == "linux" and env.get("HOME", "").startswith("/"):
+    if sys.platform == "linux" and env.get("HOME", "/").startswith("/"):
         assert not loaded  # the lookup was ours
