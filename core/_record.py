@@ -156,7 +156,8 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False) -> Any:
     def wrap(cls: type[T]) -> type[T]:
         fields = _all_fields(cls)
         setattr(cls, _FIELDS, fields)
-        cls.__init__ = _make_init(cls, list(fields.values()), frozen)
+        if "__init__" not in cls.__dict__:  # as dataclasses do, a class's own __init__ stays
+            cls.__init__ = _make_init(cls, list(fields.values()), frozen)
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = _repr
         if "__eq__" not in cls.__dict__:
