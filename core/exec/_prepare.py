@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import safe_json
+from .._record import field, record
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._errors import InvalidArguments, NotFoundError
@@ -21,7 +21,7 @@ from ._session import Session
 from ._validation import ArgumentValidator
 
 
-@dataclass
+@record
 class Call:
     """A call that passed resolution and validation."""
 

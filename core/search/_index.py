@@ -36,7 +36,6 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..registry._record import OpRecord
@@ -81,12 +80,14 @@ SEMANTIC_SHARE = 0.7
 # A facet's best op joins the top of a request for several things when its
 import os
 
+from .._record import record
+
 FACET_FLOOR = float(os.environ.get("FF", "0"))
 LEAD_FIRST = os.environ.get("LF", "1") == "1"
 SEMANTIC_SHARE_WITH_PHRASES = 0.5
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ranked:
     """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments."""
 

@@ -22,10 +22,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any
 
 from .._log import LazyLogger
+from .._record import field, record
 from ..exec._envelope import new_trace_id
 from ..exec._telemetry import CallLog, now_stamp, outcome_code
 from ..safe_json import scrub_text
@@ -40,7 +40,7 @@ SURFACED_LIMIT = 10
 
 Listener = Callable[[CallEvent], Any]
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _CallContext:
     parent_id: str | None = None  # the trace id of the call that makes the calls inside
     lane: str | None = None  # how the host reached them
@@ -89,7 +89,7 @@ def bounded_text(value: Any, chars: int = SUBJECT_CHARS) -> str:
     return text if len(text) <= chars else text[:chars] + "…"
 
 
-@dataclass
+@record
 class Step:
     """A call being recorded; :meth:`done` says how it ended."""
 

@@ -16,13 +16,12 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
 from opgate.core import Binding, Gateway, Registry, build_registry, load_catalog
+from opgate.core._record import replace
 from opgate.core.exec import Handler
 
 PLAIN = {"type": "object", "properties": {"code": {"type": "string"}}}
