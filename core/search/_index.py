@@ -36,10 +36,9 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..registry._record import OpRecord
 from ._calibration import default_calibration
@@ -91,9 +90,12 @@ SEMANTIC_SHARE_WITH_PHRASES = 0.5
 INTENT_MEMO = 1024
 
 
-@dataclass(frozen=True)
-class Ranked:
-    """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments."""
+class Ranked(NamedTuple):
+    """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments.
+
+    A named tuple: immutable like a frozen dataclass, and several times
+    cheaper to make (a search makes one per op it reads).
+    """
 
     record: OpRecord
     confidence: float

@@ -37,7 +37,7 @@ class Spans:
     after a character that joins no word), ``ends`` those it may end at.
     """
 
-    __slots__ = ("text", "starts", "ends", "pieces")
+    __slots__ = ("ends", "pieces", "starts", "text")
 
     def __init__(self, text: str, longest: int):
         joins = [_joins_a_word(c) for c in text]
@@ -75,7 +75,7 @@ def _first(phrases: Iterable[str]) -> str:
 class PhraseMatcher:
     """A set of lower-case phrases, found in text only as words of their own."""
 
-    __slots__ = ("phrases", "_set", "longest")
+    __slots__ = ("_set", "longest", "phrases")
 
     def __init__(self, phrases: Iterable[str]):
         # Longest first: at the start of a text the longest phrase that fits is the one matched.
