@@ -6,11 +6,9 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .._record import replace
-
 
 def covered(lead: Any | None, bests: Iterable[Any], rest: Iterator[Any], may_lead: Callable[[Any], bool]) -> Iterator[Any]:
-    """Pointers (``_index.Ranked``: ``record``, ``confidence``, ``suggested_args``): ``lead`` (the whole request's best), then each facet's best op by confidence, then ``rest``; each op once.
+    """Pointers (``_index.Ranked``, named tuples: ``record``, ``confidence``, ``suggested_args``): ``lead`` (the whole request's best), then each facet's best op by confidence, then ``rest``; each op once.
 
     An op that is both the lead and a facet's best keeps the higher
     confidence (and the suggested arguments either gives). Without a lead,
@@ -27,7 +25,7 @@ def covered(lead: Any | None, bests: Iterable[Any], rest: Iterator[Any], may_lea
     if lead is not None:
         also = by_op.pop(lead.record.op, None)
         if also is not None and also.confidence > lead.confidence:
-            lead = replace(lead, confidence=also.confidence, suggested_args=lead.suggested_args or also.suggested_args)
+            lead = lead._replace(confidence=also.confidence, suggested_args=lead.suggested_args or also.suggested_args)
         top.append(lead)
     top.extend(sorted(by_op.values(), key=lambda r: (lead is None and not may_lead(r), -r.confidence)))
     seen: set[str] = set()
@@ -37,4 +35,4 @@ def covered(lead: Any | None, bests: Iterable[Any], rest: Iterator[Any], may_lea
             continue
         seen.add(item.record.op)
         ceiling = min(ceiling, item.confidence)
-        yield item if item.confidence == ceiling else replace(item, confidence=ceiling)
+        yield item if item.confidence == ceiling else item._replace(confidence=ceiling)

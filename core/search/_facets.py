@@ -50,6 +50,9 @@ def split_facets(text: str, verb_at_start: VerbAtStart, kinds_named: Callable[[s
     part with that verb spelled right; ``kinds_named`` the kinds of things a
     part names ("task", "goal").
     """
+    if _SENTENCES.search(text) is None and _CHAINS.search(text) is None and _WITH.search(text) is None:
+        # Nothing to cut at: one part, so one facet (most requests; the reading below costs more than a ranking's rules).
+        return (text,)
     found: list[str] = []
     for sentence in _SENTENCES.split(text):
         found.extend(_sentence_facets(sentence, verb_at_start, kinds_named))

@@ -36,7 +36,9 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from itertools import compress
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..registry._record import OpRecord
 from ._calibration import default_calibration
@@ -80,16 +82,21 @@ SEMANTIC_SHARE = 0.7
 # A facet's best op joins the top of a request for several things when its
 import os
 
-from .._record import record
 
 FACET_FLOOR = float(os.environ.get("FF", "0"))
 LEAD_FIRST = os.environ.get("LF", "1") == "1"
 SEMANTIC_SHARE_WITH_PHRASES = 0.5
+# How many requests (and facets) each index remembers the reading of: an agent repeats itself, and the
+# reading is the same for as long as the index lives (it depends on the request and the index's words only).
+INTENT_MEMO = 1024
 
 
-@record(frozen=True)
-class Ranked:
-    """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments."""
+class Ranked(NamedTuple):
+    """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments.
+
+    A named tuple: immutable like a frozen dataclass, and several times
+    cheaper to make (a search makes one per op it reads).
+    """
 
     record: OpRecord
     confidence: float
@@ -112,6 +119,7 @@ class SearchIndex:
         self.prune_from_ops = PRUNE_FROM_OPS
         phrased = sum(1 for r in records if r.metadata.search_phrases)
         self.semantic_share = SEMANTIC_SHARE_WITH_PHRASES if records and phrased >= len(records) / 2 else SEMANTIC_SHARE
+        self._remember_readings()
 
     def pack(self) -> dict[str, bytes]:
         """The index as cache sections (JSON values and packed posting lists); the semantic ranker is not packed."""
@@ -136,7 +144,21 @@ class SearchIndex:
         index.calibration = default_calibration()
         index.semantic_share = float(meta["semantic_share"])
         index.prune_from_ops = PRUNE_FROM_OPS
+        index._remember_readings()
         return index
+
+    def _remember_readings(self) -> None:
+        """Bounded memories (least recently used out) of how a request and a facet read; they live and die with this index."""
+        self.read_request = lru_cache(maxsize=INTENT_MEMO)(self._read_request)
+        self.read_facet = lru_cache(maxsize=INTENT_MEMO)(self._read_facet)
+
+    def _read_request(self, query: str) -> Intent:
+        """How a whole request reads, its facets found (see :meth:`IntentReader.read_request`)."""
+        return self.intents.read_request(query, self._knows)
+
+    def _read_facet(self, facet: str) -> Intent:
+        """How one facet of a request reads: a request of its own, not split again."""
+        return self.intents.read_request(facet, split=False)
 
     def _knows(self, word: str) -> bool:
         """Whether the catalogue's text has ``word``."""
@@ -190,7 +212,7 @@ class SearchIndex:
         """
         if not query or not query.strip():
             return
-        intent = self.intents.read_request(query, self._knows)
+        intent = self.read_request(query)
         whole = self._ranked_one(query, intent, keep, plausible, wanted)
         if len(intent.facets) < 2:
             yield from whole
@@ -210,7 +232,7 @@ class SearchIndex:
         lead = next(whole, None)
         bests = []
         for facet in intent.facets:
-            best = next(self._ranked_one(facet, self.intents.read_request(facet, split=False), keep, plausible, 1), None)
+            best = next(self._ranked_one(facet, self.read_facet(facet), keep, plausible, 1), None)
             if best is not None and best.confidence >= FACET_FLOOR:
                 bests.append(best)
         # A destructive op may not lead a request that does not ask to remove something (the lead already obeys).
@@ -380,7 +402,7 @@ def _top(scores: dict[int, float], head: int) -> list[int]:
     if len(scores) <= head:
         return sorted(scores, key=lambda d: (-scores[d], d))
     threshold = heapq.nlargest(head, scores.values())[-1]
-    candidates = [d for d, score in scores.items() if score >= threshold]
+    candidates = compress(scores, map(threshold.__le__, scores.values()))
     return sorted(candidates, key=lambda d: (-scores[d], d))[:head]
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .._record import record
 from ._facets import split_facets
-from ._phrases import PhraseMatcher
+from ._phrases import PhraseMatcher, Spans
 from ._spelling import Speller
 
 
@@ -64,6 +64,9 @@ class IntentReader:
         self.entities = [(kind, _phrase_pattern(words)) for kind, words in vocabulary["entities"].items()]
         self.entity_kinds = frozenset(vocabulary["entities"])
         self._verb_speller = Speller(Counter(w for w in vocabulary["verbs"] if " " not in w))
+        # A request is cut into spans once, as long as the longest phrase any list asks about (see _phrases).
+        self._entity_longest = max((pattern.longest for _, pattern in self.entities), default=0)
+        self._longest = max(self._entity_longest, self.removal.longest, self.read.longest, *(pattern.longest for pattern, _ in self.states))
 
     def read_request(self, query: str, known: Callable[[str], bool] = lambda word: False, *, split: bool = True) -> Intent:
         """How ``query`` reads; ``known`` says which words the catalogue has (those are never taken for a misspelt verb).
@@ -71,15 +74,16 @@ class IntentReader:
         ``split=False`` reads it as one facet (a facet of a request is not split again).
         """
         text = normalize(query)
-        asks_read = self.read.search(text) is not None
+        spans = Spans(text, self._longest)
+        asks_read = self.read.says(spans)
         state: tuple[str, ...] = ()
         if not asks_read:
             for pattern, values in self.states:
-                if pattern.search(text):
+                if pattern.says(spans):
                     state = values
                     break
-        entities = tuple(kind for kind, pattern in self.entities if pattern.search(text))
-        return Intent(self.removal.search(text) is not None, asks_read, state, entities, self._facets(text, known) if split else (text,), text)
+        entities = tuple(kind for kind, pattern in self.entities if pattern.says(spans))
+        return Intent(self.removal.says(spans), asks_read, state, entities, self._facets(text, known) if split else (text,), text)
 
     def _facets(self, text: str, known: Callable[[str], bool]) -> tuple[str, ...]:
         """The facets of a request for several things; one (the request) when it asks for one."""
@@ -97,7 +101,8 @@ class IntentReader:
         return fixed, f"{fixed} {rest}".strip()
 
     def _kinds_named(self, piece: str) -> frozenset[str]:
-        return frozenset(kind for kind, pattern in self.entities if pattern.search(piece))
+        spans = Spans(piece, self._entity_longest)
+        return frozenset(kind for kind, pattern in self.entities if pattern.says(spans))
 
 
 @lru_cache(maxsize=1)

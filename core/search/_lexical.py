@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from array import array
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .._record import record
@@ -68,6 +69,8 @@ LONG_QUERY = 8
 # its nearest catalogue word ("wide", "bing") leads the ranking astray
 # (long requests made from MetaTool dev queries, R@5 59.2 -> 59.6).
 SPELL_UP_TO = 12
+# The terms of this many recent queries are remembered (least recently used out).
+QUERY_TERMS_MEMO = 1024
 
 
 def _content_words(*texts: str) -> list[str]:
@@ -131,6 +134,7 @@ class LexicalRanker:
         self._orders.update((("g", gram), impact_order(postings[1])) for gram, postings in self.ngrams.postings.items())
         self._query_orders: dict[Any, Any] = {}
         self._tops: dict[Any, tuple[Any, ...]] = {}
+        self._remember_terms()
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -149,6 +153,7 @@ class LexicalRanker:
         ranker._orders = _OrdersByName(unpack(read, "orders"))
         ranker._query_orders = {}
         ranker._tops = {}
+        ranker._remember_terms()
         return ranker
 
     def query_terms(self, query: str) -> dict[str, float]:
@@ -156,8 +161,15 @@ class LexicalRanker:
 
         Each term counts once; in a long query (``LONG_QUERY`` terms or
         more) by its IDF over the highest IDF among the query's terms (a word
-        no op has counts as the rarest).
+        no op has counts as the rarest). Remembered per query (a search asks
+        twice: to score and for the rules), a new dict each time.
         """
+        return dict(self._remembered_terms(query))
+
+    def _remember_terms(self) -> None:
+        self._remembered_terms = lru_cache(maxsize=QUERY_TERMS_MEMO)(self._terms_of)
+
+    def _terms_of(self, query: str) -> tuple[tuple[str, float], ...]:
         found: dict[str, float] = {}
         query_words = words(query)
         correct = len(query_words) < SPELL_UP_TO
@@ -170,10 +182,10 @@ class LexicalRanker:
                 term = (term_of(fixed) or term) if fixed else term
             found[term] = 1.0
         if len(found) < LONG_QUERY:
-            return found
+            return tuple(found.items())
         idf = self.words.idf
         rarest = max(idf.get(term, 0.0) for term in found) or 1.0
-        return {term: idf.get(term, rarest) / rarest for term in found}
+        return tuple((term, idf.get(term, rarest) / rarest) for term in found)
 
     def match(self, query: str) -> LexicalMatch:
         """Every document that shares a term or a gram with ``query``, scored."""

@@ -21,6 +21,7 @@ the vocabulary is the catalogue's and never invented.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any
 
 from .._record import record
@@ -36,6 +37,17 @@ ACTION_LIFT = 1.5
 STRUCTURED_SHARE = 0.5
 # Lifted and demoted ops kept for this many sets of action words (each a set of op ids).
 MAX_FACTORS = 256
+
+
+def _scale(scores: dict[int, float], ops: frozenset[int], factor: float) -> None:
+    """``scores[d] *= factor`` for each op of ``ops`` that is scored.
+
+    The ops are found by walking whichever is smaller, ``ops`` or the scored
+    ones, and the products are taken in C: the same one multiplication per op
+    as ``*=``, and updating keys already there keeps the dict's order.
+    """
+    found = list(ops.intersection(scores) if len(ops) < len(scores) else compress(scores, map(ops.__contains__, scores)))
+    scores.update(zip(found, map(factor.__mul__, map(scores.__getitem__, found))))
 
 
 def is_destructive(record: OpRecord) -> bool:
@@ -113,14 +125,10 @@ class Rules:
         """Scores after the rules, suggested arguments by op, and which ops may lead."""
         scores = dict(scores)
         lifted, barred = self.factors(intent, query_terms)
-        for doc_id in lifted:
-            if doc_id in scores:
-                scores[doc_id] *= ACTION_LIFT
+        if lifted:
+            _scale(scores, lifted, ACTION_LIFT)
         if barred:
-            # Walk whichever is smaller: the barred ops or the scored ones.
-            demoted = barred.intersection(scores) if len(barred) < len(scores) else [d for d in scores if d in barred]
-            for doc_id in demoted:
-                scores[doc_id] *= DESTRUCTIVE_SHARE
+            _scale(scores, barred, DESTRUCTIVE_SHARE)
         suggested: dict[int, dict[str, Any]] = {}
         first = None
         if intent.state:
