@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._blocks import block_count, block_maxima
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
@@ -129,6 +130,9 @@ class LexicalRanker:
         self.speller = Speller.of(content)
         self._orders = {("w", key): impact_order(weights) for key, _, weights in self.words.prepared_lists()}
         self._orders.update((("g", gram), impact_order(postings[1])) for gram, postings in self.ngrams.postings.items())
+        blocks = block_count(self.words.size)
+        self._maxima = {("w", key): block_maxima(ids, weights, blocks) for key, ids, weights in self.words.prepared_lists()}
+        self._maxima.update((("g", gram), block_maxima(postings[0], postings[1], blocks)) for gram, postings in self.ngrams.postings.items())
         self._query_orders: dict[Any, Any] = {}
         self._tops: dict[Any, tuple[Any, ...]] = {}
 
@@ -137,7 +141,8 @@ class LexicalRanker:
         words_meta, words = self.words.pack()
         grams_meta, grams = self.ngrams.pack()
         orders = pack({_order_name(key): (order,) for key, order in self._orders.items()}, "orders")
-        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **orders}
+        maxima = pack({_order_name(key): found for key, found in self._maxima.items()}, "maxima")
+        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **orders, **maxima}
 
     @classmethod
     def unpacked(cls, meta: dict[str, Any], read: Any) -> LexicalRanker:
@@ -147,6 +152,7 @@ class LexicalRanker:
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
         ranker._orders = _OrdersByName(unpack(read, "orders"))
+        ranker._maxima = _OrdersByName(unpack(read, "maxima"), whole=True)
         ranker._query_orders = {}
         ranker._tops = {}
         return ranker
@@ -192,10 +198,13 @@ class LexicalRanker:
         gram_lists = self.ngrams.query_lists(_content_words(query))
         word_orders = [self._order(("w", key), weights) for key, _, weights, _ in word_lists]
         gram_orders = [self._order(("g", key), weights) for key, _, weights, _ in gram_lists]
+        blocks = block_count(self.words.size)
+        word_maxima = [self._block_maxima(("w", key), ids, weights, blocks) for key, ids, weights, _ in word_lists]
+        gram_maxima = [self._block_maxima(("g", key), ids, weights, blocks) for key, ids, weights, _ in gram_lists]
         ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return QueryLists(
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], word_orders),
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], gram_orders, unit=True),
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], word_orders, maxima=word_maxima, blocks=blocks),
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], gram_orders, unit=True, maxima=gram_maxima, blocks=blocks),
             [ids[order[0]] for (_, ids, _, _), order in zip(word_lists, word_orders) if len(order)],
             [ids[order[0]] for (_, ids, _, _), order in zip(gram_lists, gram_orders) if len(order)],
             ceiling,
@@ -228,6 +237,21 @@ class LexicalRanker:
         return found
 
 
+    def _block_maxima(self, key: Any, ids: Any, weights: Any, blocks: int) -> tuple[Any, Any]:
+        """A list's block maxima (:func:`._blocks.block_maxima`): from the build when its impact order is (the same list), else worked out once."""
+        built = self._orders.get(key)
+        if built is not None and len(built) == len(weights):
+            found = self._maxima.get(key)
+            if found is not None:
+                return found
+        kept = self._query_orders.get(("maxima", key))
+        if kept is None or kept[0] is not ids:
+            if len(self._query_orders) >= MAX_QUERY_ORDERS:
+                self._query_orders.clear()
+            kept = self._query_orders[("maxima", key)] = (ids, block_maxima(ids, weights, blocks))
+        return kept[1]
+
+
 def _order_name(key: tuple[str, Any]) -> str:
     """A list's key as a packed table's term: ``g`` and the gram, or ``w`` and the word key in JSON (a term, or stand-ins with their shares)."""
     kind, name = key
@@ -242,15 +266,19 @@ class _OrdersByName:
     index is read.
     """
 
-    def __init__(self, by_name: dict[str, tuple[Any, ...]]):
+    def __init__(self, by_name: dict[str, tuple[Any, ...]], *, whole: bool = False):
         self._by_name = by_name
+        # Every column of a list (block maxima: numbers and maxima), or its first (an impact order).
+        self._whole = whole
 
     def get(self, key: tuple[str, Any]) -> Any:
         columns = self._by_name.get(_order_name(key))
-        return None if columns is None else columns[0]
+        if columns is None:
+            return None
+        return columns if self._whole else columns[0]
 
     def items(self) -> Iterator[tuple[tuple[str, Any], Any]]:
-        return ((_order_key(name), columns[0]) for name, columns in self._by_name.items())
+        return ((_order_key(name), columns if self._whole else columns[0]) for name, columns in self._by_name.items())
 
 
 def _order_key(name: str) -> tuple[str, Any]:

@@ -26,24 +26,20 @@ caller walks everything, as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress
 
+from ._blocks import CHUNK, SHIFT, fused_order
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
 from ._pruned import MARGIN
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
 # Under this many ops, walking every posting is as fast or faster (bench_search_scale.py: 3.6 ms CPU for the walk at 10,000 ops, 4.7 pruned).
 PRUNE_FROM_OPS = 20_000
-# Once the gram lists were walked (the gram divisor's bounds were too loose), the ops with the highest gram
-# scores are kept, at most this many and down to GRAM_KEPT_SHARE of the best: every other op's gram score is
-# then under the last kept, which raises the word score step 2 asks of them. Their word scores are looked up.
-KEPT_GRAMS = 1024
-GRAM_KEPT_SHARE = 0.5
-# Thresholds tried, as shares of the best score known, when fewer ops than wanted are known:
-# each finds every op above it; under the last, walking everything costs about as much.
-LADDER = (0.97, 0.9, 0.8, 0.65, 0.5, 0.3)
+# Blocks are scored for the top of the final scores until this share of a walk of every list was read; then the full walk.
+FUSED_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -81,14 +77,11 @@ def best_prefix(
             gram_scores.update(grams.at_least(0.0, missing))
 
     # 1. The best word score, then the best gram score, exactly (kept for the same lists: a repeated query).
-    # ``gram_ceiling``: the highest gram score an op outside ``gram_scores`` can have (None: the best gram score).
     remembered = lexical.remembered_tops(lists.key)
     if remembered is not None:
         word_scores.update(remembered[0])
         gram_scores.update(remembered[1])
-        gram_ceiling = remembered[2]
     else:
-        gram_ceiling = None
         known_words(set(lists.word_peaks))
         word_scores.update(words.best(max(word_scores.values())))
         if grams:
@@ -96,24 +89,21 @@ def best_prefix(
             seed = max(gram_scores.values(), default=0.0)
             if seed > 0.0:
                 gram_scores.update(grams.best(seed))
-            if grams.walked is not None:
-                kept, gram_ceiling = _highest(grams.walked, KEPT_GRAMS, GRAM_KEPT_SHARE)
-                gram_scores.update(kept)
         known_grams(set(word_scores))
         known_words(set(gram_scores))
-        lexical.remember_tops(lists.key, word_scores, gram_scores, gram_ceiling)
+        lexical.remember_tops(lists.key, word_scores, gram_scores)
     best_word = max(word_scores.values())
     best_gram = max(gram_scores.values(), default=0.0)
     word_scale = (1.0 - NGRAM_SHARE) / best_word
     gram_scale = NGRAM_SHARE / best_gram if best_gram > 0.0 else 0.0
-    # The most an op not scored yet gets from its gram score (the best gram score gives NGRAM_SHARE).
-    gram_part = (NGRAM_SHARE if gram_ceiling is None else gram_scale * gram_ceiling) * (1.0 + MARGIN) if gram_scale else 0.0
     lifted, barred = factors
     match = LexicalMatch({}, word_scores, gram_scores, lists.ceiling)
     final: dict[int, float] = {}
 
-    def score_known() -> None:
-        for doc_id in set(word_scores) | set(gram_scores):
+    def score(docs: Iterable[int]) -> list[int]:
+        """Final scores of ``docs`` not scored yet (both lanes' scores known); the ones newly scored."""
+        added = []
+        for doc_id in docs:
             if doc_id in final:
                 continue
             # The very operations of _mix and Rules.apply, in their order.
@@ -129,8 +119,10 @@ def best_prefix(
             elif doc_id in barred:
                 fused *= DESTRUCTIVE_SHARE
             final[doc_id] = fused
+            added.append(doc_id)
+        return added
 
-    score_known()
+    score(set(word_scores) | set(gram_scores))
     evidence: dict[int, float] = {}
     verdicts: dict[int, bool] = {}
 
@@ -142,56 +134,50 @@ def best_prefix(
             verdict = verdicts[doc_id] = evidence[doc_id] >= min_evidence and passes(doc_id)
         return verdict
 
-    def eligible_from(threshold: float) -> list[int]:
-        return sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
+    # The ``wanted`` best final scores of eligible ops known so far (a min-heap): its least is the threshold.
+    best: list[float] = []
 
-    def reaching_words(floor: float) -> set[int]:
-        # No op's word score is over the best (exact), so a floor above it needs no search.
-        return set() if floor * (1.0 - MARGIN) > best_word else words.candidates(floor)
+    def consider(docs: Iterable[int]) -> None:
+        for doc_id in sorted(docs, key=final.__getitem__, reverse=True):
+            score_of = final[doc_id]
+            if len(best) == wanted and score_of <= best[0]:
+                return
+            if eligible(doc_id):
+                (heapq.heappush if len(best) < wanted else heapq.heapreplace)(best, score_of)
 
-    nth = None
-    found = 0
-    for doc_id in sorted(final, key=final.__getitem__, reverse=True):
-        found += eligible(doc_id)
-        if found == wanted:
-            nth = final[doc_id]
+    consider(final)
+    # 2. Blocks by their bound on the final score, highest first, each scored whole in both lanes,
+    # until the next bound is under the wanted-th best eligible score: no op left unscored can reach it.
+    word_walk = words.block_walk()
+    gram_walk = grams.block_walk() if grams else None
+    if word_walk is None:
+        return None
+    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted, ACTION_LIFT, MARGIN)
+    budget = FUSED_SHARE * (words.postings + grams.postings)
+    read = word_walk.read + (gram_walk.read if gram_walk is not None else 0)
+    at = 0
+    while at < len(order):
+        threshold = best[0] if len(best) == wanted else 0.0
+        if bounds[order[at]] < threshold:
             break
-    if nth is not None:
-        thresholds = [nth]
-    else:
-        top = max(final.values(), default=0.0)
-        thresholds = [top * share for share in LADDER]
-    # 2-3. Every op that can reach the threshold, found through its word score.
-    for threshold in thresholds:
-        needed = _word_thresholds(threshold, word_scale, gram_part, bool(lifted), bool(barred))
-        if needed is None:
-            return None
-        # Each op against its own factor's floor; the lifted ones, a known set, are looked for on their own.
-        candidates = reaching_words(needed[1.0])
-        if lifted:
-            candidates |= lifted.intersection(reaching_words(needed[ACTION_LIFT]))
-        candidates.difference_update(final)
-        floors = {d: needed[ACTION_LIFT if d in lifted else DESTRUCTIVE_SHARE if d in barred else 1.0] for d in candidates}
-        fresh: dict[int, float] = {}
-        gram_needed: dict[int, float] = {}
-        for doc_id, word in words.at_least(0.0, candidates, floors).items():
-            factor = ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
-            fresh[doc_id] = word
-            if gram_scale:
-                # What its gram score must add for the op to reach the threshold.
-                gram_needed[doc_id] = max(0.0, (threshold / factor / (1.0 + MARGIN) - word_scale * word) / gram_scale)
-        if gram_scale:
-            gram_found = grams.at_least(0.0, fresh, gram_needed)
-            for doc_id in list(fresh):
-                if gram_needed[doc_id] > 0.0 and doc_id not in gram_found:
-                    del fresh[doc_id]  # under the threshold whatever its exact score
-            gram_scores.update(gram_found)
-        word_scores.update(fresh)
-        score_known()
-        prefix = eligible_from(threshold)
-        if len(prefix) >= wanted:
-            return Prefix(prefix, final, evidence)
-    return None
+        if word_walk.read + (gram_walk.read if gram_walk is not None else 0) - read > budget:
+            return None  # bounds too loose to save a walk
+        chunk = []
+        while at < len(order) and len(chunk) < CHUNK and bounds[order[at]] >= threshold:
+            chunk.append(order[at])
+            at += 1
+        chunk.sort()
+        word_scores.update(word_walk.score_blocks(chunk))
+        if gram_walk is not None:
+            gram_scores.update(gram_walk.score_blocks(chunk))
+        in_chunk = set(chunk)
+        consider(score(d for d in set(word_scores) | set(gram_scores) if d >> SHIFT in in_chunk))
+    # 3. Every op at or over the threshold is scored: those that pass the filters, best first, start the full ranking.
+    threshold = best[0] if len(best) == wanted else 0.0
+    prefix = sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
+    if len(prefix) < wanted and at < len(order):
+        return None
+    return Prefix(prefix, final, evidence)
 
 
 def _highest(scores: dict[int, float], most: int, share: float) -> tuple[dict[int, float], float]:
@@ -205,16 +191,3 @@ def _highest(scores: dict[int, float], most: int, share: float) -> tuple[dict[in
         ceiling = high[most]  # those tied with it are left out with it
     keep = list(map(ceiling.__lt__, scores.values()))
     return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep))), ceiling
-
-
-def _word_thresholds(threshold: float, word_scale: float, gram_part: float, any_lifted: bool, any_barred: bool) -> dict[float, float] | None:
-    """By score factor, the word score an op needs to reach ``threshold``; None when an op with no word could."""
-    needed: dict[float, float] = {}
-    for factor, present in ((ACTION_LIFT, any_lifted), (1.0, True), (DESTRUCTIVE_SHARE, any_barred)):
-        if not present:
-            continue
-        words_part = threshold / factor / (1.0 + MARGIN) - gram_part
-        if words_part <= 0.0:
-            return None
-        needed[factor] = words_part / word_scale * (1.0 - MARGIN)
-    return needed
