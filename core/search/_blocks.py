@@ -24,8 +24,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from itertools import compress, repeat
-from operator import add, rshift
+from itertools import compress
+from operator import add
 from typing import Any
 
 # Blocks of 64 ids: at 100,000 ops about 1,600 blocks, 3 block maxima an op over the trigram lists.
@@ -137,12 +137,12 @@ class BlockWalk:
         return found
 
 
-def fused_order(words: BlockWalk, grams: BlockWalk | None, word_scale: float, gram_scale: float, lifted: Iterable[int], lift: float, margin: float) -> tuple[list[float], list[int]]:
+def fused_order(words: BlockWalk, grams: BlockWalk | None, word_scale: float, gram_scale: float, lifted_blocks: Iterable[int], lift: float, margin: float) -> tuple[list[float], list[int]]:
     """Each block's bound on the final score (``word_scale * words + gram_scale * grams``, times ``lift`` in a block holding a lifted op), and the blocks by bound, highest first."""
     bounds = list(map(word_scale.__mul__, words.bounds))
     if grams is not None and gram_scale:
         bounds = list(map(add, bounds, map(gram_scale.__mul__, grams.bounds)))
-    for block in set(map(rshift, lifted, repeat(SHIFT))):
+    for block in lifted_blocks:
         bounds[block] *= lift
     bounds = list(map((1.0 + 2.0 * margin).__mul__, bounds))
     order = list(compress(range(len(bounds)), bounds))

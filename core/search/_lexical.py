@@ -135,6 +135,7 @@ class LexicalRanker:
         self._maxima.update((("g", gram), block_maxima(postings[0], postings[1], blocks)) for gram, postings in self.ngrams.postings.items())
         self._query_orders: dict[Any, Any] = {}
         self._tops: dict[Any, tuple[Any, ...]] = {}
+        self._heads: dict[Any, dict[int, tuple[float, float | None, float | None]]] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -155,6 +156,7 @@ class LexicalRanker:
         ranker._maxima = _OrdersByName(unpack(read, "maxima"), whole=True)
         ranker._query_orders = {}
         ranker._tops = {}
+        ranker._heads = {}
         return ranker
 
     def query_terms(self, query: str) -> dict[str, float]:
@@ -224,6 +226,15 @@ class LexicalRanker:
             self._tops.clear()
         # As typed arrays: up to a few thousand ops a query (see _top.KEPT_GRAMS), 12 bytes each.
         self._tops[key] = (array("i", words), array("d", words.values()), array("i", grams), array("d", grams.values()), gram_ceiling)
+
+    def remembered_head(self, key: Any) -> dict[int, tuple[float, float | None, float | None]] | None:
+        """Every op at or over a recent query's threshold, with its final, word and gram scores (see :func:`._top.best_prefix`)."""
+        return self._heads.get(key)
+
+    def remember_head(self, key: Any, head: dict[int, tuple[float, float | None, float | None]]) -> None:
+        if len(self._heads) >= MAX_TOPS:
+            self._heads.clear()
+        self._heads[key] = head
 
     def _order(self, key: Any, weights: Any) -> Any:
         """A list's impact order (:func:`._packed.impact_order`): from the build, or worked out once for a list combined at query time."""

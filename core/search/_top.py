@@ -29,7 +29,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, repeat
+from operator import rshift
 
 from ._blocks import CHUNK, SHIFT, fused_order
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
@@ -76,6 +77,12 @@ def best_prefix(
             missing = [d for d in docs if d not in gram_scores]
             gram_scores.update(grams.at_least(0.0, missing))
 
+    head_key = (lists.key, factors)
+    head = lexical.remembered_head(head_key)
+    if head is not None:
+        found = _from_head(head, lists.ceiling, passes, min_evidence, wanted)
+        if found is not None:
+            return found
     # 1. The best word score, then the best gram score, exactly (kept for the same lists: a repeated query).
     remembered = lexical.remembered_tops(lists.key)
     if remembered is not None:
@@ -134,6 +141,36 @@ def best_prefix(
             verdict = verdicts[doc_id] = evidence[doc_id] >= min_evidence and passes(doc_id)
         return verdict
 
+    def factor(doc_id: int) -> float:
+        return ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
+
+    def scored_blocks(chunk: list[int], threshold: float) -> list[int]:
+        """The ops of these blocks that may reach ``threshold``, both lane scores known (the others cannot reach it).
+
+        Word scores come from the blocks' word postings; an op's gram score is
+        looked up only while it can still lift the op to the threshold. Where
+        the gram part alone could reach it, the block's gram postings are read
+        whole, for the ops that no word list holds.
+        """
+        found = word_walk.score_blocks(chunk)
+        whole = [b for b in chunk if gram_walk is not None and gram_scale * gram_walk.bounds[b] * (ACTION_LIFT if b in lifted_blocks else 1.0) >= threshold]
+        ready = set()
+        if whole:
+            gram_scores.update(gram_walk.score_blocks(whole))
+            whole_set = set(whole)
+            ready = {d for d in gram_scores if d >> SHIFT in whole_set}
+            word_scores.update((d, found[d]) for d in ready if d in found)
+        rest = [d for d in found if d not in ready and d not in final]
+        if not gram_scale:
+            word_scores.update((d, found[d]) for d in rest)
+            return list(ready) + rest
+        needed = {d: max(0.0, (threshold / factor(d) / (1.0 + MARGIN) - word_scale * found[d]) / gram_scale) for d in rest}
+        looked = grams.at_least(0.0, rest, needed)
+        kept = [d for d in rest if d in looked or needed[d] <= 0.0]
+        word_scores.update((d, found[d]) for d in kept)
+        gram_scores.update(looked)
+        return list(ready) + kept
+
     # The ``wanted`` best final scores of eligible ops known so far (a min-heap): its least is the threshold.
     best: list[float] = []
 
@@ -146,38 +183,59 @@ def best_prefix(
                 (heapq.heappush if len(best) < wanted else heapq.heapreplace)(best, score_of)
 
     consider(final)
-    # 2. Blocks by their bound on the final score, highest first, each scored whole in both lanes,
-    # until the next bound is under the wanted-th best eligible score: no op left unscored can reach it.
+    # 2. Blocks by their bound on the final score, highest first, until the next bound is under the
+    # wanted-th best eligible score: no op left unscored can reach it.
     word_walk = words.block_walk()
     gram_walk = grams.block_walk() if grams else None
     if word_walk is None:
         return None
-    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted, ACTION_LIFT, MARGIN)
+    lifted_blocks = set(map(rshift, lifted, repeat(SHIFT)))
+    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted_blocks, ACTION_LIFT, MARGIN)
     budget = FUSED_SHARE * (words.postings + grams.postings)
-    read = word_walk.read + (gram_walk.read if gram_walk is not None else 0)
+    start = word_walk.read + (gram_walk.read if gram_walk is not None else 0)
     at = 0
     while at < len(order):
         threshold = best[0] if len(best) == wanted else 0.0
         if bounds[order[at]] < threshold:
             break
-        if word_walk.read + (gram_walk.read if gram_walk is not None else 0) - read > budget:
+        if word_walk.read + (gram_walk.read if gram_walk is not None else 0) - start > budget:
             return None  # bounds too loose to save a walk
         chunk = []
         while at < len(order) and len(chunk) < CHUNK and bounds[order[at]] >= threshold:
             chunk.append(order[at])
             at += 1
         chunk.sort()
-        word_scores.update(word_walk.score_blocks(chunk))
-        if gram_walk is not None:
-            gram_scores.update(gram_walk.score_blocks(chunk))
-        in_chunk = set(chunk)
-        consider(score(d for d in set(word_scores) | set(gram_scores) if d >> SHIFT in in_chunk))
+        consider(score(scored_blocks(chunk, threshold)))
     # 3. Every op at or over the threshold is scored: those that pass the filters, best first, start the full ranking.
     threshold = best[0] if len(best) == wanted else 0.0
     prefix = sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
     if len(prefix) < wanted and at < len(order):
         return None
+    if threshold > 0.0:
+        # Every op scoring at least the threshold, eligible or not: a repeated request starts (and most often ends) there.
+        lexical.remember_head(head_key, {d: (score, word_scores.get(d), gram_scores.get(d)) for d, score in final.items() if score >= threshold})
     return Prefix(prefix, final, evidence)
+
+
+def _from_head(head: dict[int, tuple[float, float | None, float | None]], ceiling: float, passes: Callable[[int], bool], min_evidence: float, wanted: int) -> Prefix | None:
+    """The prefix from a remembered head (every op at or over some threshold, with its scores), if ``wanted`` of its ops pass the filters.
+
+    Then the wanted-th best eligible score is at or over the head's
+    threshold, so every op that reaches it is in the head.
+    """
+    match = LexicalMatch({}, {d: w for d, (_, w, _) in head.items() if w is not None}, {d: g for d, (_, _, g) in head.items() if g is not None}, ceiling)
+    scores = {d: score for d, (score, _, _) in head.items()}
+    evidence: dict[int, float] = {}
+    order = []
+    for doc_id in sorted(scores, key=lambda d: (-scores[d], d)):
+        if len(order) >= wanted and scores[doc_id] < scores[order[-1]]:
+            break
+        evidence[doc_id] = match.coverage(doc_id)
+        if evidence[doc_id] >= min_evidence and passes(doc_id):
+            order.append(doc_id)
+    if len(order) < wanted:
+        return None
+    return Prefix(order, scores, evidence)
 
 
 def _highest(scores: dict[int, float], most: int, share: float) -> tuple[dict[int, float], float]:
