@@ -37,7 +37,7 @@ from ._blocks import block_count, block_maxima
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
-from ._packed import impact_order, pack, unpack
+from ._packed import pack, unpack
 from ._pruned import ScoredLists
 from ._related import RelatedTerms, default_related_terms
 from ._spelling import Speller
@@ -57,7 +57,7 @@ FIELDS = {
     "tags": Field(weight=1.0),
 }
 NGRAM_SHARE = 0.3
-# Impact orders of lists combined at query time, kept for later queries (the build orders every other list).
+# Block maxima of lists combined at query time, kept for later queries (the build makes every other list's).
 MAX_QUERY_ORDERS = 256
 # The ops at the top of each ranker for recent queries: what divides their scores (typed arrays, up to about 50 KB each).
 MAX_TOPS = 512
@@ -128,8 +128,6 @@ class LexicalRanker:
         content = [_content_words(t.name, t.summary, t.description, t.phrases) for t in texts]
         self.ngrams = NgramIndex(content)
         self.speller = Speller.of(content)
-        self._orders = {("w", key): impact_order(weights) for key, _, weights in self.words.prepared_lists()}
-        self._orders.update((("g", gram), impact_order(postings[1])) for gram, postings in self.ngrams.postings.items())
         blocks = block_count(self.words.size)
         self._maxima = {("w", key): block_maxima(ids, weights, blocks) for key, ids, weights in self.words.prepared_lists()}
         self._maxima.update((("g", gram), block_maxima(postings[0], postings[1], blocks)) for gram, postings in self.ngrams.postings.items())
@@ -141,9 +139,8 @@ class LexicalRanker:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
         words_meta, words = self.words.pack()
         grams_meta, grams = self.ngrams.pack()
-        orders = pack({_order_name(key): (order,) for key, order in self._orders.items()}, "orders")
         maxima = pack({_order_name(key): found for key, found in self._maxima.items()}, "maxima")
-        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **orders, **maxima}
+        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **maxima}
 
     @classmethod
     def unpacked(cls, meta: dict[str, Any], read: Any) -> LexicalRanker:
@@ -152,7 +149,6 @@ class LexicalRanker:
         ranker.words = BM25Index.unpacked(meta["words"], read)
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
-        ranker._orders = _OrdersByName(unpack(read, "orders"))
         ranker._maxima = _OrdersByName(unpack(read, "maxima"), whole=True)
         ranker._query_orders = {}
         ranker._tops = {}
@@ -198,17 +194,16 @@ class LexicalRanker:
         query_terms = self.query_terms(query)
         word_lists = self.words.query_lists(self.related.expand(query_terms))
         gram_lists = self.ngrams.query_lists(_content_words(query))
-        word_orders = [self._order(("w", key), weights) for key, _, weights, _ in word_lists]
-        gram_orders = [self._order(("g", key), weights) for key, _, weights, _ in gram_lists]
         blocks = block_count(self.words.size)
         word_maxima = [self._block_maxima(("w", key), ids, weights, blocks) for key, ids, weights, _ in word_lists]
         gram_maxima = [self._block_maxima(("g", key), ids, weights, blocks) for key, ids, weights, _ in gram_lists]
         ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return QueryLists(
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], word_orders, maxima=word_maxima, blocks=blocks),
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], gram_orders, unit=True, maxima=gram_maxima, blocks=blocks),
-            [ids[order[0]] for (_, ids, _, _), order in zip(word_lists, word_orders) if len(order)],
-            [ids[order[0]] for (_, ids, _, _), order in zip(gram_lists, gram_orders) if len(order)],
+            # No impact orders: with block maxima, the lists are never cut by weight (see ScoredLists.best).
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], [None] * len(word_lists), maxima=word_maxima, blocks=blocks),
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], [None] * len(gram_lists), unit=True, maxima=gram_maxima, blocks=blocks),
+            [ids[weights.index(max(weights))] for _, ids, weights, _ in word_lists if len(weights)],
+            [ids[weights.index(max(weights))] for _, ids, weights, _ in gram_lists if len(weights)],
             ceiling,
             (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
         )
@@ -236,25 +231,11 @@ class LexicalRanker:
             self._heads.clear()
         self._heads[key] = head
 
-    def _order(self, key: Any, weights: Any) -> Any:
-        """A list's impact order (:func:`._packed.impact_order`): from the build, or worked out once for a list combined at query time."""
-        found = self._orders.get(key)
-        if found is None or len(found) != len(weights):
-            found = self._query_orders.get(key)
-            if found is None or len(found) != len(weights):
-                if len(self._query_orders) >= MAX_QUERY_ORDERS:
-                    self._query_orders.clear()
-                found = self._query_orders[key] = impact_order(weights)
-        return found
-
-
     def _block_maxima(self, key: Any, ids: Any, weights: Any, blocks: int) -> tuple[Any, Any]:
-        """A list's block maxima (:func:`._blocks.block_maxima`): from the build when its impact order is (the same list), else worked out once."""
-        built = self._orders.get(key)
-        if built is not None and len(built) == len(weights):
-            found = self._maxima.get(key)
-            if found is not None:
-                return found
+        """A list's block maxima (:func:`._blocks.block_maxima`): from the build (a key names one list), else worked out once."""
+        found = self._maxima.get(key)
+        if found is not None:
+            return found
         kept = self._query_orders.get(("maxima", key))
         if kept is None or kept[0] is not ids:
             if len(self._query_orders) >= MAX_QUERY_ORDERS:

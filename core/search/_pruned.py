@@ -37,6 +37,7 @@ from operator import eq
 from typing import Any
 
 from ._blocks import SHIFT, BlockWalk
+from ._packed import impact_order
 from ._sums import weighted_sums
 
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
@@ -69,8 +70,9 @@ class ScoredLists:
 
     def __init__(self, lists: Sequence[tuple[Any, Any, float]], orders: Sequence[Any], *, unit: bool = False, maxima: Sequence[tuple[Any, Any]] | None = None, blocks: int = 0):
         self.lists = list(lists)
+        # Impact orders (None: worked out when first needed; the block walk needs none).
         self.orders = list(orders)
-        self.peaks = [weights[order[0]] if len(order) else 0.0 for (_, weights, _), order in zip(self.lists, self.orders)]
+        self.peaks = [max(weights) if len(weights) else 0.0 for _, weights, _ in self.lists]
         self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, self.peaks)]
         self.squares = [coefficient * coefficient for _, _, coefficient in self.lists]
         self.unit = unit
@@ -142,11 +144,6 @@ class ScoredLists:
         if self.blocks is not None:
             return self.blocks.scores, self.blocks.ceiling()
         return None
-
-    def deepen(self, floor: float, budget: int) -> None:
-        """Scores more blocks, down to a bound of ``floor`` or until about ``budget`` more postings were read, so that :meth:`known` bounds the rest lower."""
-        if self.blocks is not None:
-            self.blocks.score_down_to(floor, self.blocks.read + budget)
 
     def everything(self, only: set[int] | None = None) -> dict[int, float]:
         """Every document's score (or those ``only`` names), by walking every list: the full walk's additions, in its order."""
@@ -232,11 +229,16 @@ class ScoredLists:
     def _cut(self, position: int, floor: float) -> int:
         """How many postings of one list weigh at least ``floor``."""
         weights = self.lists[position][1]
-        return bisect_right(self.orders[position], -floor, key=lambda p: -weights[p])
+        return bisect_right(self._order(position), -floor, key=lambda p: -weights[p])
 
     def _prefix(self, position: int, cut: int) -> list[int]:
         """The ids of one list's ``cut`` heaviest postings: a prefix of its impact order."""
-        return list(map(self.lists[position][0].__getitem__, self.orders[position][:cut]))
+        return list(map(self.lists[position][0].__getitem__, self._order(position)[:cut]))
+
+    def _order(self, position: int) -> Any:
+        if self.orders[position] is None:
+            self.orders[position] = impact_order(self.lists[position][1])
+        return self.orders[position]
 
     def _fewest(self, threshold: float) -> int:
         """A lower bound on how many candidates :meth:`candidates` gives, from bisections only: the longest prefix at the contribution level (0 when another condition would decide)."""

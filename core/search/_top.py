@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import repeat
 from operator import rshift
 
 from ._blocks import CHUNK, SHIFT, fused_order
@@ -236,16 +236,3 @@ def _from_head(head: dict[int, tuple[float, float | None, float | None]], ceilin
     if len(order) < wanted:
         return None
     return Prefix(order, scores, evidence)
-
-
-def _highest(scores: dict[int, float], most: int, share: float) -> tuple[dict[int, float], float]:
-    """At most ``most`` of the highest ``scores`` (none at or under ``share`` of the best), and a score that no other exceeds."""
-    if len(scores) <= most:
-        return dict(scores), 0.0
-    ceiling = share * max(scores.values())
-    high = list(filter(ceiling.__lt__, scores.values()))
-    if len(high) > most:
-        high.sort(reverse=True)
-        ceiling = high[most]  # those tied with it are left out with it
-    keep = list(map(ceiling.__lt__, scores.values()))
-    return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep))), ceiling
