@@ -2,26 +2,31 @@
 
 The full ranking (:meth:`SearchIndex._ranked_one`) scores every matching op:
 at 100,000 ops that is tens of thousands of ops a query, for a page of ten.
-This finds the same first ops, with the same scores, from a few hundred:
+This finds the same first ops, with the same scores, from a few thousand:
 
 1. The divisors. The fused score divides each ranker's score by its best
    (:func:`._lexical._mix`), so both bests must be exact. Each is the top of
-   one sum of posting lists: a seed op (one at the peak of each list) gives
-   a threshold, and :class:`ScoredLists` finds every op at or above it
-   from the heaviest postings of each list (impact order).
-2. A bound on the word score. Once the bests are known, an op's n-gram part
-   is at most ``NGRAM_SHARE`` (its gram score over the best gram score is at
-   most 1), and the rules multiply a score by at most ``ACTION_LIFT`` (only
-   the lifted ops), 1 (the rest) or ``DESTRUCTIVE_SHARE`` (the demoted ones).
-   So an op whose final score is at least ``t`` has a word score of at least
-   ``(t / factor - NGRAM_SHARE) / word_scale``: again a threshold on one sum.
-3. The threshold ``t`` is the ``wanted``-th best final score among the ops
-   already scored that pass the filters; every such op at or above it is then
-   found, and those, best first, are the exact start of the full ranking.
+   one sum of posting lists, found block by block (:mod:`._blocks`): ops
+   are cut into blocks of 64 ids, each list keeps its largest weight in each
+   block, and blocks are scored whole, highest bound first, until the next
+   bound is under the best score found.
+2. The top of the final score. Each block's bound on the final score is
+   ``word_scale * its word bound + gram_scale * its gram bound``, times
+   ``ACTION_LIFT`` where it holds a lifted op (the rules multiply a score by
+   ``ACTION_LIFT``, 1 or ``DESTRUCTIVE_SHARE``). Blocks are read highest
+   bound first: word scores from the block's word postings, an op's gram
+   score only while it can still lift the op to the threshold ``t``, the
+   ``wanted``-th best final score among the ops scored that pass the
+   filters. Once the next block's bound is under ``t``, no op left can reach
+   it.
+3. Every op at or over ``t`` is then scored: those that pass the filters,
+   best first, are the exact start of the full ranking. They are remembered
+   with their scores (the head): a repeated query whose filters let
+   ``wanted`` of them through answers from the head alone.
 
-When that cannot work (no word of the query is indexed, too low a threshold
-for the bound to say anything), :func:`best_prefix` answers None and the
-caller walks everything, as before.
+When that cannot work (no word of the query is indexed, bounds so loose
+that the blocks would read more than a walk), :func:`best_prefix` answers
+None and the caller walks everything, as before.
 """
 
 from __future__ import annotations
