@@ -42,8 +42,8 @@ def block_count(size: int) -> int:
     return (size >> SHIFT) + 1
 
 
-def block_maxima(ids: Sequence[int], weights: Sequence[float], blocks: int) -> tuple[array, array]:
-    """A list's largest weight in each block it touches: ``(block numbers, maxima)``, or ``(empty, a maximum for every block)`` when dense."""
+def block_maxima(ids: Sequence[int], weights: Sequence[float]) -> tuple[array, array]:
+    """A list's largest weight in each block it touches: ``(block numbers, maxima)``, the form kept in the cache."""
     numbers = array("i")
     maxima = array("d")
     start, size = 0, len(ids)
@@ -53,12 +53,18 @@ def block_maxima(ids: Sequence[int], weights: Sequence[float], blocks: int) -> t
         numbers.append(block)
         maxima.append(max(weights[start:end]))
         start = end
-    if len(numbers) * DENSE_SHARE > blocks:
-        dense = array("d", bytes(8 * blocks))
-        for block, peak in zip(numbers, maxima):
-            dense[block] = peak
-        return array("i"), dense
     return numbers, maxima
+
+
+def for_queries(maxima: tuple[Any, Any], blocks: int) -> tuple[Any, Any]:
+    """Block maxima as a query reads them: ``(empty, a maximum for every block)`` for a list touching many blocks, else as kept."""
+    numbers, peaks = maxima
+    if len(numbers) * DENSE_SHARE <= blocks:
+        return maxima
+    dense = array("d", bytes(8 * blocks))
+    for block, peak in zip(numbers, peaks):
+        dense[block] = peak
+    return array("i"), dense
 
 
 class BlockWalk:

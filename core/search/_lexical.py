@@ -31,9 +31,11 @@ import json
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import rshift
 from typing import Any
 
-from ._blocks import block_count, block_maxima
+from ._blocks import SHIFT, block_count, block_maxima, for_queries
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
@@ -128,12 +130,13 @@ class LexicalRanker:
         content = [_content_words(t.name, t.summary, t.description, t.phrases) for t in texts]
         self.ngrams = NgramIndex(content)
         self.speller = Speller.of(content)
-        blocks = block_count(self.words.size)
-        self._maxima = {("w", key): block_maxima(ids, weights, blocks) for key, ids, weights in self.words.prepared_lists()}
-        self._maxima.update((("g", gram), block_maxima(postings[0], postings[1], blocks)) for gram, postings in self.ngrams.postings.items())
+        self._maxima = {("w", key): block_maxima(ids, weights) for key, ids, weights in self.words.prepared_lists()}
+        self._maxima.update((("g", gram), block_maxima(postings[0], postings[1])) for gram, postings in self.ngrams.postings.items())
+        self._dense: dict[Any, tuple[Any, Any]] = {}
         self._query_orders: dict[Any, Any] = {}
         self._tops: dict[Any, tuple[Any, ...]] = {}
         self._heads: dict[Any, dict[int, tuple[float, float | None, float | None]]] = {}
+        self._blocks_of: dict[frozenset[int], frozenset[int]] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -150,9 +153,11 @@ class LexicalRanker:
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
         ranker._maxima = _OrdersByName(unpack(read, "maxima"), whole=True)
+        ranker._dense = {}
         ranker._query_orders = {}
         ranker._tops = {}
         ranker._heads = {}
+        ranker._blocks_of = {}
         return ranker
 
     def query_terms(self, query: str) -> dict[str, float]:
@@ -222,6 +227,15 @@ class LexicalRanker:
         # As typed arrays: up to a few thousand ops a query (see _top.KEPT_GRAMS), 12 bytes each.
         self._tops[key] = (array("i", words), array("d", words.values()), array("i", grams), array("d", grams.values()), gram_ceiling)
 
+    def blocks_of(self, ops: frozenset[int]) -> frozenset[int]:
+        """The blocks (:mod:`._blocks`) holding these ops; kept per set (the rules keep their lifted sets, tens of thousands of ops for a common verb)."""
+        found = self._blocks_of.get(ops)
+        if found is None:
+            if len(self._blocks_of) >= MAX_TOPS:
+                self._blocks_of.clear()
+            found = self._blocks_of[ops] = frozenset(map(rshift, ops, repeat(SHIFT)))
+        return found
+
     def remembered_head(self, key: Any) -> dict[int, tuple[float, float | None, float | None]] | None:
         """Every op at or over a recent query's threshold, with its final, word and gram scores (see :func:`._top.best_prefix`)."""
         return self._heads.get(key)
@@ -232,15 +246,20 @@ class LexicalRanker:
         self._heads[key] = head
 
     def _block_maxima(self, key: Any, ids: Any, weights: Any, blocks: int) -> tuple[Any, Any]:
-        """A list's block maxima (:func:`._blocks.block_maxima`): from the build (a key names one list), else worked out once."""
-        found = self._maxima.get(key)
+        """A list's block maxima as queries read them (:func:`._blocks.for_queries`): from the build (a key names one list), else worked out once."""
+        found = self._dense.get(key)
         if found is not None:
+            return found
+        built = self._maxima.get(key)
+        if built is not None:
+            # Each list made ready for queries once (dense lists are added up in C).
+            found = self._dense[key] = for_queries(built, blocks)
             return found
         kept = self._query_orders.get(("maxima", key))
         if kept is None or kept[0] is not ids:
             if len(self._query_orders) >= MAX_QUERY_ORDERS:
                 self._query_orders.clear()
-            kept = self._query_orders[("maxima", key)] = (ids, block_maxima(ids, weights, blocks))
+            kept = self._query_orders[("maxima", key)] = (ids, for_queries(block_maxima(ids, weights), blocks))
         return kept[1]
 
 

@@ -34,8 +34,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import repeat
-from operator import rshift
 
 from ._blocks import CHUNK, SHIFT, fused_order
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
@@ -194,7 +192,7 @@ def best_prefix(
     gram_walk = grams.block_walk() if grams else None
     if word_walk is None:
         return None
-    lifted_blocks = set(map(rshift, lifted, repeat(SHIFT)))
+    lifted_blocks = lexical.blocks_of(lifted)
     bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted_blocks, ACTION_LIFT, MARGIN)
     budget = FUSED_SHARE * (words.postings + grams.postings)
     start = word_walk.read + (gram_walk.read if gram_walk is not None else 0)

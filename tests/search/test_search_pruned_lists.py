@@ -15,8 +15,9 @@ from array import array
 
 import pytest
 from opgate.core.search import _pruned
-from opgate.core.search._blocks import SHIFT, BlockWalk, block_count, block_maxima
-from opgate.core.search._lexical import _order_key, _order_name, _OrdersByName
+from opgate.core.search._blocks import SHIFT, BlockWalk, block_count, block_maxima, for_queries
+from opgate.core import Gateway
+from opgate.core.search._lexical import LexicalRanker, _order_key, _order_name, _OrdersByName
 from opgate.core.search._packed import impact_order, pack, unpack
 from opgate.core.search._pruned import ScoredLists, _unit_most
 
@@ -123,6 +124,16 @@ def test_water_filling_bounds_every_capped_unit_vector():
             assert sum(c * x for c, x in zip(coefficients, vector)) <= most * (1.0 + _pruned.MARGIN)
 
 
+def test_a_rankers_block_maxima_survive_packing():
+    """Every list's block maxima read back from the cache's sections as they were built (a table whose columns disagree is refused)."""
+    ranker = Gateway(call_log=False).search_index.lexical
+    _, sections = ranker.pack()
+    back = LexicalRanker.unpacked(ranker.pack()[0], sections.__getitem__)
+    for key, (numbers, peaks) in ranker._maxima.items():
+        found = back._maxima.get(key)
+        assert list(found[0]) == list(numbers) and list(found[1]) == list(peaks), key
+
+
 def test_impact_orders_survive_packing_with_their_keys():
     keys = [("w", "phone"), ("w", (("numb", 1.0), ("phone", 0.35))), ("g", " ph"), ("g", "[x]")]
     table = {_order_name(key): (impact_order(array("d", [0.1 * i, 0.5, 0.3])),) for i, key in enumerate(keys)}
@@ -158,7 +169,7 @@ def test_a_walks_scores_answer_as_the_lists_do(seed):
 def _blocked(scored: ScoredLists, documents: int) -> ScoredLists:
     """The same lists with their block maxima, as the index gives them."""
     blocks = block_count(documents)
-    maxima = [block_maxima(ids, weights, blocks) for ids, weights, _ in scored.lists]
+    maxima = [for_queries(block_maxima(ids, weights), blocks) for ids, weights, _ in scored.lists]
     return ScoredLists(scored.lists, [None] * len(scored.lists), unit=scored.unit, maxima=maxima, blocks=blocks)
 
 
@@ -169,10 +180,11 @@ def test_block_maxima_are_each_blocks_largest_weight(seed):
         expected: dict[int, float] = {}
         for doc_id, weight in zip(ids, weights):
             expected[doc_id >> SHIFT] = max(expected.get(doc_id >> SHIFT, 0.0), weight)
-        numbers, peaks = block_maxima(ids, weights, block_count(3000))
-        found = dict(zip(numbers, peaks)) if len(numbers) else {b: m for b, m in enumerate(peaks) if b in expected}
-        assert found == expected
-        assert not len(numbers) or len(numbers) == len(peaks)
+        numbers, peaks = block_maxima(ids, weights)
+        assert dict(zip(numbers, peaks)) == expected
+        assert len(numbers) == len(peaks)
+        numbers, dense = for_queries((numbers, peaks), block_count(3000))
+        assert (dict(zip(numbers, dense)) if len(numbers) else {b: m for b, m in enumerate(dense) if b in expected}) == expected
 
 
 @pytest.mark.parametrize(("seed", "share"), [(seed, share) for seed in range(8) for share in (0.5, 10.0)])
