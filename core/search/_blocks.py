@@ -67,6 +67,16 @@ def for_queries(maxima: tuple[Any, Any], blocks: int) -> tuple[Any, Any]:
     return array("i"), dense
 
 
+def peak(ids: Sequence[int], weights: Sequence[float], maxima: tuple[Any, Any]) -> tuple[float, int]:
+    """A list's largest weight and the first id holding it, from its block maxima (a block is read, not the list)."""
+    numbers, peaks = maxima
+    top = max(peaks)
+    block = numbers[peaks.index(top)] if len(numbers) else peaks.index(top)
+    start = bisect_left(ids, block << SHIFT)
+    end = bisect_left(ids, (block + 1) << SHIFT, start)
+    return top, ids[start + weights[start:end].index(top)]
+
+
 class BlockWalk:
     """Scores the ops of a query's lists a block at a time, the blocks with the highest bounds first.
 

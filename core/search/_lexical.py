@@ -35,7 +35,7 @@ from itertools import repeat
 from operator import rshift
 from typing import Any
 
-from ._blocks import SHIFT, block_count, block_maxima, for_queries
+from ._blocks import SHIFT, block_count, block_maxima, for_queries, peak
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
@@ -207,8 +207,8 @@ class LexicalRanker:
             # No impact orders: with block maxima, the lists are never cut by weight (see ScoredLists.best).
             ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], [None] * len(word_lists), maxima=word_maxima, blocks=blocks),
             ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], [None] * len(gram_lists), unit=True, maxima=gram_maxima, blocks=blocks),
-            [ids[weights.index(max(weights))] for _, ids, weights, _ in word_lists if len(weights)],
-            [ids[weights.index(max(weights))] for _, ids, weights, _ in gram_lists if len(weights)],
+            [peak(ids, weights, found)[1] for (_, ids, weights, _), found in zip(word_lists, word_maxima) if len(weights)],
+            [peak(ids, weights, found)[1] for (_, ids, weights, _), found in zip(gram_lists, gram_maxima) if len(weights)],
             ceiling,
             (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
         )

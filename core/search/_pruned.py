@@ -72,7 +72,8 @@ class ScoredLists:
         self.lists = list(lists)
         # Impact orders (None: worked out when first needed; the block walk needs none).
         self.orders = list(orders)
-        self.peaks = [max(weights) if len(weights) else 0.0 for _, weights, _ in self.lists]
+        # The largest weight of each list (read from its block maxima when it has them: a list may hold half the ops).
+        self.peaks = [max(weights) if len(weights) else 0.0 for _, weights, _ in self.lists] if maxima is None else [max(found[1], default=0.0) for found in maxima]
         self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, self.peaks)]
         self.squares = [coefficient * coefficient for _, _, coefficient in self.lists]
         self.unit = unit
