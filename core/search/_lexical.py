@@ -31,13 +31,16 @@ import json
 from array import array
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from itertools import repeat
+from operator import rshift
 from typing import Any
 
 from .._record import record
+from ._blocks import SHIFT, block_count, block_maxima, for_queries, peak
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
-from ._packed import impact_order, pack, unpack
+from ._packed import pack, unpack
 from ._pruned import ScoredLists
 from ._related import RelatedTerms, default_related_terms
 from ._spelling import Speller
@@ -57,7 +60,7 @@ FIELDS = {
     "tags": Field(weight=1.0),
 }
 NGRAM_SHARE = 0.3
-# Impact orders of lists combined at query time, kept for later queries (the build orders every other list).
+# Block maxima of lists combined at query time, kept for later queries (the build makes every other list's).
 MAX_QUERY_ORDERS = 256
 # The ops at the top of each ranker for recent queries: what divides their scores (typed arrays, up to about 50 KB each).
 MAX_TOPS = 512
@@ -130,18 +133,21 @@ class LexicalRanker:
         content = [_content_words(t.name, t.summary, t.description, t.phrases) for t in texts]
         self.ngrams = NgramIndex(content)
         self.speller = Speller.of(content)
-        self._orders = {("w", key): impact_order(weights) for key, _, weights in self.words.prepared_lists()}
-        self._orders.update((("g", gram), impact_order(postings[1])) for gram, postings in self.ngrams.postings.items())
+        self._maxima = {("w", key): block_maxima(ids, weights) for key, ids, weights in self.words.prepared_lists()}
+        self._maxima.update((("g", gram), block_maxima(postings[0], postings[1])) for gram, postings in self.ngrams.postings.items())
+        self._dense: dict[Any, tuple[Any, Any]] = {}
         self._query_orders: dict[Any, Any] = {}
         self._tops: dict[Any, tuple[Any, ...]] = {}
         self._remember_terms()
+        self._heads: dict[Any, dict[int, tuple[float, float | None, float | None]]] = {}
+        self._blocks_of: dict[frozenset[int], frozenset[int]] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
         words_meta, words = self.words.pack()
         grams_meta, grams = self.ngrams.pack()
-        orders = pack({_order_name(key): (order,) for key, order in self._orders.items()}, "orders")
-        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **orders}
+        maxima = pack({_order_name(key): found for key, found in self._maxima.items()}, "maxima")
+        return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **maxima}
 
     @classmethod
     def unpacked(cls, meta: dict[str, Any], read: Any) -> LexicalRanker:
@@ -150,10 +156,13 @@ class LexicalRanker:
         ranker.words = BM25Index.unpacked(meta["words"], read)
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
-        ranker._orders = _OrdersByName(unpack(read, "orders"))
+        ranker._maxima = _OrdersByName(unpack(read, "maxima"), whole=True)
+        ranker._dense = {}
         ranker._query_orders = {}
         ranker._tops = {}
         ranker._remember_terms()
+        ranker._heads = {}
+        ranker._blocks_of = {}
         return ranker
 
     def query_terms(self, query: str) -> dict[str, float]:
@@ -202,14 +211,16 @@ class LexicalRanker:
         query_terms = self.query_terms(query)
         word_lists = self.words.query_lists(self.related.expand(query_terms))
         gram_lists = self.ngrams.query_lists(_content_words(query))
-        word_orders = [self._order(("w", key), weights) for key, _, weights, _ in word_lists]
-        gram_orders = [self._order(("g", key), weights) for key, _, weights, _ in gram_lists]
+        blocks = block_count(self.words.size)
+        word_maxima = [self._block_maxima(("w", key), ids, weights, blocks) for key, ids, weights, _ in word_lists]
+        gram_maxima = [self._block_maxima(("g", key), ids, weights, blocks) for key, ids, weights, _ in gram_lists]
         ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return QueryLists(
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], word_orders),
-            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], gram_orders, unit=True),
-            [ids[order[0]] for (_, ids, _, _), order in zip(word_lists, word_orders) if len(order)],
-            [ids[order[0]] for (_, ids, _, _), order in zip(gram_lists, gram_orders) if len(order)],
+            # No impact orders: with block maxima, the lists are never cut by weight (see ScoredLists.best).
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], [None] * len(word_lists), maxima=word_maxima, blocks=blocks),
+            ScoredLists([(ids, weights, c) for _, ids, weights, c in gram_lists], [None] * len(gram_lists), unit=True, maxima=gram_maxima, blocks=blocks),
+            [peak(ids, weights, found)[1] for (_, ids, weights, _), found in zip(word_lists, word_maxima) if len(weights)],
+            [peak(ids, weights, found)[1] for (_, ids, weights, _), found in zip(gram_lists, gram_maxima) if len(weights)],
             ceiling,
             (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
         )
@@ -228,16 +239,40 @@ class LexicalRanker:
         # As typed arrays: up to a few thousand ops a query (see _top.KEPT_GRAMS), 12 bytes each.
         self._tops[key] = (array("i", words), array("d", words.values()), array("i", grams), array("d", grams.values()), gram_ceiling)
 
-    def _order(self, key: Any, weights: Any) -> Any:
-        """A list's impact order (:func:`._packed.impact_order`): from the build, or worked out once for a list combined at query time."""
-        found = self._orders.get(key)
-        if found is None or len(found) != len(weights):
-            found = self._query_orders.get(key)
-            if found is None or len(found) != len(weights):
-                if len(self._query_orders) >= MAX_QUERY_ORDERS:
-                    self._query_orders.clear()
-                found = self._query_orders[key] = impact_order(weights)
+    def blocks_of(self, ops: frozenset[int]) -> frozenset[int]:
+        """The blocks (:mod:`._blocks`) holding these ops; kept per set (the rules keep their lifted sets, tens of thousands of ops for a common verb)."""
+        found = self._blocks_of.get(ops)
+        if found is None:
+            if len(self._blocks_of) >= MAX_TOPS:
+                self._blocks_of.clear()
+            found = self._blocks_of[ops] = frozenset(map(rshift, ops, repeat(SHIFT)))
         return found
+
+    def remembered_head(self, key: Any) -> dict[int, tuple[float, float | None, float | None]] | None:
+        """Every op at or over a recent query's threshold, with its final, word and gram scores (see :func:`._top.best_prefix`)."""
+        return self._heads.get(key)
+
+    def remember_head(self, key: Any, head: dict[int, tuple[float, float | None, float | None]]) -> None:
+        if len(self._heads) >= MAX_TOPS:
+            self._heads.clear()
+        self._heads[key] = head
+
+    def _block_maxima(self, key: Any, ids: Any, weights: Any, blocks: int) -> tuple[Any, Any]:
+        """A list's block maxima as queries read them (:func:`._blocks.for_queries`): from the build (a key names one list), else worked out once."""
+        found = self._dense.get(key)
+        if found is not None:
+            return found
+        built = self._maxima.get(key)
+        if built is not None:
+            # Each list made ready for queries once (dense lists are added up in C).
+            found = self._dense[key] = for_queries(built, blocks)
+            return found
+        kept = self._query_orders.get(("maxima", key))
+        if kept is None or kept[0] is not ids:
+            if len(self._query_orders) >= MAX_QUERY_ORDERS:
+                self._query_orders.clear()
+            kept = self._query_orders[("maxima", key)] = (ids, for_queries(block_maxima(ids, weights), blocks))
+        return kept[1]
 
 
 def _order_name(key: tuple[str, Any]) -> str:
@@ -254,15 +289,19 @@ class _OrdersByName:
     index is read.
     """
 
-    def __init__(self, by_name: dict[str, tuple[Any, ...]]):
+    def __init__(self, by_name: dict[str, tuple[Any, ...]], *, whole: bool = False):
         self._by_name = by_name
+        # Every column of a list (block maxima: numbers and maxima), or its first (an impact order).
+        self._whole = whole
 
     def get(self, key: tuple[str, Any]) -> Any:
         columns = self._by_name.get(_order_name(key))
-        return None if columns is None else columns[0]
+        if columns is None:
+            return None
+        return columns if self._whole else columns[0]
 
     def items(self) -> Iterator[tuple[tuple[str, Any], Any]]:
-        return ((_order_key(name), columns[0]) for name, columns in self._by_name.items())
+        return ((_order_key(name), columns if self._whole else columns[0]) for name, columns in self._by_name.items())
 
 
 def _order_key(name: str) -> tuple[str, Any]:

@@ -36,6 +36,8 @@ from itertools import chain, compress, islice, repeat
 from operator import eq
 from typing import Any
 
+from ._blocks import SHIFT, BlockWalk
+from ._packed import impact_order
 from ._sums import weighted_sums
 
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
@@ -54,6 +56,8 @@ COUNT_RATIO = 2
 # Thresholds tried for the top score, as shares of the most any document could get (then the seed itself:
 # every step down costs a candidate search, and the seed is usually close to the top).
 TOP_GUESSES = (0.9, 0.0)
+# Block by block, the top is looked for until this share of a walk's postings was read; then every list is walked.
+BLOCK_SHARE = 0.5
 
 
 class ScoredLists:
@@ -64,10 +68,12 @@ class ScoredLists:
     most the length of their coefficients' vector.
     """
 
-    def __init__(self, lists: Sequence[tuple[Any, Any, float]], orders: Sequence[Any], *, unit: bool = False):
+    def __init__(self, lists: Sequence[tuple[Any, Any, float]], orders: Sequence[Any], *, unit: bool = False, maxima: Sequence[tuple[Any, Any]] | None = None, blocks: int = 0):
         self.lists = list(lists)
+        # Impact orders (None: worked out when first needed; the block walk needs none).
         self.orders = list(orders)
-        self.peaks = [weights[order[0]] if len(order) else 0.0 for (_, weights, _), order in zip(self.lists, self.orders)]
+        # The largest weight of each list (read from its block maxima when it has them: a list may hold half the ops).
+        self.peaks = [max(weights) if len(weights) else 0.0 for _, weights, _ in self.lists] if maxima is None else [max(found[1], default=0.0) for found in maxima]
         self.bounds = [coefficient * peak * (1.0 + MARGIN) for (_, _, coefficient), peak in zip(self.lists, self.peaks)]
         self.squares = [coefficient * coefficient for _, _, coefficient in self.lists]
         self.unit = unit
@@ -75,6 +81,10 @@ class ScoredLists:
         self._merged_ids: list[int] | None = None
         # Every document's score, once a walk of every list has worked them out (see :meth:`best`).
         self.walked: dict[int, float] | None = None
+        # Each list's block maxima (:func:`._blocks.block_maxima`) over ``blocks`` blocks: the top is then found block by block.
+        self.maxima = maxima
+        self.block_total = blocks
+        self.blocks: BlockWalk | None = None
         self._levels: dict[float, float | None] = {}
 
     def __bool__(self) -> bool:
@@ -91,10 +101,22 @@ class ScoredLists:
     def best(self, seed: float) -> dict[int, float]:
         """The documents at the top score (and maybe a few under it), with exact scores; ``seed`` is some document's score (> 0).
 
-        Thresholds from near the highest possible score down to ``seed``: the
-        first that finds a document has found every document above it, so
-        the top among them is the top of all.
+        With block maxima, the blocks are scored highest bound first down to
+        the top (:class:`._blocks.BlockWalk`); when their bounds are so loose
+        that this reads more than ``BLOCK_SHARE`` of a walk, every list is
+        walked instead. Without them, thresholds from near the highest
+        possible score down to ``seed``: the first that finds a document has
+        found every document above it, so the top among them is the top of all.
         """
+        if self.maxima is not None and self.walked is None:
+            if self.blocks is None:
+                self.blocks = BlockWalk(self.lists, self.maxima, self.block_total, MARGIN)
+            self.blocks.score_down_to(seed, int(self.postings * BLOCK_SHARE), to_top=True)
+            if self.blocks.ceiling() < self.blocks.top:
+                return _at_least(self.blocks.scores, self.blocks.top)
+            self.blocks = None
+            scores = self.walked = self.everything()
+            return _at_least(scores, max(scores.values()))
         ceiling = self.bound(range(len(self.lists)))
         postings = self.postings
         for share in TOP_GUESSES:
@@ -109,6 +131,20 @@ class ScoredLists:
             if found:
                 return found
         raise AssertionError("the seed document scores at least the seed")
+
+    def block_walk(self) -> BlockWalk | None:
+        """The block walk of these lists (started by :meth:`best`, or now); None without block maxima."""
+        if self.blocks is None and self.maxima is not None:
+            self.blocks = BlockWalk(self.lists, self.maxima, self.block_total, MARGIN)
+        return self.blocks
+
+    def known(self) -> tuple[dict[int, float], float] | None:
+        """Exact scores worked out so far (a walk's, or the blocks scored) and the most any other document can score; None before any."""
+        if self.walked is not None:
+            return self.walked, 0.0
+        if self.blocks is not None:
+            return self.blocks.scores, self.blocks.ceiling()
+        return None
 
     def everything(self, only: set[int] | None = None) -> dict[int, float]:
         """Every document's score (or those ``only`` names), by walking every list: the full walk's additions, in its order."""
@@ -136,8 +172,9 @@ class ScoredLists:
           can reach the threshold, the ids of every list merged in order
           (a C sort of sorted runs) give those that occur ``k`` times.
         """
-        if self.walked is not None:
-            return set(_at_least(self.walked, threshold * (1.0 - MARGIN)))
+        known = self.known()
+        if known is not None and threshold * (1.0 - MARGIN) > known[1]:
+            return set(_at_least(known[0], threshold * (1.0 - MARGIN)))
         level = self._level(threshold)
         if level is None:
             return set()
@@ -193,11 +230,16 @@ class ScoredLists:
     def _cut(self, position: int, floor: float) -> int:
         """How many postings of one list weigh at least ``floor``."""
         weights = self.lists[position][1]
-        return bisect_right(self.orders[position], -floor, key=lambda p: -weights[p])
+        return bisect_right(self._order(position), -floor, key=lambda p: -weights[p])
 
     def _prefix(self, position: int, cut: int) -> list[int]:
         """The ids of one list's ``cut`` heaviest postings: a prefix of its impact order."""
-        return list(map(self.lists[position][0].__getitem__, self.orders[position][:cut]))
+        return list(map(self.lists[position][0].__getitem__, self._order(position)[:cut]))
+
+    def _order(self, position: int) -> Any:
+        if self.orders[position] is None:
+            self.orders[position] = impact_order(self.lists[position][1])
+        return self.orders[position]
 
     def _fewest(self, threshold: float) -> int:
         """A lower bound on how many candidates :meth:`candidates` gives, from bisections only: the longest prefix at the contribution level (0 when another condition would decide)."""
@@ -250,13 +292,30 @@ class ScoredLists:
         what the other lists could add falls under its threshold. A
         threshold of 0 scores every document that any list holds.
         """
-        if self.walked is not None:
-            walked = self.walked
-            known = [(d, walked[d]) for d in documents if d in walked]
-            if thresholds is None:
-                floor = threshold * (1.0 - MARGIN)
-                return {d: score for d, score in known if score >= floor}
-            return {d: score for d, score in known if score >= thresholds[d] * (1.0 - MARGIN)}
+        known = self.known()
+        if known is not None:
+            return self._from_known(known, threshold, documents, thresholds)
+        return self._looked_up(threshold, documents, thresholds)
+
+    def _from_known(self, known: tuple[dict[int, float], float], threshold: float, documents: Iterable[int], thresholds: Mapping[int, float] | None) -> dict[int, float]:
+        """:meth:`at_least` from the scores known; the documents of blocks not scored that may still reach their threshold are looked up."""
+        scores, ceiling = known
+        scored = self.blocks.scored if self.walked is None and self.blocks is not None else None
+        found: dict[int, float] = {}
+        unknown = []
+        for doc_id in documents:
+            floor = (threshold if thresholds is None else thresholds[doc_id]) * (1.0 - MARGIN)
+            score = scores.get(doc_id)
+            if score is not None:
+                if score >= floor:
+                    found[doc_id] = score
+            elif scored is not None and floor <= ceiling and (doc_id >> SHIFT) not in scored:
+                unknown.append(doc_id)
+        if unknown:
+            found.update(self._looked_up(threshold, unknown, thresholds))
+        return found
+
+    def _looked_up(self, threshold: float, documents: Iterable[int], thresholds: Mapping[int, float] | None) -> dict[int, float]:
         docs = sorted(documents)
         if not docs:
             return {}

@@ -2,48 +2,48 @@
 
 The full ranking (:meth:`SearchIndex._ranked_one`) scores every matching op:
 at 100,000 ops that is tens of thousands of ops a query, for a page of ten.
-This finds the same first ops, with the same scores, from a few hundred:
+This finds the same first ops, with the same scores, from a few thousand:
 
 1. The divisors. The fused score divides each ranker's score by its best
    (:func:`._lexical._mix`), so both bests must be exact. Each is the top of
-   one sum of posting lists: a seed op (one at the peak of each list) gives
-   a threshold, and :class:`ScoredLists` finds every op at or above it
-   from the heaviest postings of each list (impact order).
-2. A bound on the word score. Once the bests are known, an op's n-gram part
-   is at most ``NGRAM_SHARE`` (its gram score over the best gram score is at
-   most 1), and the rules multiply a score by at most ``ACTION_LIFT`` (only
-   the lifted ops), 1 (the rest) or ``DESTRUCTIVE_SHARE`` (the demoted ones).
-   So an op whose final score is at least ``t`` has a word score of at least
-   ``(t / factor - NGRAM_SHARE) / word_scale``: again a threshold on one sum.
-3. The threshold ``t`` is the ``wanted``-th best final score among the ops
-   already scored that pass the filters; every such op at or above it is then
-   found, and those, best first, are the exact start of the full ranking.
+   one sum of posting lists, found block by block (:mod:`._blocks`): ops
+   are cut into blocks of 64 ids, each list keeps its largest weight in each
+   block, and blocks are scored whole, highest bound first, until the next
+   bound is under the best score found.
+2. The top of the final score. Each block's bound on the final score is
+   ``word_scale * its word bound + gram_scale * its gram bound``, times
+   ``ACTION_LIFT`` where it holds a lifted op (the rules multiply a score by
+   ``ACTION_LIFT``, 1 or ``DESTRUCTIVE_SHARE``). Blocks are read highest
+   bound first: word scores from the block's word postings, an op's gram
+   score only while it can still lift the op to the threshold ``t``, the
+   ``wanted``-th best final score among the ops scored that pass the
+   filters. Once the next block's bound is under ``t``, no op left can reach
+   it.
+3. Every op at or over ``t`` is then scored: those that pass the filters,
+   best first, are the exact start of the full ranking. They are remembered
+   with their scores (the head): a repeated query whose filters let
+   ``wanted`` of them through answers from the head alone.
 
-When that cannot work (no word of the query is indexed, too low a threshold
-for the bound to say anything), :func:`best_prefix` answers None and the
-caller walks everything, as before.
+When that cannot work (no word of the query is indexed, bounds so loose
+that the blocks would read more than a walk), :func:`best_prefix` answers
+None and the caller walks everything, as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import compress
+import heapq
+from collections.abc import Callable, Iterable
 
 from .._record import record
+from ._blocks import CHUNK, SHIFT, fused_order
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
 from ._pruned import MARGIN
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
 # Under this many ops, walking every posting is as fast or faster (bench_search_scale.py: 3.6 ms CPU for the walk at 10,000 ops, 4.7 pruned).
 PRUNE_FROM_OPS = 20_000
-# Once the gram lists were walked (the gram divisor's bounds were too loose), the ops with the highest gram
-# scores are kept, at most this many and down to GRAM_KEPT_SHARE of the best: every other op's gram score is
-# then under the last kept, which raises the word score step 2 asks of them. Their word scores are looked up.
-KEPT_GRAMS = 1024
-GRAM_KEPT_SHARE = 0.5
-# Thresholds tried, as shares of the best score known, when fewer ops than wanted are known:
-# each finds every op above it; under the last, walking everything costs about as much.
-LADDER = (0.97, 0.9, 0.8, 0.65, 0.5, 0.3)
+# Blocks are scored for the top of the final scores until this share of a walk of every list was read; then the full walk.
+FUSED_SHARE = 0.5
 
 
 @record(frozen=True)
@@ -80,15 +80,18 @@ def best_prefix(
             missing = [d for d in docs if d not in gram_scores]
             gram_scores.update(grams.at_least(0.0, missing))
 
+    head_key = (lists.key, factors)
+    head = lexical.remembered_head(head_key)
+    if head is not None:
+        found = _from_head(head, lists.ceiling, passes, min_evidence, wanted)
+        if found is not None:
+            return found
     # 1. The best word score, then the best gram score, exactly (kept for the same lists: a repeated query).
-    # ``gram_ceiling``: the highest gram score an op outside ``gram_scores`` can have (None: the best gram score).
     remembered = lexical.remembered_tops(lists.key)
     if remembered is not None:
         word_scores.update(remembered[0])
         gram_scores.update(remembered[1])
-        gram_ceiling = remembered[2]
     else:
-        gram_ceiling = None
         known_words(set(lists.word_peaks))
         word_scores.update(words.best(max(word_scores.values())))
         if grams:
@@ -96,24 +99,21 @@ def best_prefix(
             seed = max(gram_scores.values(), default=0.0)
             if seed > 0.0:
                 gram_scores.update(grams.best(seed))
-            if grams.walked is not None:
-                kept, gram_ceiling = _highest(grams.walked, KEPT_GRAMS, GRAM_KEPT_SHARE)
-                gram_scores.update(kept)
         known_grams(set(word_scores))
         known_words(set(gram_scores))
-        lexical.remember_tops(lists.key, word_scores, gram_scores, gram_ceiling)
+        lexical.remember_tops(lists.key, word_scores, gram_scores)
     best_word = max(word_scores.values())
     best_gram = max(gram_scores.values(), default=0.0)
     word_scale = (1.0 - NGRAM_SHARE) / best_word
     gram_scale = NGRAM_SHARE / best_gram if best_gram > 0.0 else 0.0
-    # The most an op not scored yet gets from its gram score (the best gram score gives NGRAM_SHARE).
-    gram_part = (NGRAM_SHARE if gram_ceiling is None else gram_scale * gram_ceiling) * (1.0 + MARGIN) if gram_scale else 0.0
     lifted, barred = factors
     match = LexicalMatch({}, word_scores, gram_scores, lists.ceiling)
     final: dict[int, float] = {}
 
-    def score_known() -> None:
-        for doc_id in set(word_scores) | set(gram_scores):
+    def score(docs: Iterable[int]) -> list[int]:
+        """Final scores of ``docs`` not scored yet (both lanes' scores known); the ones newly scored."""
+        added = []
+        for doc_id in docs:
             if doc_id in final:
                 continue
             # The very operations of _mix and Rules.apply, in their order.
@@ -129,8 +129,10 @@ def best_prefix(
             elif doc_id in barred:
                 fused *= DESTRUCTIVE_SHARE
             final[doc_id] = fused
+            added.append(doc_id)
+        return added
 
-    score_known()
+    score(set(word_scores) | set(gram_scores))
     evidence: dict[int, float] = {}
     verdicts: dict[int, bool] = {}
 
@@ -142,79 +144,98 @@ def best_prefix(
             verdict = verdicts[doc_id] = evidence[doc_id] >= min_evidence and passes(doc_id)
         return verdict
 
-    def eligible_from(threshold: float) -> list[int]:
-        return sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
+    def factor(doc_id: int) -> float:
+        return ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
 
-    def reaching_words(floor: float) -> set[int]:
-        # No op's word score is over the best (exact), so a floor above it needs no search.
-        return set() if floor * (1.0 - MARGIN) > best_word else words.candidates(floor)
+    def scored_blocks(chunk: list[int], threshold: float) -> list[int]:
+        """The ops of these blocks that may reach ``threshold``, both lane scores known (the others cannot reach it).
 
-    nth = None
-    found = 0
-    for doc_id in sorted(final, key=final.__getitem__, reverse=True):
-        found += eligible(doc_id)
-        if found == wanted:
-            nth = final[doc_id]
+        Word scores come from the blocks' word postings; an op's gram score is
+        looked up only while it can still lift the op to the threshold. Where
+        the gram part alone could reach it, the block's gram postings are read
+        whole, for the ops that no word list holds.
+        """
+        found = word_walk.score_blocks(chunk)
+        whole = [b for b in chunk if gram_walk is not None and gram_scale * gram_walk.bounds[b] * (ACTION_LIFT if b in lifted_blocks else 1.0) >= threshold]
+        ready = set()
+        if whole:
+            gram_scores.update(gram_walk.score_blocks(whole))
+            whole_set = set(whole)
+            ready = {d for d in gram_scores if d >> SHIFT in whole_set}
+            word_scores.update((d, found[d]) for d in ready if d in found)
+        rest = [d for d in found if d not in ready and d not in final]
+        if not gram_scale:
+            word_scores.update((d, found[d]) for d in rest)
+            return list(ready) + rest
+        needed = {d: max(0.0, (threshold / factor(d) / (1.0 + MARGIN) - word_scale * found[d]) / gram_scale) for d in rest}
+        looked = grams.at_least(0.0, rest, needed)
+        kept = [d for d in rest if d in looked or needed[d] <= 0.0]
+        word_scores.update((d, found[d]) for d in kept)
+        gram_scores.update(looked)
+        return list(ready) + kept
+
+    # The ``wanted`` best final scores of eligible ops known so far (a min-heap): its least is the threshold.
+    best: list[float] = []
+
+    def consider(docs: Iterable[int]) -> None:
+        for doc_id in sorted(docs, key=final.__getitem__, reverse=True):
+            score_of = final[doc_id]
+            if len(best) == wanted and score_of <= best[0]:
+                return
+            if eligible(doc_id):
+                (heapq.heappush if len(best) < wanted else heapq.heapreplace)(best, score_of)
+
+    consider(final)
+    # 2. Blocks by their bound on the final score, highest first, until the next bound is under the
+    # wanted-th best eligible score: no op left unscored can reach it.
+    word_walk = words.block_walk()
+    gram_walk = grams.block_walk() if grams else None
+    if word_walk is None:
+        return None
+    lifted_blocks = lexical.blocks_of(lifted)
+    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted_blocks, ACTION_LIFT, MARGIN)
+    budget = FUSED_SHARE * (words.postings + grams.postings)
+    start = word_walk.read + (gram_walk.read if gram_walk is not None else 0)
+    at = 0
+    while at < len(order):
+        threshold = best[0] if len(best) == wanted else 0.0
+        if bounds[order[at]] < threshold:
             break
-    if nth is not None:
-        thresholds = [nth]
-    else:
-        top = max(final.values(), default=0.0)
-        thresholds = [top * share for share in LADDER]
-    # 2-3. Every op that can reach the threshold, found through its word score.
-    for threshold in thresholds:
-        needed = _word_thresholds(threshold, word_scale, gram_part, bool(lifted), bool(barred))
-        if needed is None:
-            return None
-        # Each op against its own factor's floor; the lifted ones, a known set, are looked for on their own.
-        candidates = reaching_words(needed[1.0])
-        if lifted:
-            candidates |= lifted.intersection(reaching_words(needed[ACTION_LIFT]))
-        candidates.difference_update(final)
-        floors = {d: needed[ACTION_LIFT if d in lifted else DESTRUCTIVE_SHARE if d in barred else 1.0] for d in candidates}
-        fresh: dict[int, float] = {}
-        gram_needed: dict[int, float] = {}
-        for doc_id, word in words.at_least(0.0, candidates, floors).items():
-            factor = ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
-            fresh[doc_id] = word
-            if gram_scale:
-                # What its gram score must add for the op to reach the threshold.
-                gram_needed[doc_id] = max(0.0, (threshold / factor / (1.0 + MARGIN) - word_scale * word) / gram_scale)
-        if gram_scale:
-            gram_found = grams.at_least(0.0, fresh, gram_needed)
-            for doc_id in list(fresh):
-                if gram_needed[doc_id] > 0.0 and doc_id not in gram_found:
-                    del fresh[doc_id]  # under the threshold whatever its exact score
-            gram_scores.update(gram_found)
-        word_scores.update(fresh)
-        score_known()
-        prefix = eligible_from(threshold)
-        if len(prefix) >= wanted:
-            return Prefix(prefix, final, evidence)
-    return None
+        if word_walk.read + (gram_walk.read if gram_walk is not None else 0) - start > budget:
+            return None  # bounds too loose to save a walk
+        chunk = []
+        while at < len(order) and len(chunk) < CHUNK and bounds[order[at]] >= threshold:
+            chunk.append(order[at])
+            at += 1
+        chunk.sort()
+        consider(score(scored_blocks(chunk, threshold)))
+    # 3. Every op at or over the threshold is scored: those that pass the filters, best first, start the full ranking.
+    threshold = best[0] if len(best) == wanted else 0.0
+    prefix = sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
+    if len(prefix) < wanted and at < len(order):
+        return None
+    if threshold > 0.0:
+        # Every op scoring at least the threshold, eligible or not: a repeated request starts (and most often ends) there.
+        lexical.remember_head(head_key, {d: (score, word_scores.get(d), gram_scores.get(d)) for d, score in final.items() if score >= threshold})
+    return Prefix(prefix, final, evidence)
 
 
-def _highest(scores: dict[int, float], most: int, share: float) -> tuple[dict[int, float], float]:
-    """At most ``most`` of the highest ``scores`` (none at or under ``share`` of the best), and a score that no other exceeds."""
-    if len(scores) <= most:
-        return dict(scores), 0.0
-    ceiling = share * max(scores.values())
-    high = list(filter(ceiling.__lt__, scores.values()))
-    if len(high) > most:
-        high.sort(reverse=True)
-        ceiling = high[most]  # those tied with it are left out with it
-    keep = list(map(ceiling.__lt__, scores.values()))
-    return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep))), ceiling
+def _from_head(head: dict[int, tuple[float, float | None, float | None]], ceiling: float, passes: Callable[[int], bool], min_evidence: float, wanted: int) -> Prefix | None:
+    """The prefix from a remembered head (every op at or over some threshold, with its scores), if ``wanted`` of its ops pass the filters.
 
-
-def _word_thresholds(threshold: float, word_scale: float, gram_part: float, any_lifted: bool, any_barred: bool) -> dict[float, float] | None:
-    """By score factor, the word score an op needs to reach ``threshold``; None when an op with no word could."""
-    needed: dict[float, float] = {}
-    for factor, present in ((ACTION_LIFT, any_lifted), (1.0, True), (DESTRUCTIVE_SHARE, any_barred)):
-        if not present:
-            continue
-        words_part = threshold / factor / (1.0 + MARGIN) - gram_part
-        if words_part <= 0.0:
-            return None
-        needed[factor] = words_part / word_scale * (1.0 - MARGIN)
-    return needed
+    Then the wanted-th best eligible score is at or over the head's
+    threshold, so every op that reaches it is in the head.
+    """
+    match = LexicalMatch({}, {d: w for d, (_, w, _) in head.items() if w is not None}, {d: g for d, (_, _, g) in head.items() if g is not None}, ceiling)
+    scores = {d: score for d, (score, _, _) in head.items()}
+    evidence: dict[int, float] = {}
+    order = []
+    for doc_id in sorted(scores, key=lambda d: (-scores[d], d)):
+        if len(order) >= wanted and scores[doc_id] < scores[order[-1]]:
+            break
+        evidence[doc_id] = match.coverage(doc_id)
+        if evidence[doc_id] >= min_evidence and passes(doc_id):
+            order.append(doc_id)
+    if len(order) < wanted:
+        return None
+    return Prefix(order, scores, evidence)

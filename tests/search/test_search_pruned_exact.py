@@ -18,7 +18,7 @@ import pytest
 from opgate.core import Gateway, build_registry
 from opgate.core.catalog import load_catalog
 from opgate.core.search import SearchIndex
-from opgate.core.search import _top
+from opgate.core.search import _blocks, _pruned, _top
 
 REPO = Path(__file__).resolve().parents[2]
 REQUESTS = REPO / "bench" / "data" / "builtin_requests.json"
@@ -132,28 +132,75 @@ def _random_requests(index: SearchIndex, count: int, seed: int) -> list[str]:
     return requests
 
 
-@pytest.mark.parametrize(("kept", "share"), [(_top.KEPT_GRAMS, _top.GRAM_KEPT_SHARE), (16, 0.0), (200, 0.7)])
-def test_random_requests_rank_exactly_as_the_full_walk(twilio_twice, monkeypatch, kept, share):
-    """Seeded random requests (typos and long requests included), with few or many gram scores kept as the ceiling of the rest."""
-    monkeypatch.setattr(_top, "KEPT_GRAMS", kept)
-    monkeypatch.setattr(_top, "GRAM_KEPT_SHARE", share)
+@pytest.mark.parametrize(("chunk", "block_share"), [(_blocks.CHUNK, _pruned.BLOCK_SHARE), (1, 1.0), (32, 0.05)])
+def test_random_requests_rank_exactly_as_the_full_walk(twilio_twice, monkeypatch, chunk, block_share):
+    """Seeded random requests (typos and long requests included), blocks scored one or many at a time, the top found by blocks or by a walk."""
+    monkeypatch.setattr(_blocks, "CHUNK", chunk)
+    monkeypatch.setattr(_pruned, "BLOCK_SHARE", block_share)
+    monkeypatch.setattr(_top, "CHUNK", chunk)
     twilio_twice.lexical._tops.clear()
     counting = _Counting(monkeypatch)
-    narrowed = []
-    real_highest = _top._highest
+    stopped_early = []
+    real_fused_order = _top.fused_order
 
-    def highest(scores, most, at_least_share):
-        found = real_highest(scores, most, at_least_share)
-        narrowed.append(len(found[0]) < len(scores))
-        return found
+    def fused_order(*args):
+        bounds, order = real_fused_order(*args)
+        stopped_early.append(order)
+        return bounds, order
 
-    monkeypatch.setattr(_top, "_highest", highest)
-    for query in _random_requests(twilio_twice, 90, seed=kept):
+    monkeypatch.setattr(_top, "fused_order", fused_order)
+    for query in _random_requests(twilio_twice, 90, seed=chunk):
         for limit, offset in ((10, 0), (5, 5)):
             full, pruned = _both(twilio_twice, lambda: twilio_twice.search(query, limit=limit, offset=offset))
             assert pruned == full, (query, limit, offset)
         full, pruned = _both(twilio_twice, lambda: twilio_twice.search(query, kind="write"))
         assert pruned == full, (query, "write")
     assert counting.answered > 0.3 * counting.asked
-    # The gram ceiling was below the best gram score for some requests, so the narrower word floor was exercised.
-    assert sum(narrowed) > 5
+    assert stopped_early
+
+
+def test_new_words_and_typos_rank_exactly_at_100_blocks(monkeypatch, tmp_path):
+    """A catalogue of 6,400 generated ops (100 blocks): made-up words, typos of them and words no op has, both ways, hit for hit."""
+    index = _generated_index(6400, seed=7, folder=tmp_path)
+    counting = _Counting(monkeypatch)
+    rng = random.Random(11)
+    vocabulary = sorted({w for r in index.records for w in r.summary.split()})
+    queries = []
+    for number in range(60):
+        words = rng.sample(vocabulary, rng.randint(1, 4))
+        if number % 3 == 1:
+            word = rng.choice(words)
+            at = rng.randrange(len(word))
+            words[words.index(word)] = word[:at] + rng.choice("aeiou") + word[at + 1 :]
+        if number % 3 == 2:
+            words.append("".join(rng.choice("bcdfghklmnprstvz") for _ in range(6)))
+        queries.append(" ".join(words))
+    for query in queries:
+        for limit, offset in ((10, 0), (5, 5), (1, 0)):
+            full, pruned = _both(index, lambda: index.search(query, limit=limit, offset=offset))
+            assert pruned == full, (query, limit, offset)
+        full, pruned = _both(index, lambda: index.search(query, kind="read"))
+        assert pruned == full, (query, "read")
+    assert counting.answered > 0.3 * counting.asked
+
+
+def _generated_index(size: int, seed: int, folder: Path) -> SearchIndex:
+    """Ops named and described with words made of a few hundred syllables: many ops share each word, as in a large catalogue."""
+    rng = random.Random(seed)
+    syllables = [a + b for a in "bdfgklmnprstvz" for b in ("a", "e", "i", "o", "u", "ar", "en")]
+    words = sorted({"".join(rng.sample(syllables, rng.randint(2, 3))) for _ in range(900)})
+    verbs = ["create", "list", "get", "update", "delete", "send", "fetch"]
+    tools = []
+    for number in range(size):
+        topic = rng.sample(words, rng.randint(2, 4))
+        verb = rng.choice(verbs)
+        name = verb.capitalize() + "".join(w.capitalize() for w in topic[:2]) + str(number)
+        tools.append({
+            "name": name,
+            "op": f"g{number % 37}.{name}",
+            "description": f"{verb.capitalize()} {' '.join(topic)}. " + " ".join(rng.sample(words, rng.randint(3, 12))),
+            "parameters": {"type": "object", "properties": {}, "required": []},
+        })
+    path = folder / "generated.json"
+    path.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+    return SearchIndex.build(build_registry(load_catalog(path)))

@@ -15,10 +15,11 @@ from array import array
 
 import pytest
 from opgate.core.search import _pruned
-from opgate.core.search._lexical import _order_key, _order_name, _OrdersByName
+from opgate.core.search._blocks import SHIFT, BlockWalk, block_count, block_maxima, for_queries
+from opgate.core import Gateway
+from opgate.core.search._lexical import LexicalRanker, _order_key, _order_name, _OrdersByName
 from opgate.core.search._packed import impact_order, pack, unpack
 from opgate.core.search._pruned import ScoredLists, _unit_most
-from opgate.core.search._top import _highest
 
 SHARES = (1.0, 0.99, 0.9, 0.75, 0.5, 0.25, 0.05)
 
@@ -123,6 +124,16 @@ def test_water_filling_bounds_every_capped_unit_vector():
             assert sum(c * x for c, x in zip(coefficients, vector)) <= most * (1.0 + _pruned.MARGIN)
 
 
+def test_a_rankers_block_maxima_survive_packing():
+    """Every list's block maxima read back from the cache's sections as they were built (a table whose columns disagree is refused)."""
+    ranker = Gateway(call_log=False).search_index.lexical
+    _, sections = ranker.pack()
+    back = LexicalRanker.unpacked(ranker.pack()[0], sections.__getitem__)
+    for key, (numbers, peaks) in ranker._maxima.items():
+        found = back._maxima.get(key)
+        assert list(found[0]) == list(numbers) and list(found[1]) == list(peaks), key
+
+
 def test_impact_orders_survive_packing_with_their_keys():
     keys = [("w", "phone"), ("w", (("numb", 1.0), ("phone", 0.35))), ("g", " ph"), ("g", "[x]")]
     table = {_order_name(key): (impact_order(array("d", [0.1 * i, 0.5, 0.3])),) for i, key in enumerate(keys)}
@@ -155,16 +166,51 @@ def test_a_walks_scores_answer_as_the_lists_do(seed):
     assert walked.best(min(walk.values())) == {d: s for d, s in walk.items() if s == top}
 
 
-def test_the_highest_scores_kept_leave_every_other_under_the_ceiling():
-    rng = random.Random(11)
-    for _ in range(300):
-        scores = {d: rng.choice((0.1, 0.5, 0.5, 0.9, 1.0)) * rng.random() + rng.choice((0.0, 0.3)) for d in range(rng.randint(1, 400))}
-        most = rng.randint(1, 120)
-        share = rng.choice((0.0, 0.5, 0.9))
-        kept, ceiling = _highest(scores, most, share)
-        assert kept == {d: scores[d] for d in kept}
-        assert len(kept) <= max(most, len(scores) if len(scores) <= most else 0)
-        assert all(score <= ceiling for d, score in scores.items() if d not in kept)
-        if len(scores) > most:
-            assert all(score > ceiling for score in kept.values())
-            assert ceiling >= share * max(scores.values())
+def _blocked(scored: ScoredLists, documents: int) -> ScoredLists:
+    """The same lists with their block maxima, as the index gives them."""
+    blocks = block_count(documents)
+    maxima = [for_queries(block_maxima(ids, weights), blocks) for ids, weights, _ in scored.lists]
+    return ScoredLists(scored.lists, [None] * len(scored.lists), unit=scored.unit, maxima=maxima, blocks=blocks)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_block_maxima_are_each_blocks_largest_weight(seed):
+    rng = random.Random(500 + seed)
+    for ids, weights, _ in _word_lists(rng, rng.choice((100, 3000)), 6).lists:
+        expected: dict[int, float] = {}
+        for doc_id, weight in zip(ids, weights):
+            expected[doc_id >> SHIFT] = max(expected.get(doc_id >> SHIFT, 0.0), weight)
+        numbers, peaks = block_maxima(ids, weights)
+        assert dict(zip(numbers, peaks)) == expected
+        assert len(numbers) == len(peaks)
+        numbers, dense = for_queries((numbers, peaks), block_count(3000))
+        assert (dict(zip(numbers, dense)) if len(numbers) else {b: m for b, m in enumerate(dense) if b in expected}) == expected
+
+
+@pytest.mark.parametrize(("seed", "share"), [(seed, share) for seed in range(8) for share in (0.5, 10.0)])
+def test_the_block_walk_finds_the_top_and_answers_as_the_lists_do(monkeypatch, seed, share):
+    """Block by block (or, past ``BLOCK_SHARE`` of a walk, by walking): the top, exact scores, a ceiling over every block not scored."""
+    monkeypatch.setattr(_pruned, "BLOCK_SHARE", share)
+    rng = random.Random(700 + seed)
+    documents = rng.choice((500, 3000))
+    fresh = _word_lists(random.Random(seed), documents, 4) if seed % 2 else _gram_lists(random.Random(seed), documents, 30, 12)
+    blocked = _blocked(fresh, documents)
+    walk = fresh.everything()
+    top = max(walk.values())
+    assert blocked.best(min(walk.values())) == {d: s for d, s in walk.items() if s == top}
+    scores, ceiling = blocked.known()
+    assert all(walk[d] == score for d, score in scores.items())
+    scored_blocks = blocked.blocks.scored if blocked.blocks is not None else None
+    assert all(score <= ceiling for d, score in walk.items() if scored_blocks is not None and d >> SHIFT not in scored_blocks)
+    for threshold in (top * s for s in SHARES):
+        reaching = {d for d, score in walk.items() if score >= threshold}
+        assert reaching <= blocked.candidates(threshold)
+        documents_asked = fresh.candidates(threshold) | set(rng.sample(sorted(walk), min(50, len(walk))))
+        assert blocked.at_least(threshold, documents_asked) == fresh.at_least(threshold, documents_asked)
+        own = {d: threshold * rng.choice((0.0, 0.5, 1.0, 1.5)) for d in documents_asked}
+        assert blocked.at_least(0.0, documents_asked, own) == fresh.at_least(0.0, documents_asked, own)
+    # Block by block, every op of a block gets the walk's very float, whatever the blocks scored with it.
+    walker = BlockWalk(fresh.lists, blocked.maxima, blocked.block_total, _pruned.MARGIN)
+    chunk = sorted(rng.sample(range(blocked.block_total), min(5, blocked.block_total)))
+    assert walker.score_blocks(chunk) == {d: s for d, s in walk.items() if d >> SHIFT in set(chunk)}
+    assert all(bound >= max((s for d, s in walk.items() if d >> SHIFT == block), default=0.0) for block, bound in enumerate(walker.bounds))
