@@ -64,6 +64,11 @@ RANK_SHARPNESS = 4
 # trigram), not a pointer worth a look. Of the right answers in the MetaTool dev
 # top five, 99% have more than seven times this.
 MIN_EVIDENCE = 0.01
+# With embeddings no op is dropped for its evidence: the fused score already
+# ranks by meaning, and an op whose words and cosine say little absolutely
+# (cosine under UNRELATED_COSINE) may still be the best pointer there is; its
+# confidence says how little. FIGURES
+SEMANTIC_MIN_EVIDENCE = 0.0
 # An op must answer at least this much of a request (square root of its
 # evidence) for the answer to say anything; below it, nothing is plausibly
 # related and the answer is empty (NO_MATCH_IN_CATEGORY inside a group).
@@ -270,7 +275,8 @@ class SearchIndex:
         scores, suggested, first = adjusted.scores, adjusted.suggested, adjusted.first
         if first is not None and not passes(first):
             first = None
-        order = _lead_first(_by_score(scores), keep=lambda d: passes(d) and evidence(d) >= MIN_EVIDENCE, lead=first, barred=adjusted.barred)
+        floor = MIN_EVIDENCE if self.semantic is None else SEMANTIC_MIN_EVIDENCE
+        order = _lead_first(_by_score(scores), keep=lambda d: passes(d) and evidence(d) >= floor, lead=first, barred=adjusted.barred)
 
         def strongest_near(floor: float) -> float:
             return max((evidence(d) for d in scores if scores[d] >= floor), default=0.0)
