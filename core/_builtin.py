@@ -6,9 +6,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from ._record import replace
 from ._scopes import ContextTable
-from dataclasses import replace
-
 from .catalog._sources import CatalogLoad, load_json_file
 from .catalog._tool import Binding
 

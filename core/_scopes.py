@@ -8,11 +8,10 @@ restricted. No context at all means every op is visible.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from ._record import field, record
 from .registry._record import OpRecord
-
 
 # The name every front end uses for "no context: every op is visible".
 ALL_CONTEXTS = "all"
@@ -23,7 +22,7 @@ def everything(record: OpRecord) -> bool:
     return True
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ContextTable:
     """Context name -> tool groups, with a description of each context."""
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+
+from ._record import field, record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WebSettings:
     """How ``util.web.*`` reach the network.
 
@@ -38,7 +39,7 @@ def _seconds_from_env(name: str, default: float) -> float:
     return value
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GatewaySettings:
     """Limits for exec and batch. Times are in seconds unless the name says otherwise.
 

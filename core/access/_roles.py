@@ -1,14 +1,13 @@
 """What each bearer-token role may do: read, write, answer confirmations."""
-
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .._record import record
 
 ROLES = ("reader", "writer", "approver")
 """Weakest first: each role may do what the ones before it may."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Caller:
     """Who is calling, and what their role lets them do.
 

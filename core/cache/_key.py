@@ -79,7 +79,7 @@ def _remembered(memo: Path, stamp: str) -> tuple[str | None, dict[str, str]]:
     found = read_cache_file(memo, kind="code-fingerprint", key="code")
     try:
         known = found.json("memo") if found is not None else {}
-    except ValueError:
+    except (ValueError, KeyError):  # KeyError: a whole file without the section (another opgate shares the folder)
         known = {}
     if not isinstance(known, dict):
         known = {}

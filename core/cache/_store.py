@@ -38,9 +38,9 @@ def _compact(value: Any) -> bytes:
 
 
 def default_cache_dir() -> Path:
-    import platformdirs
+    from .._user_dirs import user_cache_dir
 
-    return Path(platformdirs.user_cache_dir("opgate", appauthor=False))
+    return user_cache_dir()
 
 
 def private_folder(folder: Path) -> Path | None:

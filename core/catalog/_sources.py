@@ -9,12 +9,12 @@ folder of tool folders, one tool folder, or a folder of JSON catalogue files.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import safe_json
+from .._record import field, record
 from ._tool import LoadProblem, ToolDefinition
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 _NOISE_WORDS = {"mcp", "tools", "tool", "list", "openapi", "catalog", "catalogue", "functions", "registry", "definitions", "json", "schema", "schemas"}
 
 
-@dataclass
+@record
 class CatalogLoad:
     """What one source gave: its tools and every problem found in it."""
 

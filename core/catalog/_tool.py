@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from .._record import field, record
 
 SIDE_EFFECTS = ("none", "read_only", "writes")
 CATEGORIES = ("retrieval", "action", "utility")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolMetadata:
     """Orchestration metadata of one tool (the tool-folder `schema.json` fields).
 
@@ -58,7 +59,7 @@ class ToolMetadata:
 EXECUTOR_KINDS = ("store", "python", "mcp", "http", "none")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Binding:
     """How an op runs: which kind of executor, and what it points at.
 
@@ -103,7 +104,7 @@ BUILTIN_CLAIM = Binding("none", reason="a catalogue file says it is a built-in o
 NOT_RUNNABLE_FROM_FILE = Binding("none", reason="it was read from a catalogue file with no server or handler behind it, so it can be browsed but not run")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolDefinition:
     """One tool as a catalogue source describes it, before it becomes an op.
 
@@ -135,7 +136,7 @@ class ToolDefinition:
     title: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LoadProblem:
     """Something wrong with a catalogue: where it is and what to fix.
 

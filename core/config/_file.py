@@ -20,9 +20,9 @@ FILE_NAME = "opgate.toml"
 
 
 def user_config_path() -> Path:
-    from platformdirs import user_config_dir
+    from .._user_dirs import user_config_dir
 
-    return Path(user_config_dir("opgate")) / FILE_NAME
+    return user_config_dir() / FILE_NAME
 
 
 def find_config(explicit: str | Path | None = None, *, cwd: Path | None = None) -> Path | None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._record import field, record
 from ._serve import ServeConfig
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ _METHOD = re.compile(r"^[A-Z]+$")
 SERVE_MODES = ("gateway", "hybrid", "full", "deferred", "protocol")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AuthConfig:
     """Where an upstream's credentials come from: the names of environment variables, never the values.
 
@@ -38,7 +38,7 @@ class AuthConfig:
         return [n for n in (self.username_env, self.password_env, self.token_env, self.api_key_env) if n]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HttpUpstreamConfig:
     """One HTTP API upstream: its OpenAPI document and how to reach it."""
 
@@ -68,7 +68,7 @@ class HttpUpstreamConfig:
         return ApiPolicy(read_only=self.read_only, confirm_methods=methods, operations=operations)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OpgateConfig:
     """The whole configuration. ``source`` is the file it came from (``None``: no file, the defaults)."""
 

@@ -7,9 +7,10 @@ the file. See docs/serve.md, "A server for a team".
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from .._record import record
 
 if TYPE_CHECKING:
     from ._check import _Checker
@@ -22,7 +23,7 @@ DEFAULT_RATE_BURST = 60
 """Requests a caller may send at once before the rate applies."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ServeConfig:
     """``auth``: ``None`` lets the server decide (on when the workspace has tokens)."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -51,10 +50,15 @@ def recorded(method: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, A
     """Record each call of a protocol operation under its own name; ``call_tool``'s exec is its child."""
     kind = method.__name__
     describe = DESCRIBE[kind]
-    signature = inspect.signature(method)
+    signature = None  # made on the first call: inspect costs a command line that only imports this (opgate search)
 
     @functools.wraps(method)
     def run(self: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        nonlocal signature
+        if signature is None:
+            import inspect
+
+            signature = inspect.signature(method)
         gateway = self.gateway
         session = self.session if self.session is not None else gateway.current_session
         with gateway.telemetry.step(kind, session, wraps=kind == "call_tool") as step:

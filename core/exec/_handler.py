@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
+from .._record import field, record
 from ..registry._record import OpRecord
 from ..settings import GatewaySettings
 from ._session import Session
 
 
-@dataclass
+@record
 class HandlerContext:
     """Everything a handler may use. ``tx`` is the store transaction the call runs in
     (a write transaction for writes, read-only otherwise; ``None`` for handlers
@@ -43,7 +43,7 @@ class HandlerContext:
 HandlerFn = Callable[[HandlerContext, dict[str, Any]], Any]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Handler:
     """A handler function and how the dispatcher must run it.
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import safe_json
+from .._record import field, record
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._errors import InvalidArguments, NotFoundError
@@ -21,7 +21,7 @@ from ._session import Session
 from ._validation import ArgumentValidator
 
 
-@dataclass
+@record
 class Call:
     """A call that passed resolution and validation."""
 
@@ -79,6 +79,29 @@ def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
     odd = [key for key in args if not isinstance(key, str)]
     if odd:
         raise InvalidArguments(f"argument names must be strings, not {odd[0]!r}")
+    return dict(args)
+
+
+_FLAT = (str, int, float, bool, type(None))
+
+
+def _plain_args(args: Any) -> dict[str, Any] | None:
+    """A copy of ``args`` when it is an object of flat values whose names and text are ASCII (the usual call); else None.
+
+    Such arguments need neither of the checks below: ASCII text holds no lone
+    surrogate, and one level is far from too deep. Anything else takes them.
+    """
+    if type(args) is not dict:
+        return None
+    for name, value in args.items():
+        if type(name) is not str or not name.isascii():
+            return None
+        kind = type(value)
+        if kind is str:
+            if not value.isascii():
+                return None
+        elif kind not in _FLAT:
+            return None
     return dict(args)
 
 
@@ -146,14 +169,21 @@ def prepare_call(
     id_seed: str | None = None,
 ) -> Call:
     warnings: list[str] = []
-    try:
-        args = _normalise_args(raw_args, warnings)
-    except InvalidArguments as exc:
-        raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
-    _check_input(args)
+    plain = _plain_args(raw_args)
+    if plain is not None:
+        args = plain
+    else:
+        try:
+            args = _normalise_args(raw_args, warnings)
+        except InvalidArguments as exc:
+            raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
+        _check_input(args)
     required, dry_run_by_default = _op_facts(record)
-    args, fills = session.fill_missing(required, args)
-    warnings += fills
+    for name in required:
+        if name not in args:  # only then can the session fill anything in
+            args, fills = session.fill_missing(required, args)
+            warnings += fills
+            break
     field_errors, headline = validator.check(record, args)
     if field_errors:
         extra = help_inline(record) if _mostly_wrong(args, field_errors) else {}

@@ -31,9 +31,11 @@ _NUMBER = (int, float)
 
 def _is_uuid(text: str) -> bool:
     """The canonical 8-4-4-4-12 hex form: what jsonschema's ``uuid`` check (``uuid.UUID`` and dashes at 8, 13, 18, 23) accepts."""
-    if len(text) != 36:
+    if len(text) != 36 or not text[8] == text[13] == text[18] == text[23] == "-":
         return False
-    return all(text[i] == "-" if i in (8, 13, 18, 23) else text[i] in _HEX for i in range(36))
+    digits = text.replace("-", "")
+    # 32 left means the four dashes above were the only ones; the rest must all be hex (checked in C, not per character).
+    return len(digits) == 32 and _HEX.issuperset(digits)
 
 
 def _same(value: Any, allowed: Any) -> bool:
@@ -165,7 +167,7 @@ def certainly_valid(schema: Any, args: Any) -> bool:
     if type(schema) is not dict or type(args) is not dict:
         return False
     dialect = schema.get("$schema")
-    if dialect is not None and dialect not in _DIALECTS:
+    if dialect is not None and (type(dialect) is not str or dialect not in _DIALECTS):
         return False
     if "$schema" in schema:
         schema = {key: value for key, value in schema.items() if key != "$schema"}

@@ -77,12 +77,14 @@ def _collect_ids(root: Any, seen: dict[str, None]) -> None:
                     seen.setdefault(value, None)
                     if len(seen) >= MAX_ENTITIES:
                         return
-            elif isinstance(value, dict):
+            elif value is None:  # names nothing, whatever its key
+                continue
+            elif kind is dict or isinstance(value, dict):
                 if isinstance(name, str):  # an entry under a name that is no string is not walked
                     frames.append(pairs)
                     pairs = iter(value.items())
                     break
-            elif isinstance(value, list):
+            elif kind is list or isinstance(value, list):
                 if isinstance(name, str):
                     frames.append(pairs)
                     pairs = zip(repeat(name), value)
@@ -306,6 +308,41 @@ _ENTITIES_KEY = ', "entities": '
 """What ``meta.entities`` adds to the envelope's JSON text besides the list itself."""
 
 
+_PLAIN_META = frozenset({"trace_id", "latency_ms", "warnings", "entities"})
+_PLAIN_TOP = frozenset({"op", "ok", "result", "meta"})
+_PLAIN_OVERHEAD = 200
+"""More than the JSON text of a success envelope's fixed parts: its keys, punctuation, ``true`` and the latency."""
+
+
+def _surely_plain(envelope: dict[str, Any], limit: int) -> bool:
+    """Yes-only: a success envelope whose every string outside ``result`` is short ASCII text, so nothing needs measuring.
+
+    The usual answer of a read (the op, the trace id, the warnings and the
+    ids, nothing else) is decided here from the strings' lengths alone: ASCII
+    text is always writable, and its JSON is at most six characters a
+    character (``\\u001f``) and its quotes. False means "ask
+    :func:`_plainly_bounded`", which decides every envelope exactly;
+    tests/exec/test_envelope_bounds.py checks the two never disagree on a yes.
+    """
+    if envelope.keys() != _PLAIN_TOP or envelope["ok"] is not True:
+        return False
+    meta = envelope["meta"]
+    if type(meta) is not dict or not _PLAIN_META.issuperset(meta):
+        return False
+    warnings, entities = meta.get("warnings", ()), meta.get("entities", ())
+    # A float's JSON text is short (an int may be any length); success() rounds the latency to a float.
+    if type(warnings) not in (list, tuple) or type(entities) not in (list, tuple) or type(meta.get("latency_ms", 0.0)) is not float:
+        return False
+    texts = [envelope["op"], meta.get("trace_id", ""), *warnings, *entities]
+    try:
+        joined = "".join(texts)
+    except TypeError:  # something that is not text: measured the exact way
+        return False
+    if not joined.isascii() or max(map(len, texts)) > max(200, limit // 16):
+        return False
+    return _PLAIN_OVERHEAD + 6 * len(joined) + 6 * len(texts) <= limit
+
+
 def _json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, check_circular=False)
 
@@ -320,7 +357,7 @@ def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
     ``meta.truncated``. Lone surrogates (echoed input) become U+FFFD, so that
     every transport and the call log can write the answer.
     """
-    if _plainly_bounded(envelope, limit):
+    if _surely_plain(envelope, limit) or _plainly_bounded(envelope, limit):
         return envelope  # the common case: nothing to scrub, nothing to cut, no copy
     body = {key: value for key, value in envelope.items() if key != "result"}
     longest = max(200, limit // 16)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
+from .._record import field, record
 from ..telemetry._trail import DiscoveryTrail
 
 # Arguments a session may fill in when a call leaves them out.
@@ -16,7 +16,7 @@ REMEMBERED_IDS = ("project_id",)
 INSPECTED_LIMIT = 32
 
 
-@dataclass
+@record
 class Session:
     """Per-caller state shared by every call of one conversation or front end.
 

@@ -89,6 +89,15 @@ def _plainly_writable(args: Any) -> bool:
     return True
 
 
+_INT_DIGITS_SAFE = 10**1000
+"""Far below the digits past which Python refuses to write an int as text (4,300 by default)."""
+
+
+def _json_safe_numbers(args: dict[str, Any]) -> bool:
+    """Whether every int among flat ``args`` can surely be written as JSON text (a huge one raises)."""
+    return all(-_INT_DIGITS_SAFE < value < _INT_DIGITS_SAFE for value in args.values() if type(value) is int)
+
+
 def kept_args(args: Any, chars: int) -> tuple[dict | None, str, bool]:
     """``(copy to keep, digest of the whole, whether the copy was cut)`` for a call's arguments.
 
@@ -124,6 +133,32 @@ def _shortened(args: dict, chars: int) -> dict:
             kept["…"] = f"{len(args) - len(kept)} more arguments not kept"
             break
     return kept
+
+
+class _ArgsLater:
+    """An exec's entry whose argument columns are made when the entry is written, not on the call's path.
+
+    Only for flat arguments of plain text (:func:`_plainly_writable`), copied
+    at call time: their values are immutable, so the digest and the kept copy
+    come out the same whenever they are made, and the writer makes a batch of
+    them in one loop instead of each call paying for the JSON text and the
+    hash between its own work.
+    """
+
+    __slots__ = ("args", "row")
+
+    def __init__(self, row: dict[str, Any], args: dict[str, Any]):
+        self.row = row
+        self.args = args
+
+    def entry(self, chars: int) -> dict[str, Any]:
+        text = _SORTED_JSON(self.args)
+        if len(text) <= chars:
+            columns = {"args_digest": hashlib.sha256(text.encode()).hexdigest()[:16], "args": self.args, "args_truncated": False}
+        else:
+            kept, digest, truncated = kept_args(self.args, chars)
+            columns = {"args_digest": digest, "args": kept, "args_truncated": truncated}
+        return {**columns, **self.row}
 
 
 CANCELLED = "CANCELLED"
@@ -184,7 +219,7 @@ class CallLog:
 
     def _reset_after_fork(self) -> None:
         # In a forked child the parent's queue is the parent's to write, and its locks may be held.
-        self._pending: list[dict[str, Any]] = []
+        self._pending: list[dict[str, Any] | _ArgsLater] = []
         self._wake = threading.Condition()
         self._writing = threading.Lock()
         self._writer: threading.Thread | None = None
@@ -221,6 +256,16 @@ class CallLog:
         kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
         return {"args_digest": digest, "args": kept, "args_truncated": truncated}
 
+    def with_args(self, row: dict[str, Any], args: Any) -> Any:
+        """The entry to :meth:`append`: ``row``'s columns and those of ``args``, made now or when written (see :class:`_ArgsLater`).
+
+        Whatever could fail is done now, so that a failure still stops the
+        entry where the caller can say so.
+        """
+        if _plainly_writable(args) and _json_safe_numbers(args):
+            return _ArgsLater(row, dict(args))
+        return {**self.args_columns(args), **row}
+
     def record(self, envelope: dict[str, Any], **context: Any) -> None:
         """Queue an exec's entry; the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
@@ -232,8 +277,8 @@ class CallLog:
             return
         self.append(entry)
 
-    def append(self, entry: dict[str, Any]) -> None:
-        """Queue one entry (call-log columns); the writer thread commits it within ``call_log_flush_s``."""
+    def append(self, entry: dict[str, Any] | _ArgsLater) -> None:
+        """Queue one entry (call-log columns, or :meth:`with_args`'s); the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
             return
         with self._wake:
@@ -255,7 +300,7 @@ class CallLog:
             with self._wake:
                 batch, self._pending = self._pending, []
             if batch:
-                self._write(batch)
+                self._write(self._completed(batch))
 
     def close(self) -> None:
         """Stop the writer thread and write what is queued. Later records are written at once."""
@@ -294,6 +339,22 @@ class CallLog:
         if excess > 0:
             del self._pending[:excess]
             log.warning("the call log could not keep up; dropped its %d oldest queued entries", excess)
+
+    def _completed(self, batch: list[dict[str, Any] | _ArgsLater]) -> list[dict[str, Any]]:
+        """The batch with every entry's argument columns made (see :class:`_ArgsLater`)."""
+        if not any(type(entry) is _ArgsLater for entry in batch):
+            return batch
+        chars = self._settings.call_log_args_chars
+        entries = []
+        for entry in batch:
+            if type(entry) is _ArgsLater:
+                try:
+                    entry = entry.entry(chars)
+                except Exception:  # as when the entry was made at call time: reported, and that entry alone is left out
+                    log.warning("could not make the call log entry", exc_info=True)
+                    continue
+            entries.append(entry)
+        return entries
 
     def _per_thread_database(self) -> bool:
         # Each thread's connection to ":memory:" is a database of its own: a

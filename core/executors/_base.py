@@ -9,8 +9,9 @@ never sees which front end asked.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from .._record import field, record
 
 if TYPE_CHECKING:  # types only: importing the call's module would load the validator (jsonschema)
     from ..exec._prepare import Call
@@ -25,7 +26,7 @@ READ = "read"  # a read its source declares free of effects runs for real: there
 DRY_RUN_KINDS = (ROLLBACK, PREVIEW, NATIVE, READ)
 
 
-@dataclass
+@record
 class Outcome:
     """What running a call produced, before it becomes an envelope."""
 
@@ -38,7 +39,7 @@ class Outcome:
     entities: list[str] | None = None
 
 
-@dataclass
+@record
 class Invocation:
     """A validated call on its way to an executor, with the time it has left.
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
+from .._record import replace
 from ..catalog._tool import BUILTIN_CLAIM, Binding, LoadProblem
 from ..registry._registry import Registry
 from ._set import Executors

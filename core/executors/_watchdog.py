@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -51,7 +52,7 @@ class Watchdog:
             while heap and heap[0][2].cancelled:
                 heapq.heappop(heap)
             heapq.heappush(heap, (deadline, next(self._order), entry))
-            if self._thread is None or not self._thread.is_alive():
+            if self._thread is None:  # the thread runs until the process ends; a forked child starts its own (see _forget)
                 self._thread = threading.Thread(target=self._loop, name="opgate-watchdog", daemon=True)
                 self._thread.start()
             elif deadline < self._sleeping_until:
@@ -84,4 +85,14 @@ class Watchdog:
                     pass
 
 
+    def _forget(self) -> None:
+        """After fork: the parent's thread is not in the child, and its deadlines are the parent's calls'."""
+        self._heap = []
+        self._wake = threading.Condition()
+        self._thread = None
+        self._sleeping_until = float("-inf")
+
+
 WATCHDOG = Watchdog()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=WATCHDOG._forget)

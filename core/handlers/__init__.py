@@ -37,11 +37,13 @@ class BuiltinHandlers(Mapping[str, Handler]):
         self._loading = threading.Lock()
 
     def _load_next(self) -> None:
-        module = import_module(self._unloaded.pop(0), __name__)
+        # The table leaves the list only once joined: a failed import is tried again, never left out for good.
+        module = import_module(self._unloaded[0], __name__)
         overlap = self._handlers.keys() & module.HANDLERS.keys()
         if overlap:
             raise RuntimeError(f"ops with two handlers: {sorted(overlap)}")
         self._handlers.update(module.HANDLERS)
+        self._unloaded.pop(0)
 
     def __getitem__(self, op: str) -> Handler:
         handler = self._handlers.get(op)

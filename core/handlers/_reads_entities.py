@@ -8,9 +8,9 @@ the row (a project nests its contents, a task its documents and edges).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from .._record import record
 from ..exec._handler import Handler, HandlerContext
 from ..store import ENTITY_KINDS, KINDS
 from ._reads_arguments import existing_project, option, paged
@@ -61,7 +61,7 @@ def task_workspace(ctx: HandlerContext, task: dict) -> dict[str, Any]:
     return {"documents": documents, "edges": ctx.tx.edges_of(task["id"])}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KindReads:
     """How one kind is listed, searched and opened."""
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
+from .._record import replace
 from ..catalog._sources import CatalogLoad
 from ..catalog._tool import LoadProblem, ToolDefinition
 from ._naming import NamingRules, default_rules, is_destructive, kind_of, name_tool

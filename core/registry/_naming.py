@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .._record import record
 from ..catalog._tool import ToolDefinition
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -26,7 +26,7 @@ _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 _SEGMENT = re.compile(r"^[a-z0-9_]+$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NamingRules:
     exact: dict[str, str]
     patterns: tuple[tuple[re.Pattern[str], str], ...]
@@ -58,7 +58,7 @@ def default_rules() -> NamingRules:
     return NamingRules.from_mapping(json.loads(text))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OpName:
     op: str
     entity: str | None

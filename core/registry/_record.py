@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from .._record import field, record
 from ..catalog._tool import NOT_RUNNABLE_FROM_FILE, Binding, ToolMetadata
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OpRecord:
     """A registry record: what ``help`` shows and what ``exec`` dispatches on.
 

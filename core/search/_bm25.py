@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from operator import truediv
 from typing import Any
 
+from .._record import record
 from ._packed import PostingList, pack, posting_list, unpack
 from ._sums import weighted_sums
 
@@ -31,7 +31,7 @@ DEFAULT_B = 0.75
 RECENT_COMBINED = 64
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Field:
     """A field's weight (how much one occurrence counts) and length normalisation ``b``."""
 
@@ -64,8 +64,8 @@ class BM25Index:
 
     def _set(self, table: dict[str, PostingList], combined: dict[tuple[tuple[str, float], ...], tuple[float, PostingList]], unseen: float | None) -> None:
         self.postings = table
-        self.idf: dict[str, float] = {term: self._idf(len(postings[0])) for term, postings in table.items()}
-        self._best = {term: max(postings[1]) for term, postings in table.items()}
+        self.idf: Mapping[str, float] = _PerTerm(table, lambda postings: self._idf(len(postings[0])))
+        self._best: Mapping[str, float] = _PerTerm(table, lambda postings: max(postings[1]))
         self._combined = combined
         self._recent: dict[tuple[tuple[str, float], ...], tuple[float, PostingList]] = {}
         # A word no document has is scored as if one document matched it as
@@ -168,3 +168,33 @@ class BM25Index:
         combined = {tuple((str(t), float(w)) for t, w in key): (float(idf), combined_lists[str(i)]) for i, (key, idf) in enumerate(meta["combined"])}
         index._set(unpack(read, "words"), combined, float(meta["unseen"]))
         return index
+
+
+class _PerTerm(Mapping[str, float]):
+    """A value of each term's posting lists (its IDF, its best weight), worked out when the term is first looked up.
+
+    A query looks up a few terms; working out every term's when a cached
+    index is read touched every posting list (see ``_packed.PackedTable``).
+    """
+
+    __slots__ = ("_known", "_of", "_table")
+
+    def __init__(self, table: Mapping[str, PostingList], of: Callable[[PostingList], float]):
+        self._table = table
+        self._of = of
+        self._known: dict[str, float] = {}
+
+    def __getitem__(self, term: str) -> float:
+        found = self._known.get(term)
+        if found is None:
+            found = self._known[term] = self._of(self._table[term])
+        return found
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)

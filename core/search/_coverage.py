@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
+
+from .._record import replace
 
 
 def covered(lead: Any | None, bests: Iterable[Any], rest: Iterator[Any], may_lead: Callable[[Any], bool]) -> Iterator[Any]:
@@ -26,7 +27,7 @@ def covered(lead: Any | None, bests: Iterable[Any], rest: Iterator[Any], may_lea
     if lead is not None:
         also = by_op.pop(lead.record.op, None)
         if also is not None and also.confidence > lead.confidence:
-            lead = dataclasses.replace(lead, confidence=also.confidence, suggested_args=lead.suggested_args or also.suggested_args)
+            lead = replace(lead, confidence=also.confidence, suggested_args=lead.suggested_args or also.suggested_args)
         top.append(lead)
     top.extend(sorted(by_op.values(), key=lambda r: (lead is None and not may_lead(r), -r.confidence)))
     seen: set[str] = set()
@@ -36,4 +37,4 @@ def covered(lead: Any | None, bests: Iterable[Any], rest: Iterator[Any], may_lea
             continue
         seen.add(item.record.op)
         ceiling = min(ceiling, item.confidence)
-        yield item if item.confidence == ceiling else dataclasses.replace(item, confidence=ceiling)
+        yield item if item.confidence == ceiling else replace(item, confidence=ceiling)

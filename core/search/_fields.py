@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from .._record import record
 from ..registry._record import OpRecord
 
 # Nested schemas deeper than this add mostly noise (and cost build time).
@@ -36,7 +36,7 @@ _PATH_PARAMETER = r"\{[^}]*\}"
 _QUOTED_EXAMPLE = r"[,;]?\s*\(?\b(?:e\.g\.|for example|such as)\s*[\"\u201c][^\"\u201d]{1,120}[\"\u201d]\)?"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OpText:
     """The text of one op, field by field (``guidance`` is kept for reference, not indexed)."""
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from .._record import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class SearchHit:
     """One op that matches a query. ``confidence`` is in [0, 1] and never rises down the list.
 
@@ -28,7 +29,7 @@ class SearchHit:
         return found
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NodeHit:
     """A group of the namespace (``onto.document``) whose ops match a query; ``ops`` counts its visible ops."""
 

@@ -36,9 +36,9 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._record import record
 from ..registry._record import OpRecord
 from ._calibration import default_calibration
 from ._coverage import covered
@@ -97,7 +97,7 @@ SEMANTIC_SHARE_WITH_PHRASES = 0.4
 FACET_FLOOR = 0.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ranked:
     """One op of a ranking, with its confidence, its relevance (for groups) and suggested arguments."""
 

@@ -17,10 +17,10 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .._record import record
 from ._facets import split_facets
 from ._phrases import PhraseMatcher
 from ._spelling import Speller
@@ -36,7 +36,7 @@ def normalize(text: str) -> str:
     return " ".join(text.lower().replace("\u2019", "'").split())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Intent:
     """How one request reads. ``state`` is empty unless it asks for a state change."""
 

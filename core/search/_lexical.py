@@ -30,9 +30,9 @@ from __future__ import annotations
 import json
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .._record import record
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
@@ -74,7 +74,7 @@ def _content_words(*texts: str) -> list[str]:
     return [w for text in texts for w in words(text) if w not in STOPWORDS]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LexicalMatch:
     """Scores of one query. ``fused`` is relative (the best document has 1.0); :meth:`coverage` is absolute."""
 
@@ -260,7 +260,7 @@ def _order_key(name: str) -> tuple[str, Any]:
     return "w", key if isinstance(key, str) else tuple((str(term), float(share)) for term, share in key)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class QueryLists:
     """A query's word and gram lists, a document at the peak of each, and the coverage ceiling (see :meth:`LexicalMatch.coverage`)."""
 

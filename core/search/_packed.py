@@ -74,4 +74,38 @@ def unpack(read: Any, name: str) -> dict[str, PostingList]:
         position += 1
     if len(offsets) != len(terms) + 1 or any(len(c) != offsets[-1] for c in columns):
         raise ValueError(f"the packed table {name!r} does not add up")
-    return {term: tuple(c[offsets[i] : offsets[i + 1]] for c in columns) for i, term in enumerate(terms)}
+    return PackedTable(terms, offsets, columns)
+
+
+class PackedTable(Mapping[str, PostingList]):
+    """What :func:`unpack` reads: a term's posting lists are sliced from the columns when first looked up.
+
+    A command line looks up a few terms of thousands; slicing every list
+    when the index is read cost ``opgate search`` about a tenth of its
+    instructions (docs/performance.md). The lists are the same arrays.
+    """
+
+    __slots__ = ("_at", "_columns", "_offsets", "_sliced")
+
+    def __init__(self, terms: list[str], offsets: array, columns: list[array]):
+        self._at = dict(zip(terms, range(len(terms))))
+        self._offsets = offsets
+        self._columns = columns
+        self._sliced: dict[str, PostingList] = {}
+
+    def __getitem__(self, term: str) -> PostingList:
+        found = self._sliced.get(term)
+        if found is None:
+            at = self._at[term]
+            start, end = self._offsets[at], self._offsets[at + 1]
+            found = self._sliced[term] = tuple(column[start:end] for column in self._columns)
+        return found
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._at
+
+    def __iter__(self):
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)

@@ -23,33 +23,51 @@ RELATED_WEIGHT = 0.5
 
 
 class RelatedTerms:
-    """Term -> the terms of every group it belongs to (itself excluded)."""
+    """Term -> the terms of every group it belongs to (itself excluded).
+
+    The groups are kept as they are, with each term's groups, and a term's
+    related terms are put together when it is first looked up: a query
+    looks up a few, and the search index cache then holds the groups
+    (about a seventh of the JSON the whole table took, read by every
+    ``opgate search``; docs/performance.md).
+    """
 
     def __init__(self, groups: Iterable[str]):
-        related: dict[str, set[str]] = {}
-        for group in groups:
-            members = set(terms(group))
-            for member in members:
-                related.setdefault(member, set()).update(members - {member})
-        self._related = {term: tuple(sorted(others)) for term, others in related.items()}
+        self._set_groups([sorted(set(terms(group))) for group in groups])
 
-    def pack(self) -> dict[str, list[str]]:
-        """The table as JSON values: the search index cache keeps it, so a process reading the index stems no group."""
-        return {term: list(others) for term, others in self._related.items()}
+    def _set_groups(self, groups: list[list[str]]) -> None:
+        self._groups = groups
+        self._member_of: dict[str, list[int]] = {}
+        for number, group in enumerate(groups):
+            for member in group:
+                self._member_of.setdefault(member, []).append(number)
+        self._related: dict[str, tuple[str, ...]] = {}
+
+    def pack(self) -> list[list[str]]:
+        """The groups of stemmed terms as JSON values: the search index cache keeps them, so a process reading the index stems no group."""
+        return [list(group) for group in self._groups]
 
     @classmethod
-    def unpacked(cls, table: dict[str, list[str]]) -> RelatedTerms:
-        if not isinstance(table, dict):
-            raise TypeError("the related-word table is not a mapping")
+    def unpacked(cls, groups: list[list[str]]) -> RelatedTerms:
+        if not isinstance(groups, list) or not all(isinstance(group, list) for group in groups):
+            raise TypeError("the related-word groups are not a list of lists")
         related = cls.__new__(cls)
-        related._related = {term: tuple(others) for term, others in table.items()}
+        related._set_groups(groups)
         return related
 
     def __len__(self) -> int:
-        return len(self._related)
+        return len(self._member_of)
 
     def of(self, term: str) -> tuple[str, ...]:
-        return self._related.get(term, ())
+        found = self._related.get(term)
+        if found is None:
+            numbers = self._member_of.get(term)
+            if numbers is None:
+                return ()
+            others = {other for number in numbers for other in self._groups[number]}
+            others.discard(term)
+            found = self._related[term] = tuple(sorted(others))
+        return found
 
     def expand(self, query: Mapping[str, float], weight: float = RELATED_WEIGHT) -> list[dict[str, float]]:
         """One set of alternatives per query term: the term, and its related terms at ``weight`` times its weight.

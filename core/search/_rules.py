@@ -21,9 +21,9 @@ the vocabulary is the catalogue's and never invented.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .._record import record
 from ..registry._record import OpRecord
 from ._intent import Intent
 
@@ -56,7 +56,7 @@ def state_field(record: OpRecord, names: tuple[str, ...]) -> tuple[str, tuple[st
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Adjusted:
     """A ranking after the rules. ``first`` must lead (a state change); ``barred`` may not lead."""
 

@@ -18,11 +18,11 @@ import importlib.util
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._record import record
 from ..registry._record import OpRecord
 from ._tokens import words
 
@@ -223,7 +223,7 @@ def cosine_evidence(cosine: float) -> float:
     return share * share
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SemanticMatch:
     """Scores of one query: ``scores`` min-max scaled over the catalogue (0..1), cosines for evidence."""
 

@@ -27,9 +27,9 @@ caller walks everything, as before.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from itertools import compress
 
+from .._record import record
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
 from ._pruned import MARGIN
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
@@ -46,7 +46,7 @@ GRAM_KEPT_SHARE = 0.5
 LADDER = (0.97, 0.9, 0.8, 0.65, 0.5, 0.3)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Prefix:
     """The exact start of a ranking: ops that pass the filters, best first, with their final scores and evidence."""
 

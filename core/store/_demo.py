@@ -13,8 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
+from .._user_dirs import user_data_dir
 from ._errors import NotAWorkspace, StoreError
 from ._kinds import KINDS
 from ._locate import connect_store, is_postgres_url
@@ -31,7 +30,7 @@ _LOAD_ORDER = ("template", "project", "goal", "plan", "milestone", "document", "
 
 def default_path() -> Path:
     """``workspace.db`` in the user data directory (``$XDG_DATA_HOME/opgate`` on Linux)."""
-    return Path(platformdirs.user_data_dir("opgate", appauthor=False)) / "workspace.db"
+    return user_data_dir() / "workspace.db"
 
 
 def demo_fixture_path() -> Any:

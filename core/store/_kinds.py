@@ -7,10 +7,10 @@ SQL from. Column names used in SQL come only from here, never from callers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from .._record import record
 from ._errors import InvalidValue
 
 TEXT, INT, JSON, TIME = "text", "int", "json", "time"
@@ -26,7 +26,7 @@ DEFAULT_DOCUMENT_ROLE = "reference"
 FOLDER_TYPE_KEY = "document.folder"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Field:
     """One column of a kind, as the data model describes it."""
 
@@ -39,7 +39,7 @@ class Field:
     bounds: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KindSpec:
     """Everything the store knows about one entity kind."""
 

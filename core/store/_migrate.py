@@ -10,18 +10,18 @@ exactly once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import apsw
 
+from .._record import record
 from ._errors import SchemaTooNew, StoreError
 from ._sqlite_conn import fetch, translated
 
 _FILE_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Migration:
     version: int
     name: str

@@ -36,6 +36,7 @@ class PGTxCore(SQLiteTxCore):
     _CHAR_FUNCTION = "chr"
     # READ COMMITTED has no snapshot to keep: the first write takes the advisory lock, then checks again.
     _WRITES_FROM_SNAPSHOT = False
+    _TITLE_KEY_BOUND = False
 
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         self._check_open()

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from .._record import field, record
 from ._changes import ChangeSet
 from ._rows import Shape
 
@@ -33,7 +33,7 @@ page itself (4.4 ms against 0.04 ms at 100,000 tasks).
 """
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Page:
     """One page of rows and how many rows matched in all.
 
@@ -50,7 +50,7 @@ class Page:
         return iter((self.rows, self.total))
 
 
-@dataclass
+@record
 class Removal:
     """Everything one ``delete`` took away, the asked-for row first."""
 

@@ -119,8 +119,12 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 _CONTAINERS = frozenset({dict, list})
 
 
+_STORED_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+"""``json.dumps`` with these options makes an encoder on every call; every stored JSON value (and call-log entry) passes here."""
+
+
 def encode_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _STORED_JSON(value)
 
 
 def decode(columns: tuple[str, ...], values: tuple[Any, ...], json_columns: frozenset[str]) -> dict:

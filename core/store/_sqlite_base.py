@@ -36,12 +36,19 @@ def column_list(columns: Iterable[str], alias: str = "") -> str:
     return ", ".join(prefix + c for c in columns)
 
 
+# Every read of a get's edges and links starts so; spelled once rather than joined on each call.
+_EDGES_WHERE = f"SELECT {column_list(EDGE_COLUMNS)} FROM edges WHERE "
+_LINKS_WHERE = f"SELECT {column_list(LINK_COLUMNS)} FROM task_documents WHERE "
+
+
 class SQLiteTxCore:
     """State shared by the read and write transaction mixins."""
 
     _CHAR_FUNCTION = "char"  # the code point to character function; PostgreSQL's is chr
     # A read transaction may turn into a write at its first write (see _in_current_snapshot); not so on PostgreSQL.
     _WRITES_FROM_SNAPSHOT = True
+    # A title's key is computed in Python and bound (see title_key); PostgreSQL's lower() folds more than ASCII.
+    _TITLE_KEY_BOUND = True
 
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
         self._conn = conn
@@ -135,8 +142,9 @@ class SQLiteTxCore:
         Only after an insert went through from a current snapshot (see
         ``_in_current_snapshot``) and until the next write statement: then
         what was found before the lock is what the workspace holds, and the
-        diff's names need not read it again. Not a copy: read it, do not
-        hand it out.
+        diff's names need not read it again. After an insert made under the
+        lock (not of a document), the rows its reference checks read are
+        known the same way. Not a copy: read it, do not hand it out.
         """
         found = self._found_current
         return found.get((kind, id)) if found else None
@@ -193,13 +201,13 @@ class SQLiteTxCore:
         return row
 
     def _edge_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
-        sql = f"SELECT {column_list(EDGE_COLUMNS)} FROM edges WHERE {where} {tail}"
+        sql = f"{_EDGES_WHERE}{where} {tail}"
         fetched = self._fetch(sql, params)
         self._reads.saw_rows(EDGE_KIND, fetched)
         return [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in fetched]
 
     def _link_rows(self, where: str, params: Any = (), tail: str = "") -> list[dict]:
-        sql = f"SELECT {column_list(LINK_COLUMNS)} FROM task_documents WHERE {where} {tail}"
+        sql = f"{_LINKS_WHERE}{where} {tail}"
         rows = []
         for values in self._fetch(sql, params):
             row = dict(zip(LINK_COLUMNS, values))

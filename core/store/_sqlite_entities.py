@@ -8,7 +8,7 @@ from typing import Any
 from ._errors import Conflict, NotFound
 from ._kinds import KINDS, KindSpec, spec_for
 from ._protocol import COUNT_CAP, Page
-from ._rows import Shape, checked_changes, copy_row, encode, ids_may_be_taken, json_columns_of, new_row
+from ._rows import Shape, checked_changes, copy_row, encode, encode_json, ids_may_be_taken, json_columns_of, new_row
 from ._sqlite_base import SQLiteTxCore
 from ._sqlite_filters import Order, checked_fields, order_clause, page_params, where_clause
 
@@ -27,6 +27,29 @@ def title_key_sql(operand: str, char_function: str = "char") -> str:
     for code in TITLE_SPACES:
         expression = f"replace({expression}, {char_function}({code}), '')"
     return f"lower({expression})"
+
+
+_TITLE_KEY_TABLE = str.maketrans({**{chr(code): None for code in (32, *TITLE_SPACES)},
+                                  **{chr(code): chr(code + 32) for code in range(ord("A"), ord("Z") + 1)}})
+
+
+def title_key(title: str) -> str:
+    """What SQLite's :func:`title_key_sql` makes of ``title``, computed here.
+
+    SQLite's own ``lower`` folds the ASCII letters only, so dropping the
+    spaces and folding A-Z is the same key. Binding it saves evaluating the
+    six nested functions on the parameter: 60 to 35 us of the look-up's
+    CPU in a create; the stored side stays the indexed expression.
+    """
+    return title.translate(_TITLE_KEY_TABLE)
+
+
+def _insert_sql(spec: KindSpec) -> str:
+    return f"INSERT INTO {spec.table} ({', '.join(spec.columns)}) VALUES ({', '.join('?' * len(spec.columns))})"
+
+
+_INSERT_SQL: dict[str, str] = {}
+"""Each kind's INSERT, made on its first insert (PostgreSQL's transactions translate it as they run it)."""
 
 
 _KIND_OF_SQL = " UNION ALL ".join(
@@ -88,8 +111,10 @@ class EntityReads(SQLiteTxCore):
         """
         spec = spec_for(kind)
         key = title_key_sql(spec.display, self._CHAR_FUNCTION)
-        where = f"project_id = ? AND {key} = {title_key_sql('?', self._CHAR_FUNCTION)}"
-        params = [project_id, title]
+        if self._TITLE_KEY_BOUND:
+            where, params = f"project_id = ? AND {key} = ?", [project_id, title_key(title)]
+        else:
+            where, params = f"project_id = ? AND {key} = {title_key_sql('?', self._CHAR_FUNCTION)}", [project_id, title]
         lim, _ = page_params(limit, 0)
         rows = self._select(spec, where, [*params, lim], "ORDER BY seq LIMIT ?", checked_fields(spec, fields))
         total, exact = self._count(f"FROM {spec.table} WHERE {where}", params, limit, 0, len(rows))
@@ -125,11 +150,15 @@ class EntityWrites(EntityReads):
         if not (self._locked or kind == "document") and self._in_current_snapshot(lambda: self._checked_insert(spec, row, fields, snapshot=True)):
             return copy_row(row)
         self._lock_for_write()  # the checks below must see what the write will be applied to
-        self._checked_insert(spec, row, fields)
+        found = self._checked_insert(spec, row, fields)
+        if self._WRITES_FROM_SNAPSHOT and kind != "document":
+            # Read under the write lock and untouched by the INSERT (its triggers write the search
+            # index only): what the workspace holds, until the next write (see known_row).
+            self._found_current = found
         return copy_row(row)
 
-    def _checked_insert(self, spec: KindSpec, row: dict, fields: Mapping[str, Any], *, snapshot: bool = False) -> None:
-        """Check ``row`` against the workspace and insert it.
+    def _checked_insert(self, spec: KindSpec, row: dict, fields: Mapping[str, Any], *, snapshot: bool = False) -> dict[tuple[str, str], dict]:
+        """Check ``row`` against the workspace and insert it; the rows its references named, by (kind, id).
 
         ``snapshot``: run in a transaction that has not taken the write lock
         yet (see ``_in_current_snapshot``), where the INSERT's own foreign key
@@ -141,10 +170,11 @@ class EntityWrites(EntityReads):
                 f"the id {row['id']} this call was to create is already taken: its dry-run's ids were used by an earlier run; dry-run again",
                 id=row["id"],
             )
-        self._check_references(spec, row, skip=("project_id",) if snapshot else ())
+        found = self._check_references(spec, row, skip=("project_id",) if snapshot else ())
         if spec.kind == "document":
             self._place_new_document(row)
         self._insert_row(spec, row)
+        return found
 
     def update(self, kind: str, id: str, changes: Mapping[str, Any]) -> tuple[dict, dict]:
         spec = spec_for(kind)
@@ -164,12 +194,10 @@ class EntityWrites(EntityReads):
     # -- shared row writes ---------------------------------------------------
 
     def _insert_row(self, spec: KindSpec, row: dict) -> None:
-        names = spec.columns
-        values = encode(row, json_columns_of(spec))
-        self._run(
-            f"INSERT INTO {spec.table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-            [values[n] for n in names],
-        )
+        sql = _INSERT_SQL.get(spec.kind) or _INSERT_SQL.setdefault(spec.kind, _insert_sql(spec))
+        json_columns = json_columns_of(spec)
+        # The values bound in column order, JSON columns encoded, without an encoded copy of the row first.
+        self._run(sql, [encode_json(row[n]) if n in json_columns and row[n] is not None else row[n] for n in spec.columns])
         self._reads.wrote(spec.kind, row["id"])
         self.changes.entity_created(spec.kind, row)
 
@@ -190,8 +218,12 @@ class EntityWrites(EntityReads):
         self.changes.entity_updated(spec.kind, before, after)
         return after
 
-    def _check_references(self, spec: KindSpec, row: dict, only: Any = None, skip: tuple[str, ...] = ()) -> None:
-        """Every id column must name an existing entity of the same project (``skip``: columns checked elsewhere)."""
+    def _check_references(self, spec: KindSpec, row: dict, only: Any = None, skip: tuple[str, ...] = ()) -> dict[tuple[str, str], dict]:
+        """Every id column must name an existing entity of the same project (``skip``: columns checked elsewhere).
+
+        Returns the rows found, by (kind, id).
+        """
+        found: dict[tuple[str, str], dict] = {}
         for field in spec.fields:
             target = row.get(field.name)
             if field.references is None or target is None:
@@ -206,3 +238,5 @@ class EntityWrites(EntityReads):
                     f"{field.name}: {field.references} {target} belongs to another project",
                     field=field.name,
                 )
+            found[field.references, target] = referenced
+        return found

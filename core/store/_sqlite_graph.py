@@ -12,6 +12,7 @@ from ._rows import check_json_object, copy_row, encode_json, new_id
 from ._sqlite_base import EDGE_KIND, LINK_KIND, SQLiteTxCore, link_key
 
 _EDGE_ORDER = "ORDER BY created_at, seq"
+_EDGE_ENDS = {"outgoing": "src_id = ?1", "incoming": "dst_id = ?1", "both": "(src_id = ?1 OR dst_id = ?1)"}
 _PROJECT_IDS = "SELECT ?1 UNION ALL " + " UNION ALL ".join(
     f"SELECT id FROM {spec.table} WHERE project_id = ?1" for spec in KINDS.values() if spec.in_project
 )
@@ -34,7 +35,7 @@ class GraphReads(SQLiteTxCore):
         self, entity_id: str, *, direction: Direction = "both", rel: str | None = None,
         limit: int | None = None,
     ) -> list[dict]:
-        ends = {"outgoing": "src_id = ?1", "incoming": "dst_id = ?1", "both": "(src_id = ?1 OR dst_id = ?1)"}
+        ends = _EDGE_ENDS
         if direction not in ends:
             raise InvalidValue("direction", f"{direction!r} is not a direction", tuple(ends))
         where, params = ends[direction], [entity_id]

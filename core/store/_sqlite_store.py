@@ -240,7 +240,7 @@ def _close_when_idle(conn: apsw.Connection, patience_s: float) -> None:
             return
         except apsw.ThreadingViolationError:
             if time.monotonic() >= deadline:
-                _log.warning("a workspace connection stayed busy in another thread for %.0f s; it closes when that thread lets go", patience_s)
+                _log.warning("a workspace connection stayed busy in another thread for %g s; it closes when that thread lets go", patience_s)
                 return
             time.sleep(pause)
             pause = min(pause * 2, 0.05)

@@ -9,9 +9,10 @@ listener registered with :meth:`Gateway.add_listener`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
+
+from .._record import field, record
 
 # What a row of the log is. Discovery kinds find or describe ops; call kinds run one.
 DISCOVERY_KINDS = ("help", "search", "list_tools", "list", "search_tool_by_category", "search_nodes", "expand_tool")
@@ -25,7 +26,7 @@ LANES = ("gateway", "typed", "generic", "protocol")
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CallEvent:
     """One answered call, as listeners and the call log see it.
 

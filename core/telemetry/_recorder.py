@@ -22,10 +22,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any
 
 from .._log import LazyLogger
+from .._record import field, record
 from ..exec._envelope import new_trace_id
 from ..exec._telemetry import CallLog, now_stamp, outcome_code
 from ..safe_json import scrub_text
@@ -40,7 +40,7 @@ SURFACED_LIMIT = 10
 
 Listener = Callable[[CallEvent], Any]
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _CallContext:
     parent_id: str | None = None  # the trace id of the call that makes the calls inside
     lane: str | None = None  # how the host reached them
@@ -89,7 +89,7 @@ def bounded_text(value: Any, chars: int = SUBJECT_CHARS) -> str:
     return text if len(text) <= chars else text[:chars] + "…"
 
 
-@dataclass
+@record
 class Step:
     """A call being recorded; :meth:`done` says how it ended."""
 
@@ -258,14 +258,13 @@ class Telemetry:
                 )
             row = None
             if logging_calls:
-                # The row straight from the same values (what event_row would give, plus the arguments):
+                # The row straight from the same values (what event_row would give; the log adds the arguments):
                 # no event is built for the log alone.
-                row = self.call_log.args_columns(args)
-                row.update(call_row(
+                row = self.call_log.with_args(call_row(
                     trace_id=trace_id, subject=subject, tool_name=tool_name, duration_ms=duration_ms, ok=ok, code=code,
                     dry_run=was_dry_run, actor=actor, kind="exec", session_id=session.id, chain_id=chain_id, parent_id=parent_id,
                     lane=lane, detail=detail,
-                ))
+                ), args)
         except Exception:
             log.warning("could not make the telemetry event of an exec", exc_info=True)
             return

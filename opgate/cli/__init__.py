@@ -27,6 +27,7 @@ from ._gateway_factory import GatewaySetupError
 from ._logging import configure_logging
 from ._named_only import NamedOnly, is_unbuilt, words_of
 from ._options import add_global_options, merge_global_options
+from ._parser import CommandParser
 
 __all__ = ["build_parser", "main"]
 
@@ -74,7 +75,7 @@ class _VersionAction(argparse.Action):
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The whole parser; given ``argv``, only the subcommands it names get their arguments (the others are listed)."""
-    parser = argparse.ArgumentParser(prog="opgate", description="A progressive tool disclosure gateway: browse ops, read their help, run them.")
+    parser = CommandParser(prog="opgate", description="A progressive tool disclosure gateway: browse ops, read their help, run them.")
     parser.add_argument("--version", action=_VersionAction)
     _ui_commands.add_demo_flag(parser)
     add_global_options(parser, position="main")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from opgate.core._record import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Line:
     """One ``rich.text.Text``: a base style and the pieces appended to it, each with its own style (a piece may be a Line)."""
 
@@ -34,7 +35,7 @@ class Line:
         return "".join(out)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class JsonBlock:
     """A JSON value shown as indented text (highlighted where colours show)."""
 

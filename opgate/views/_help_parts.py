@@ -9,15 +9,16 @@ from a catalogue and is plain text, never markup.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
+
+from opgate.core._record import record
 
 from ._envelope_parts import JsonBlock, Line
 
 KIND_STYLE = {"read": "green", "write": "yellow"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Column:
     header: str
     justify: str = "left"
@@ -25,7 +26,7 @@ class Column:
     no_wrap: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TableBlock:
     """A ``rich.table.Table`` without its outer edge; a cell is a Line, or a str rich reads as markup (only numbers here)."""
 

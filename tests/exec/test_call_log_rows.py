@@ -51,3 +51,46 @@ def test_flat_arguments_give_the_columns_the_general_path_gives():
         assert columns["args"] is not args
     long = {"text": "x" * 5000}
     assert log.args_columns(long)["args_truncated"] is True
+
+
+def test_argument_columns_made_when_written_are_those_made_at_call_time():
+    from opgate.core.exec._telemetry import CallLog
+
+    log = CallLog(None, enabled=False)
+    row = {"op": "onto.task.get", "ok": True}
+    cases = (
+        {"task_id": "t-1", "limit": 5, "ratio": 0.5, "flag": True, "none": None}, {"b": "é", "a": 1}, {},
+        {"text": "x" * 5000}, {"a": "y" * 3000, "b": "z" * 3000}, {"n": 10**500},
+    )
+    for args in cases:
+        later = log.with_args(dict(row), args)
+        made = later.entry(4096) if not isinstance(later, dict) else later
+        assert made == {**log.args_columns(args), **row}, args
+        assert list(made) == list({**log.args_columns(args), **row}), "the columns keep their order"
+
+
+def test_what_could_fail_is_not_left_for_later():
+    from opgate.core.exec._telemetry import CallLog
+
+    log = CallLog(None, enabled=False)
+    for args in ({"n": 10**5000}, {"t": "bad\ud800"}, {"nested": {"a": 1}}):
+        try:
+            made = log.with_args({"op": "x"}, args)
+        except ValueError:
+            continue  # an int too long to write raises here, on the call's side, as it did before
+        assert isinstance(made, dict), args
+
+
+def test_the_arguments_are_copied_when_called_and_every_entry_is_written_in_order(tmp_path):
+    gateway = Gateway(db_path=tmp_path / "ws.db")
+    args = {"limit": 2}
+    gateway.exec("onto.task.list", args)
+    args["limit"] = 99  # the caller changes its dict before the log is written
+    gateway.help("onto")  # an entry of another kind, queued between
+    gateway.exec("onto.task.list", {"limit": 4, "state_key": "todo"})
+    entries = gateway.telemetry.call_log.since()
+    gateway.close()
+    execs = [entry for entry in entries if entry["kind"] == "exec"]
+    assert [entry["args"] for entry in execs] == [{"limit": 2}, {"limit": 4, "state_key": "todo"}]
+    assert [entry["kind"] for entry in entries] == ["exec", "help", "exec"]
+    assert all(len(entry["args_digest"]) == 16 for entry in execs)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import uuid
 
-from opgate.core.exec._results import _longest_string, _writable_text, bound_envelope
+from opgate.core.exec._results import (
+    _longest_string,
+    _surely_plain,
+    _writable_text,
+    bound_envelope,
+)
 
 LIMIT = 16_000
 
@@ -51,3 +56,39 @@ def test_what_it_hands_back_is_writable_and_bounded():
         body = {key: value for key, value in bounded.items() if key != "result"}
         assert _writable_text(body) is not None, name
         assert _longest_string(body) <= max(200, limit // 16) or "truncated" in bounded["meta"], name
+
+
+def _quick_cases() -> list[tuple[str, dict, int]]:
+    """Envelopes near every edge of the quick yes: control characters, the string bound, small limits, other meta."""
+    ids = [str(uuid.UUID(int=n)) for n in range(50)]
+    return [*_cases(),
+        ("a get's envelope", _envelope(ids[:2]), LIMIT),
+        ("control characters in the ids", _envelope(["\x01" * 180 for _ in range(12)]), 4_000),
+        ("control characters just fitting", _envelope(["\x1f" * 100]), 1_000),
+        ("an id at the string bound", _envelope(["z" * 1_000]), LIMIT),
+        ("an id one past it", _envelope(["z" * 1_001]), LIMIT),
+        ("a long op", {**_envelope(ids[:1]), "op": "o" * 5_000}, LIMIT),
+        ("a non-ASCII op", {**_envelope(ids[:1]), "op": "onto.tâche.get"}, LIMIT),
+        ("a lone surrogate in a warning", _envelope(ids[:1], warnings=["\udc80"]), LIMIT),
+        ("warnings that are not a list", _envelope(ids[:1], warnings="soon"), LIMIT),
+        ("a warning that is not text", _envelope(ids[:1], warnings=[3]), LIMIT),
+        ("an integer latency", {**_envelope(ids[:1]), "meta": {**_envelope(ids[:1])["meta"], "latency_ms": 10 ** 400}}, LIMIT),
+        ("a diff in meta", _envelope(ids[:1], diff={"created": []}), LIMIT),
+        ("an error envelope", {"op": "x", "ok": False, "error": {"code": "NOT_FOUND"}, "meta": {"trace_id": "tr_0"}}, LIMIT),
+        ("a tiny limit", _envelope(ids[:1]), 250),
+    ]
+
+
+def test_the_quick_yes_is_only_said_where_the_walk_says_yes_too():
+    said_yes = []
+    for name, envelope, limit in _quick_cases():
+        if _surely_plain(envelope, limit):
+            assert _walked_plain(envelope, limit), name
+            said_yes.append(name)
+    # It must also answer the usual case, or it saves nothing.
+    assert {"fifty ids", "no ids", "a get's envelope", "an id at the string bound"} <= set(said_yes)
+
+
+def test_envelopes_the_quick_yes_turns_down_are_still_decided_exactly():
+    for name, envelope, limit in _quick_cases():
+        assert (bound_envelope(envelope, limit) is envelope) == _walked_plain(envelope, limit), name

@@ -8,16 +8,16 @@ these tests. Each flow runs from the CLI and from the Gateway.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 from http_testing import ACCOUNT_SID, AUTH_TOKEN
-
-from opgate.cli import main
 from opgate.core import Gateway
+from opgate.core._record import replace
 from opgate.core.config import read_config
 from opgate.core.modes import ToolRouter
 from opgate.core.registry import exported_op_name
+
+from opgate.cli import main
 
 MESSAGE = {"AccountSid": ACCOUNT_SID, "To": "+15551234567", "Body": "hello from opgate"}
 MESSAGE_SID = "SM" + "b" * 32

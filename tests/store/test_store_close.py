@@ -7,6 +7,7 @@ ThreadingViolationError ("Connection is busy in another thread").
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -51,13 +52,29 @@ def test_close_waits_for_a_statement_running_in_another_thread(tmp_path):
     assert not store._all
 
 
-def test_close_gives_up_on_a_connection_that_stays_busy_and_says_so(tmp_path, monkeypatch, caplog):
+class _Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def test_close_gives_up_on_a_connection_that_stays_busy_and_says_so(tmp_path, monkeypatch):
     store = open_store(tmp_path / "ws.db", demo=False)
     thread, outcome = _busy_in_a_thread(store, 0.5)
     monkeypatch.setattr(_sqlite_store, "_CLOSE_PATIENCE_S", 0.05)
-    with caplog.at_level("WARNING"):
+    # A handler on the module's own logger: the CLI's tests may have stopped
+    # opgate's records from reaching the root logger that caplog listens to.
+    kept = _Kept()
+    logger = logging.getLogger(_sqlite_store.__name__)
+    logger.addHandler(kept)
+    try:
         store.close()
-    assert "stayed busy" in caplog.text
+    finally:
+        logger.removeHandler(kept)
+    assert any("stayed busy" in message for message in kept.messages)
     thread.join(5)
     assert outcome == {"rows": [(1,)]}
 

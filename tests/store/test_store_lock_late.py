@@ -16,6 +16,7 @@ import pytest
 
 from opgate.core.store import NotFound, OntologyStore
 from opgate.core.store._locate import connect_store
+from opgate.core.store._names import diff_names
 
 
 @pytest.fixture
@@ -154,5 +155,38 @@ def test_a_row_found_before_the_lock_is_reused_only_while_it_is_certainly_curren
         with other.write() as elsewhere:
             elsewhere.update("project", project_id, {"name": "Renamed elsewhere"})
         tx.insert("task", {"project_id": project_id, "title": "after the rename"})
-        assert tx.known_row("project", project_id) is None  # the snapshot was stale: locked and checked again
+        # The snapshot was stale: locked and checked again, so only the row read under the lock is known (SQLite).
+        known = tx.known_row("project", project_id)
+        assert (known["name"] if known else None) == ("Renamed elsewhere" if from_snapshot else None)
         assert tx.get("project", project_id)["name"] == "Renamed elsewhere"
+
+
+def test_rows_checked_under_the_lock_name_the_diff_without_reading_again(store, other):
+    project_id = _project(store)
+    with store.write() as tx:
+        plan = tx.insert("plan", {"project_id": project_id, "name": "The plan"})
+    sqlite = not hasattr(store, "url")
+    with store.write(lock_late=True) as tx:
+        tx.find("project", project_id)
+        _commit_elsewhere(other, project_id, "makes our snapshot stale")
+        created = tx.insert("task", {"project_id": project_id, "title": "checked under the lock", "plan_id": plan["id"]})
+        reads: list[str] = []
+        if sqlite:
+            tx._conn.exec_trace = lambda cursor, sql, bindings: reads.append(sql) or True
+        names = diff_names(tx, tx.changes.to_dict())
+        if sqlite:
+            tx._conn.exec_trace = None
+            assert reads == []  # the project and the plan were read by the insert's checks, under the lock
+            assert tx.known_row("plan", plan["id"])["name"] == "The plan"
+        else:
+            assert tx.known_row("project", project_id) is None  # READ COMMITTED: PostgreSQL reads again
+        assert names[project_id] == {"kind": "project", "name": "Late locks"}
+        assert names[plan["id"]] == {"kind": "plan", "name": "The plan"}
+        assert names[created["id"]]["name"] == "checked under the lock"
+        tx.update("plan", plan["id"], {"name": "Renamed"})
+        assert tx.known_row("plan", plan["id"]) is None  # until the next write
+    with store.write() as tx:
+        folder = tx.insert("document", {"project_id": project_id, "title": "Folder", "type_key": "document.folder"})
+        tx.insert("document", {"project_id": project_id, "title": "Inside", "parent_id": folder["id"]})
+        # A document's placement writes its siblings first: nothing it read is taken as current.
+        assert tx.known_row("document", folder["id"]) is None

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import apsw
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from opgate.core.store import OntologyStore
-from opgate.core.store._sqlite_entities import title_key_sql
+from opgate.core.store._sqlite_entities import TITLE_SPACES, title_key, title_key_sql
+from opgate.core.store._sqlite_store import SQLiteStore
 
 TITLES = ["Write the spec", "write  THE spec", "Write\tthe\nspec", "Write\u00a0the spec", "Writethespec",
           "Write the specs", "Write the spec!", "Wríte the spec"]
@@ -53,3 +58,44 @@ def test_the_lookup_walks_the_index(store):
             else:
                 plan = " ".join(str(r[-1]) for r in tx._fetch(f"EXPLAIN QUERY PLAN SELECT id FROM {table} WHERE project_id = ? AND {key} = {arg}", (project_id, "x")))
             assert f"{table}_by_project_title_key" in plan, plan
+
+
+# Text SQLite's lower() might be thought to fold: other scripts' capitals, the
+# Kelvin sign and dotted I, which Python's lower() would change.
+TRICKY = ["", " ", "\t\n\r\u00a0", "ÀÉÎÕÜ", "\u212a\u0130ǅ", "A\u0000B", "ß SS", "Z[\\]^_`a", "\u2003em space", "😀 A"]
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_the_bound_key_is_what_sqlite_makes_of_the_title(title):
+    assert title_key(title) == _sqlite_key(title)
+
+
+def test_the_bound_key_on_tricky_titles():
+    for title in [*TRICKY, *TITLES]:
+        assert title_key(title) == _sqlite_key(title), title
+
+
+def test_sqlite_binds_the_key_and_still_walks_the_index(tmp_path):
+    store = SQLiteStore(tmp_path / "w.db")
+    project_id, ids = _project_with_tasks(store)
+    sql_seen: list[str] = []
+    conn = store._connection()
+    conn.exec_trace = lambda cursor, sql, bindings: sql_seen.append(sql) or True
+    with store.read() as tx:
+        page = tx.list_titled("task", project_id, "WRITE\u00a0the SPEC", fields=("title",))
+        statement = next(sql for sql in sql_seen if "title" in sql and "tasks" in sql)
+        plan = " ".join(str(r[-1]) for r in tx._fetch(f"EXPLAIN QUERY PLAN {statement}", (project_id, "x", 20)))
+    conn.exec_trace = None
+    assert [row["id"] for row in page.rows] == [ids[title] for title in TITLES[:5]]
+    assert statement.count("replace(") == len(TITLE_SPACES) + 1  # the column's expression only, not the parameter's
+    assert "tasks_by_project_title_key" in plan, plan
+    store.close()
+
+
+def _sqlite_key(title: str) -> str:
+    conn = apsw.Connection(":memory:")
+    try:
+        return conn.execute(f"SELECT {title_key_sql('?')}", (title,)).fetchall()[0][0]
+    finally:
+        conn.close()

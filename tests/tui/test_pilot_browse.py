@@ -151,3 +151,19 @@ def _walk(node):
     for child in node.children:
         yield child
         yield from _walk(child)
+
+
+async def test_panes_still_pending_when_the_app_exits_are_left_alone(app):
+    # ctrl+q pressed before the first frame's refresh used to reach the pending
+    # mount of the Build and Result panes, whose MountError crashed the exit.
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        await settle(pilot)
+        await screen.query_one(CallBuilder).remove()
+        screen.panes_mounted = False
+        app.exit()
+        assert await screen.mount_panes() is False
+        ran = []
+        screen.after_panes(lambda: ran.append(True))
+        await pilot.pause()
+        assert ran == []

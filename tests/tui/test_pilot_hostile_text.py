@@ -9,23 +9,21 @@ reads it (a ``str`` as markup, ``Content`` and ``Text`` as they are).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import io
 
 import pytest
 from hostile_catalog import ARG, ENUM, MARKUP, OP, TITLE, TWILIO, write_hostile_catalog
+from opgate.core import Binding, Gateway, Registry
+from opgate.core._record import replace
+from opgate.core.exec import Handler
+from opgate.tui import make_app
+from opgate.tui.screens import HistoryScreen, IdPickerScreen, JumpScreen
+from opgate.tui.widgets import FormField, OpTree, ResultView
 from pilot_helpers import PROJECT, settle
 from rich.console import Console
 from rich.text import Text
 from textual.content import Content
 from textual.widgets import DataTable, OptionList, Static, Tree
-
-from opgate.core import Binding, Gateway, Registry
-from opgate.core.exec import Handler
-from opgate.tui import make_app
-from opgate.tui.screens import HistoryScreen, IdPickerScreen, JumpScreen
-from opgate.tui.widgets import FormField, OpTree, ResultView
 
 pytestmark = pytest.mark.anyio
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,56 @@ def test_a_file_changed_just_now_is_not_trusted(copied_core, tmp_path, monkeypat
 
 def test_an_unwritable_memo_folder_is_no_error(copied_core, tmp_path):
     assert _key.code_fingerprint(tmp_path / "missing") == _key.code_fingerprint()
+
+
+@pytest.mark.parametrize("sections", [{"stamps": b"{}"}, {}, {"memo": b"[1, 2]"}, {"memo": b'{"a": 5}'}])
+def test_a_whole_memo_of_another_shape_is_ignored_and_rewritten(copied_core, tmp_path, sections):
+    """A memo file that is whole (its digest holds) but shaped otherwise, as another opgate sharing the cache folder may write it."""
+    memo = tmp_path / "memo"
+    memo.mkdir()
+    write_cache_file(memo / "code.fingerprint", kind="code-fingerprint", key="code", sections=sections)
+    assert _key.code_fingerprint(memo) == _key.code_fingerprint()
+    assert list(_memo(memo).values())[-1] == _key.code_fingerprint()  # remembered (entries it cannot use are left as they were)
+
+
+def test_a_file_replaced_by_rename_with_its_size_and_times_is_hashed_again(copied_core, tmp_path):
+    """An editor or a checkout writes a new file and renames it over the old one: a new inode and change time, whatever its mtime says."""
+    memo = tmp_path / "memo"
+    memo.mkdir()
+    before = _key.code_fingerprint(memo)
+    words = copied_core / "search" / "related_words.json"
+    info = words.stat()
+    data = bytearray(words.read_bytes())
+    data[-2:-1] = b"X" if data[-2:-1] != b"X" else b"Y"
+    replacement = words.with_name("related_words.json.new")
+    replacement.write_bytes(bytes(data))
+    os.utime(replacement, ns=(info.st_atime_ns, info.st_mtime_ns))
+    os.replace(replacement, words)
+    assert words.stat().st_size == info.st_size and words.stat().st_mtime_ns == info.st_mtime_ns
+    _key.code_fingerprint.cache_clear()
+    after = _key.code_fingerprint(memo)
+    _key.code_fingerprint.cache_clear()
+    assert after != before and after == _key.code_fingerprint()
+
+
+@pytest.mark.parametrize("blocked", ["folder is a file", "memo is a folder"])
+def test_a_memo_that_cannot_be_written_is_no_error(copied_core, tmp_path, blocked):
+    # Running as root, permissions do not stop a write; a file where the folder should be (or the reverse) does.
+    if blocked == "folder is a file":
+        folder = tmp_path / "memo"
+        folder.write_text("not a folder")
+    else:
+        folder = tmp_path / "memo"
+        (folder / "code.fingerprint").mkdir(parents=True)
+    assert _key.code_fingerprint(folder) == _key.code_fingerprint()
+
+
+def test_a_file_stamped_in_the_future_is_not_trusted(copied_core, tmp_path):
+    """Clock skew (a checkout from a machine ahead of this one): the stamp waits until the clock has passed the file's time."""
+    memo = tmp_path / "memo"
+    memo.mkdir()
+    words = copied_core / "search" / "related_words.json"
+    ahead = time.time_ns() + 3600 * 10**9  # an hour ahead of the clock, whatever the checkout's age
+    os.utime(words, ns=(ahead, ahead))
+    assert _key.code_fingerprint(memo) == _key.code_fingerprint()
+    assert not (memo / "code.fingerprint").exists()

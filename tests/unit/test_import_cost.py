@@ -21,6 +21,12 @@ NEVER_IN_A_COMMAND_LINE = (
     "sentence_transformers", "torch", "yaml",
     "importlib.metadata",  # only --version reads the installed version
     "opgate.mcp_server", "opgate.tui", "opgate.repl", "opgate.core.collection",
+    # Start-up costs cut in session 7 (docs/performance.md): value classes on the start-up path are
+    # core/_record.py's records, so neither dataclasses nor the inspect/ast/dis/tokenize it imports load;
+    # user folders come from core/_user_dirs.py (no platformdirs, whose Unix module imports tempfile and
+    # so shutil and random); the CLI's help formatter finds the terminal width without shutil (and the
+    # zlib, bz2 and lzma shutil imports).
+    "dataclasses", "inspect", "ast", "dis", "tokenize", "platformdirs", "tempfile", "shutil", "bz2", "lzma",
 )
 VALIDATION = ("jsonschema", "jsonschema_rs", "referencing", "opgate.core.exec._validation", "opgate.core.exec._dispatcher")
 STORE = ("apsw", "opgate.core.store._sqlite_store", "opgate.core.handlers")

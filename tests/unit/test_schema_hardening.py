@@ -16,13 +16,12 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
 from opgate.core import Binding, Gateway, Registry, build_registry, load_catalog
+from opgate.core._record import replace
 from opgate.core.exec import Handler
 
 PLAIN = {"type": "object", "properties": {"code": {"type": "string"}}}
@@ -230,6 +229,17 @@ def test_a_recursive_schema_that_goes_down_into_the_value_still_loads_and_valida
 def test_exec_never_answers_internal_for_a_cycle_that_skipped_the_load_checks(tmp_path, name):
     loaded = _registry(tmp_path, _tool("get_loop", PLAIN))
     record = replace(next(iter(loaded)), parameters=CYCLES[name])
+    gateway = _gateway(Registry([record]), tmp_path)
+    envelope = gateway.exec(record.op, {"a": 1})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    assert envelope["error"]["details"]["field_errors"][0]["code"] == "schema_unusable"
+
+
+@pytest.mark.parametrize("dialect", [["https://json-schema.org/draft/2020-12/schema"], {"draft": "2020-12"}])
+def test_exec_never_answers_internal_for_a_dialect_that_is_not_text_and_skipped_the_load_checks(tmp_path, dialect):
+    # The quick check (core/exec/_quick_check.py) looked the dialect up in a set: a list or an object raised TypeError.
+    loaded = _registry(tmp_path, _tool("get_plain", PLAIN))
+    record = replace(next(iter(loaded)), parameters={**PLAIN, "$schema": dialect})
     gateway = _gateway(Registry([record]), tmp_path)
     envelope = gateway.exec(record.op, {"a": 1})
     assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope

@@ -22,13 +22,21 @@ class DeferredPanes:
         self.panes_mounted = False
         self._panes_lock = asyncio.Lock()
 
-    async def mount_panes(self) -> None:
-        """Mount the Build and Result tabs' contents (once): right after the first frame, or sooner if something needs them."""
+    async def mount_panes(self) -> bool:
+        """Mount the Build and Result tabs' contents (once): right after the first frame, or sooner if something needs them.
+
+        False when the screen is gone or the app is exiting: a ctrl+q pressed
+        before the first frame's refresh reaches the pending mount, and
+        mounting then would crash the exit with a MountError.
+        """
         async with self._panes_lock:
+            if not self.is_attached:  # type: ignore[attr-defined]
+                return self.panes_mounted
             if not self.panes_mounted:
                 await self.query_one("#build", TabPane).mount(CallBuilder(id="builder"))  # type: ignore[attr-defined]
                 await self.query_one("#result", TabPane).mount(ResultView(id="result-view"))  # type: ignore[attr-defined]
                 self.panes_mounted = True
+            return True
 
     def after_panes(self, then: Callable[[], object]) -> None:
         """``then()`` at once if the Build and Result panes are mounted, else as soon as they are (a key in the first frame)."""
@@ -37,8 +45,8 @@ class DeferredPanes:
             return
 
         async def mount_then() -> None:
-            await self.mount_panes()
-            then()
+            if await self.mount_panes():
+                then()
 
         self.call_next(mount_then)  # type: ignore[attr-defined]
 

@@ -139,7 +139,8 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         if record is None or not self.gateway.is_visible(op):
             self.notify(f"{op} is not an op of the current context", severity="warning", markup=False)
             return False
-        await self.mount_panes()
+        if not await self.mount_panes():
+            return False
         with self.one_frame():
             self.query_one(OpTree).reveal(op)
             self.current_op = self.shown_path = op
@@ -206,7 +207,8 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         self.app.push_screen(picker, picked)
 
     async def action_insert_example(self) -> None:
-        await self.mount_panes()
+        if not await self.mount_panes():
+            return
         builder = self.query_one(CallBuilder)
         if builder.record is None and self.current_op:
             await self.open_op(self.current_op)
@@ -223,7 +225,8 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
     # -- running ----------------------------------------------------------------------------------
 
     async def _ready(self) -> Any:
-        await self.mount_panes()
+        if not await self.mount_panes():
+            return None
         builder = self.query_one(CallBuilder)
         if builder.record is None:
             if self.current_op:
@@ -300,7 +303,8 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
             self.id_seed = secrets.token_hex(16)  # those ids are taken now: the next call gets new ones
         if event.purpose != "entity":
             self.last_call = (event.op, event.args, event.envelope)
-        await self.mount_panes()
+        if not await self.mount_panes():
+            return
         if event.purpose == "entity":
             self.remember_place(self.query_one(ResultView).envelope)
             await self.open_op(event.op, event.args, tab="result")

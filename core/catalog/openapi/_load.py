@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..._record import replace
 from .._extension import extension_fields
 from .._tool import Binding, LoadProblem, ToolDefinition, ToolMetadata
 from ._arguments import ArgumentsBuilder

@@ -20,10 +20,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..._record import replace
 from ...catalog._mcp import metadata_from_annotations, parse_mcp_tools
 from ...catalog._sources import CatalogLoad
 from ...catalog._tool import Binding, LoadProblem, ToolDefinition
