@@ -67,6 +67,20 @@ CERTAIN_COSINE = 0.7
 # (57.5), built-in requests' tuning part 96.9 (77.4) against 96.9 (74.6);
 # 0.3 and 0.7 did no better.
 WHOLE_TEXT_SHARE = 0.5
+# Ops are ranked by cosines with their centred embeddings: the catalogue's
+# mean embedding is taken off each op's (and off each part's) before the
+# cosine. What every op of a catalogue shares (they are all tools, all of one
+# API) says nothing about which one a request wants, and an op near that
+# mean otherwise matches every request a little. Evidence (confidence) still
+# reads the plain cosines, which UNRELATED_COSINE and CERTAIN_COSINE were
+# read from. R@5 through gw.search() (shares 0.6/0.4, no evidence floor),
+# plain -> centred: MetaTool dev 81.5 -> 82.0 (R@1 57.8 -> 58.3), long
+# requests made from dev 71.6 -> 72.3, built-in requests' tuning part 97.7 ->
+# 98.5 (R@1 76.2 -> 77.2); dev stories (91.2) and the multi-op sets within
+# one query. Removing the top principal directions as well (1-3) did no
+# better; CSLS-style hub penalties did worse (dev, embeddings alone: 76.0 ->
+# 61-74).
+CENTRED = True
 # Off by default: at Twilio's 1,447 ops (long descriptions, many parts) the
 # parts' product made a search 16 ms with a cached query embedding, against
 # about 1 ms without; until the parts are capped or packed, only
@@ -227,10 +241,16 @@ class SemanticRanker:
 
     def __init__(self, model: MiniLM | OnnxMiniLM, embeddings: Any, parts: Any = None, part_starts: Any = None):
         """``embeddings``: one row per op (its whole text); ``parts``: rows of every op's parts, op by op, each op's first at ``part_starts``."""
+        import numpy
+
         self._model = model
         self._embeddings = embeddings
         self._parts = parts
         self._part_starts = part_starts
+        # Centring (see CENTRED): the catalogue's mean direction, and 1 / each op's (and part's) length without it.
+        self._centre = embeddings.mean(axis=0) if len(embeddings) else numpy.zeros(HIDDEN, dtype=numpy.float32)
+        self._whole_scale = _inverse_lengths(embeddings - self._centre)
+        self._part_scale = _inverse_lengths(parts - self._centre) if parts is not None and len(parts) else None
         self._limit_threads = _blas_limiter()
         # Paging re-runs a query; embedding it costs milliseconds, the rest of a search well under one.
         self._embed = lru_cache(maxsize=1024)(self._embed_query)
@@ -285,28 +305,53 @@ class SemanticRanker:
         ranker.backend = chosen
         return ranker
 
-    def op_cosines(self, vectors: Any) -> Any:
-        """Each op's cosine with ``vectors`` (one vector, or rows of them): its whole text's and its best part's, mixed."""
+    def op_cosines(self, vectors: Any, centred: bool = False) -> Any:
+        """Each op's cosine with ``vectors`` (one vector, or rows of them): its whole text's and its best part's, mixed.
+
+        ``centred``: cosines with the ops' centred embeddings (see ``CENTRED``), for ranking.
+        """
+        return self._cosines(vectors)[1 if centred else 0]
+
+    def _cosines(self, vectors: Any) -> tuple[Any, Any]:
+        """Each op's cosine with ``vectors``, plain (what evidence reads) and centred (what ranks)."""
         import numpy
 
         # einsum's own loop, not BLAS: a BLAS product wakes its thread pool, and on a busy machine that cost
         # 3-4 ms at 1,447 ops against 0.16 ms here (bench/bench_search.py, "first time for a query").
         products = "ij,j->i" if vectors.ndim == 1 else "ij,kj->ik"
+        # Against the centred op e - c, a cosine is (q.e - q.c) / |e - c|: one product serves both.
+        shift = numpy.einsum("j,...j->...", self._centre, vectors)
         whole = numpy.einsum(products, self._embeddings, vectors)
+        centred = (whole - shift) * (self._whole_scale if vectors.ndim == 1 else self._whole_scale[:, None])
         if self._parts is None or not len(self._parts):
-            return whole
-        best = numpy.maximum.reduceat(numpy.einsum(products, self._parts, vectors), self._part_starts, axis=0)
-        return WHOLE_TEXT_SHARE * whole + (1.0 - WHOLE_TEXT_SHARE) * best
+            return whole, centred
+        every = numpy.einsum(products, self._parts, vectors)
+        every_centred = (every - shift) * (self._part_scale if vectors.ndim == 1 else self._part_scale[:, None])
+        best = numpy.maximum.reduceat(every, self._part_starts, axis=0)
+        best_centred = numpy.maximum.reduceat(every_centred, self._part_starts, axis=0)
+        plain = WHOLE_TEXT_SHARE * whole + (1.0 - WHOLE_TEXT_SHARE) * best
+        return plain, WHOLE_TEXT_SHARE * centred + (1.0 - WHOLE_TEXT_SHARE) * best_centred
 
     def match(self, query: str) -> SemanticMatch:
         vectors = self._embed(query)
-        every = self.op_cosines(vectors)
+        every, every_centred = self._cosines(vectors)
         if vectors.ndim == 1:
-            cosines = every
+            cosines, ranking = every, every_centred
         else:
             cosines = WHOLE_REQUEST_SHARE * every[:, 0] + (1.0 - WHOLE_REQUEST_SHARE) * every[:, 1:].max(axis=1)
-        low, high = float(cosines.min()), float(cosines.max())
+            ranking = WHOLE_REQUEST_SHARE * every_centred[:, 0] + (1.0 - WHOLE_REQUEST_SHARE) * every_centred[:, 1:].max(axis=1)
+        if not CENTRED:
+            ranking = cosines
+        low, high = float(ranking.min()), float(ranking.max())
         spread = (high - low) or 1.0
         # Scaled in numpy, then one conversion to floats: a Python loop over every op costs more than the product.
-        scores = dict(enumerate(((cosines.astype("float64") - low) / spread).tolist()))
+        scores = dict(enumerate(((ranking.astype("float64") - low) / spread).tolist()))
         return SemanticMatch(scores, cosines)
+
+
+def _inverse_lengths(rows: Any) -> Any:
+    """1 / each row's length (rows of zero length count as length 1)."""
+    import numpy
+
+    lengths = numpy.linalg.norm(rows, axis=1)
+    return (1.0 / numpy.where(lengths > 1e-6, lengths, 1.0)).astype(rows.dtype)

@@ -232,3 +232,31 @@ def test_an_op_is_matched_by_its_whole_text_and_its_best_part(tmp_path, model):
     # A second load reads the whole texts and the parts back from the cache.
     again = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy", parts=True)
     assert np.array_equal(again._parts, ranker._parts) and np.array_equal(again._part_starts, ranker._part_starts)
+
+
+def test_ops_rank_by_their_centred_embeddings_and_evidence_reads_plain_cosines(tmp_path, model):
+    from opgate.core.search._semantic import SemanticRanker
+
+    records = sorted(Gateway(call_log=False).registry, key=lambda r: r.op)[:12]
+    for parts in (False, True):
+        ranker = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy", parts=parts)
+        centre = ranker._embeddings.mean(axis=0)
+        query = model.embed_one("mark the task done")
+        plain, centred = ranker.op_cosines(query), ranker.op_cosines(query, centred=True)
+        wholes = ranker._embeddings - centre
+        expected_whole = (wholes @ query) / np.linalg.norm(wholes, axis=1)
+        if parts:
+            pieces = ranker._parts - centre
+            cosines = (pieces @ query) / np.linalg.norm(pieces, axis=1)
+            best = np.maximum.reduceat(cosines, ranker._part_starts)
+            expected_whole = 0.5 * expected_whole + 0.5 * best
+        assert np.allclose(centred, expected_whole, atol=1e-5)
+        # Rows of query vectors (a long request's sentences) give each row's cosines.
+        both = ranker.op_cosines(np.stack([query, query]), centred=True)
+        assert np.allclose(both[:, 1], expected_whole, atol=1e-5)
+        # The ranking's scores are the centred cosines scaled to 0..1; evidence reads the plain ones.
+        ranker._embed = lambda text, q=query: q
+        match = ranker.match("mark the task done")
+        order = sorted(match.scores, key=lambda d: -match.scores[d])
+        assert order == sorted(range(len(records)), key=lambda d: -float(expected_whole[d]))
+        assert np.allclose(match.cosines, plain)
