@@ -33,8 +33,6 @@ them, with ``args_truncated`` set when it was cut. Entries older than
 from __future__ import annotations
 
 import atexit
-import hashlib
-import json
 import os
 import threading
 import time
@@ -43,8 +41,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .._log import LazyLogger
-from ..safe_json import is_clean_text, scrub_text
 from ..settings import GatewaySettings
+from ._call_log_args import ArgsLater, args_columns, json_safe_numbers, plainly_writable
 
 log = LazyLogger("opgate.telemetry")  # logging loads on the first line logged
 
@@ -52,7 +50,6 @@ SWEEP_EVERY_S = 600.0
 """Seconds between two sweeps of old entries by one process."""
 PENDING_LIMIT = 10_000
 """Entries the queue holds while the database cannot take them; older ones are dropped past it."""
-_HEAD_CHARS = 200
 _STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -66,99 +63,6 @@ def now_stamp() -> str:
     if _last_stamp[0] != second:
         _last_stamp = (second, time.strftime(_STAMP, time.gmtime(second)))
     return _last_stamp[1]
-
-
-_FLAT = (str, int, float, bool, type(None))
-_SORTED_JSON = json.JSONEncoder(sort_keys=True).encode
-"""``json.dumps(value, sort_keys=True)`` without making an encoder on every call."""
-
-
-def _plainly_writable(args: Any) -> bool:
-    """Whether ``args`` is a flat object of plain values whose text all encodes as UTF-8: nothing for ``scrub_text`` to do."""
-    if type(args) is not dict:
-        return False
-    for name, value in args.items():
-        if type(name) is not str or not (name.isascii() or is_clean_text(name)):
-            return False
-        kind = type(value)
-        if kind is str:
-            if not (value.isascii() or is_clean_text(value)):
-                return False
-        elif kind not in _FLAT:
-            return False
-    return True
-
-
-_INT_DIGITS_SAFE = 10**1000
-"""Far below the digits past which Python refuses to write an int as text (4,300 by default)."""
-
-
-def _json_safe_numbers(args: dict[str, Any]) -> bool:
-    """Whether every int among flat ``args`` can surely be written as JSON text (a huge one raises)."""
-    return all(-_INT_DIGITS_SAFE < value < _INT_DIGITS_SAFE for value in args.values() if type(value) is int)
-
-
-def kept_args(args: Any, chars: int) -> tuple[dict | None, str, bool]:
-    """``(copy to keep, digest of the whole, whether the copy was cut)`` for a call's arguments.
-
-    The copy is a fresh object (the caller may change its own later) of at
-    most about ``chars`` characters of JSON: arguments that fit are kept
-    whole; past that, each top-level value that does not fit is replaced by a
-    note of its size (a string keeps its first 200 characters).
-    """
-    text = json.dumps(args, sort_keys=True, default=str)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    if not isinstance(args, dict):
-        return None, digest, False
-    if len(text) <= chars:
-        return json.loads(text), digest, False
-    return _shortened(args, chars), digest, True
-
-
-def _shortened(args: dict, chars: int) -> dict:
-    kept: dict[str, Any] = {}
-    room = chars - 64  # keeps space for the closing note
-    for key, value in args.items():
-        name = str(key)
-        piece = json.dumps(value, default=str)
-        if len(name) + len(piece) + 6 <= room:
-            kept[name] = json.loads(piece)
-        elif isinstance(value, str):
-            kept[name] = f"{value[:_HEAD_CHARS]}…[{len(value) - _HEAD_CHARS} more characters not kept]"
-        else:
-            kept[name] = f"…[{len(piece)} characters of JSON not kept]"
-        room -= len(name) + len(json.dumps(kept[name])) + 6
-        if room < 0:
-            del kept[name]
-            kept["…"] = f"{len(args) - len(kept)} more arguments not kept"
-            break
-    return kept
-
-
-class _ArgsLater:
-    """An exec's entry whose argument columns are made when the entry is written, not on the call's path.
-
-    Only for flat arguments of plain text (:func:`_plainly_writable`), copied
-    at call time: their values are immutable, so the digest and the kept copy
-    come out the same whenever they are made, and the writer makes a batch of
-    them in one loop instead of each call paying for the JSON text and the
-    hash between its own work.
-    """
-
-    __slots__ = ("args", "row")
-
-    def __init__(self, row: dict[str, Any], args: dict[str, Any]):
-        self.row = row
-        self.args = args
-
-    def entry(self, chars: int) -> dict[str, Any]:
-        text = _SORTED_JSON(self.args)
-        if len(text) <= chars:
-            columns = {"args_digest": hashlib.sha256(text.encode()).hexdigest()[:16], "args": self.args, "args_truncated": False}
-        else:
-            kept, digest, truncated = kept_args(self.args, chars)
-            columns = {"args_digest": digest, "args": kept, "args_truncated": truncated}
-        return {**columns, **self.row}
 
 
 CANCELLED = "CANCELLED"
@@ -219,7 +123,7 @@ class CallLog:
 
     def _reset_after_fork(self) -> None:
         # In a forked child the parent's queue is the parent's to write, and its locks may be held.
-        self._pending: list[dict[str, Any] | _ArgsLater] = []
+        self._pending: list[dict[str, Any] | ArgsLater] = []
         self._wake = threading.Condition()
         self._writing = threading.Lock()
         self._writer: threading.Thread | None = None
@@ -245,25 +149,16 @@ class CallLog:
 
     def args_columns(self, args: Any) -> dict[str, Any]:
         """The entry's columns for the call's arguments: the digest of the whole, and a bounded copy that can be written."""
-        if _plainly_writable(args):
-            # Flat values are immutable: a shallow copy is the copy json.loads would make (and the
-            # store writes the keys sorted either way), without parsing the text back.
-            text = _SORTED_JSON(args)
-            if len(text) <= self._settings.call_log_args_chars:
-                return {"args_digest": hashlib.sha256(text.encode()).hexdigest()[:16], "args": dict(args), "args_truncated": False}
-        else:
-            args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
-        kept, digest, truncated = kept_args(args, self._settings.call_log_args_chars)
-        return {"args_digest": digest, "args": kept, "args_truncated": truncated}
+        return args_columns(args, self._settings.call_log_args_chars)
 
     def with_args(self, row: dict[str, Any], args: Any) -> Any:
-        """The entry to :meth:`append`: ``row``'s columns and those of ``args``, made now or when written (see :class:`_ArgsLater`).
+        """The entry to :meth:`append`: ``row``'s columns and those of ``args``, made now or when written (see :class:`ArgsLater`).
 
         Whatever could fail is done now, so that a failure still stops the
         entry where the caller can say so.
         """
-        if _plainly_writable(args) and _json_safe_numbers(args):
-            return _ArgsLater(row, dict(args))
+        if plainly_writable(args) and json_safe_numbers(args):
+            return ArgsLater(row, dict(args))
         return {**self.args_columns(args), **row}
 
     def record(self, envelope: dict[str, Any], **context: Any) -> None:
@@ -277,7 +172,7 @@ class CallLog:
             return
         self.append(entry)
 
-    def append(self, entry: dict[str, Any] | _ArgsLater) -> None:
+    def append(self, entry: dict[str, Any] | ArgsLater) -> None:
         """Queue one entry (call-log columns, or :meth:`with_args`'s); the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
             return
@@ -340,14 +235,14 @@ class CallLog:
             del self._pending[:excess]
             log.warning("the call log could not keep up; dropped its %d oldest queued entries", excess)
 
-    def _completed(self, batch: list[dict[str, Any] | _ArgsLater]) -> list[dict[str, Any]]:
-        """The batch with every entry's argument columns made (see :class:`_ArgsLater`)."""
-        if not any(type(entry) is _ArgsLater for entry in batch):
+    def _completed(self, batch: list[dict[str, Any] | ArgsLater]) -> list[dict[str, Any]]:
+        """The batch with every entry's argument columns made (see :class:`ArgsLater`)."""
+        if not any(type(entry) is ArgsLater for entry in batch):
             return batch
         chars = self._settings.call_log_args_chars
         entries = []
         for entry in batch:
-            if type(entry) is _ArgsLater:
+            if type(entry) is ArgsLater:
                 try:
                     entry = entry.entry(chars)
                 except Exception:  # as when the entry was made at call time: reported, and that entry alone is left out
@@ -405,6 +300,10 @@ class CallLog:
         return self._last_sweep is None or time.monotonic() - self._last_sweep >= SWEEP_EVERY_S
 
     def _oldest_kept(self) -> str:
-        from datetime import datetime, timedelta, timezone  # only a sweep needs it, and help and search never sweep
+        from datetime import (  # only a sweep needs it, and help and search never sweep
+            datetime,
+            timedelta,
+            timezone,
+        )
 
         return (datetime.now(timezone.utc) - timedelta(days=self._settings.call_log_keep_days)).strftime(_STAMP)

@@ -31,13 +31,11 @@ the share right by confidence band.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
-from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..registry._record import OpRecord
@@ -48,9 +46,10 @@ from ._hits import NodeHit, SearchHit
 from ._intent import Intent, default_intent_reader
 from ._lexical import LexicalRanker
 from ._nodes import groups_of, rank_groups
+from ._order import by_score, lead_first, pruned_then_full
 from ._rules import Rules
 from ._tokens import terms
-from ._top import PRUNE_FROM_OPS, Prefix, best_prefix
+from ._top import PRUNE_FROM_OPS, best_prefix
 
 if TYPE_CHECKING:
     from ._semantic import SemanticRanker
@@ -267,7 +266,7 @@ class SearchIndex:
             factors = self.rules.factors(intent, set(self.lexical.query_terms(query)))
             prefix = best_prefix(self.lexical, query, factors, passes, MIN_EVIDENCE, max(wanted, PLAUSIBLE_WINDOW))
         if prefix is not None:
-            order = _pruned_then_full(prefix, factors[1], lambda: self._full_order(query, intent, passes))
+            order = pruned_then_full(prefix, factors[1], lambda: self._full_order(query, intent, passes))
             suggested: dict[int, dict[str, Any]] = {}
             strongest_near: Callable[[float], float] | None = None
             first = None
@@ -313,7 +312,7 @@ class SearchIndex:
         if first is not None and not passes(first):
             first = None
         floor = MIN_EVIDENCE if self.semantic is None else SEMANTIC_MIN_EVIDENCE
-        order = _lead_first(_by_score(scores), keep=lambda d: passes(d) and evidence(d) >= floor, lead=first, barred=adjusted.barred)
+        order = lead_first(by_score(scores), keep=lambda d: passes(d) and evidence(d) >= floor, lead=first, barred=adjusted.barred)
 
         def strongest_near(floor: float) -> float:
             return max((evidence(d) for d in scores if scores[d] >= floor), default=0.0)
@@ -365,71 +364,6 @@ class SearchIndex:
             return []
         sizes = self._group_sizes if visible is None else _group_sizes(self.records, visible)
         return rank_groups(matched, sizes, self.group_summaries, limit)
-
-
-def _by_score(scores: dict[int, float], head: int = 32) -> Iterator[int]:
-    """Every scored op, best score first (ties by op name).
-
-    Most searches read a page of ten: the best ``head`` are picked without
-    sorting every matching op, and the rest are sorted only if read.
-    """
-    top = _top(scores, head)
-    return itertools.chain(top, _sorted_later(scores, top) if len(top) < len(scores) else ())
-
-
-def _lead_first(ordered: Iterable[int], *, keep: Callable[[int], bool], lead: int | None, barred: frozenset[int], complete: bool = True) -> Iterator[int]:
-    """Ops that pass ``keep`` in the given order, ``lead`` (already checked) first, a ``barred`` op never first.
-
-    With ``complete=False`` the order is only the start of a ranking: barred
-    ops still held back when it ends are left for the rest of the ranking.
-    """
-    if lead is not None:
-        yield lead
-    held: list[int] = []
-    led = lead is not None
-    for doc_id in ordered:
-        if doc_id == lead or not keep(doc_id):
-            continue
-        if not led and doc_id in barred:
-            held.append(doc_id)
-            continue
-        led = True
-        yield doc_id
-        if held:
-            yield from held
-            held = []
-    if complete:
-        yield from held
-
-
-def _pruned_then_full(prefix: Prefix, barred: frozenset[int], full: Callable[[], Any]) -> Iterator[tuple[int, float, float]]:
-    """The ops of ``prefix`` as the full ranking gives them; past them, the full ranking (worked out then), from where the prefix stopped."""
-    given = 0
-    for doc_id in _lead_first(prefix.order, keep=lambda d: True, lead=None, barred=barred, complete=False):
-        given += 1
-        yield doc_id, prefix.scores[doc_id], prefix.evidence[doc_id]
-    rest = full()
-    if rest is not None:
-        yield from itertools.islice(rest[0], given, None)
-
-
-def _top(scores: dict[int, float], head: int) -> list[int]:
-    """The ``head`` best documents, by score then id: what ``heapq.nsmallest`` with that key gives.
-
-    The threshold comes from the scores alone (compared in C), so only the
-    few documents at or above it are sorted with a Python key.
-    """
-    if len(scores) <= head:
-        return sorted(scores, key=lambda d: (-scores[d], d))
-    threshold = heapq.nlargest(head, scores.values())[-1]
-    candidates = compress(scores, map(threshold.__le__, scores.values()))
-    return sorted(candidates, key=lambda d: (-scores[d], d))[:head]
-
-
-def _sorted_later(scores: dict[int, float], top: list[int]) -> Iterator[int]:
-    """The documents after ``top``, sorted only if a caller reads that far."""
-    chosen = set(top)
-    yield from sorted((d for d in scores if d not in chosen), key=lambda d: (-scores[d], d))
 
 
 def _group_sizes(records: Sequence[OpRecord], visible: Visible | None) -> dict[str, int]:

@@ -11,9 +11,8 @@ import time
 from pathlib import Path
 
 import apsw
-
 from opgate.core import Gateway
-from opgate.core.exec._telemetry import kept_args
+from opgate.core.exec._call_log_args import kept_args
 from opgate.core.settings import GatewaySettings
 from opgate.core.store import open_store
 

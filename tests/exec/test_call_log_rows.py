@@ -41,7 +41,8 @@ def test_arguments_that_are_not_flat_or_plain_take_the_copying_path(tmp_path):
 
 
 def test_flat_arguments_give_the_columns_the_general_path_gives():
-    from opgate.core.exec._telemetry import CallLog, kept_args
+    from opgate.core.exec._call_log_args import kept_args
+    from opgate.core.exec._telemetry import CallLog
 
     log = CallLog(None, enabled=False)
     for args in ({"task_id": "t-1", "limit": 5, "ratio": 0.5, "flag": True, "none": None}, {"b": "é", "a": 1}, {}):

@@ -1,0 +1,116 @@
+"""A call-log entry's argument columns: the digest of the whole arguments and a bounded copy of them.
+
+The copy is what the history shows and what a replay starts from; the bound
+keeps any caller (even one whose calls are refused) from growing the log
+without limit. See :mod:`._telemetry` for the log itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from ..safe_json import is_clean_text, scrub_text
+
+_HEAD_CHARS = 200
+
+_FLAT = (str, int, float, bool, type(None))
+_SORTED_JSON = json.JSONEncoder(sort_keys=True).encode
+"""``json.dumps(value, sort_keys=True)`` without making an encoder on every call."""
+
+
+def plainly_writable(args: Any) -> bool:
+    """Whether ``args`` is a flat object of plain values whose text all encodes as UTF-8: nothing for ``scrub_text`` to do."""
+    if type(args) is not dict:
+        return False
+    for name, value in args.items():
+        if type(name) is not str or not (name.isascii() or is_clean_text(name)):
+            return False
+        kind = type(value)
+        if kind is str:
+            if not (value.isascii() or is_clean_text(value)):
+                return False
+        elif kind not in _FLAT:
+            return False
+    return True
+
+
+_INT_DIGITS_SAFE = 10**1000
+"""Far below the digits past which Python refuses to write an int as text (4,300 by default)."""
+
+
+def json_safe_numbers(args: dict[str, Any]) -> bool:
+    """Whether every int among flat ``args`` can surely be written as JSON text (a huge one raises)."""
+    return all(-_INT_DIGITS_SAFE < value < _INT_DIGITS_SAFE for value in args.values() if type(value) is int)
+
+
+def kept_args(args: Any, chars: int) -> tuple[dict | None, str, bool]:
+    """``(copy to keep, digest of the whole, whether the copy was cut)`` for a call's arguments.
+
+    The copy is a fresh object (the caller may change its own later) of at
+    most about ``chars`` characters of JSON: arguments that fit are kept
+    whole; past that, each top-level value that does not fit is replaced by a
+    note of its size (a string keeps its first 200 characters).
+    """
+    text = json.dumps(args, sort_keys=True, default=str)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if not isinstance(args, dict):
+        return None, digest, False
+    if len(text) <= chars:
+        return json.loads(text), digest, False
+    return _shortened(args, chars), digest, True
+
+
+def _shortened(args: dict, chars: int) -> dict:
+    kept: dict[str, Any] = {}
+    room = chars - 64  # keeps space for the closing note
+    for key, value in args.items():
+        name = str(key)
+        piece = json.dumps(value, default=str)
+        if len(name) + len(piece) + 6 <= room:
+            kept[name] = json.loads(piece)
+        elif isinstance(value, str):
+            kept[name] = f"{value[:_HEAD_CHARS]}…[{len(value) - _HEAD_CHARS} more characters not kept]"
+        else:
+            kept[name] = f"…[{len(piece)} characters of JSON not kept]"
+        room -= len(name) + len(json.dumps(kept[name])) + 6
+        if room < 0:
+            del kept[name]
+            kept["…"] = f"{len(args) - len(kept)} more arguments not kept"
+            break
+    return kept
+
+
+class ArgsLater:
+    """An exec's entry whose argument columns are made when the entry is written, not on the call's path.
+
+    Only for flat arguments of plain text (:func:`plainly_writable`), copied
+    at call time: their values are immutable, so the digest and the kept copy
+    come out the same whenever they are made, and the writer makes a batch of
+    them in one loop instead of each call paying for the JSON text and the
+    hash between its own work.
+    """
+
+    __slots__ = ("args", "row")
+
+    def __init__(self, row: dict[str, Any], args: dict[str, Any]):
+        self.row = row
+        self.args = args
+
+    def entry(self, chars: int) -> dict[str, Any]:
+        return {**args_columns(self.args, chars), **self.row}
+
+
+def args_columns(args: Any, chars: int) -> dict[str, Any]:
+    """The entry's columns for a call's arguments: the digest of the whole, and a copy of at most about ``chars`` characters that can be written."""
+    if plainly_writable(args):
+        # Flat values are immutable: a shallow copy is the copy json.loads would make (and the
+        # store writes the keys sorted either way), without parsing the text back.
+        text = _SORTED_JSON(args)
+        if len(text) <= chars:
+            return {"args_digest": hashlib.sha256(text.encode()).hexdigest()[:16], "args": dict(args), "args_truncated": False}
+    else:
+        args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
+    kept, digest, truncated = kept_args(args, chars)
+    return {"args_digest": digest, "args": kept, "args_truncated": truncated}
