@@ -39,6 +39,7 @@ from typing import Any
 from ._blocks import SHIFT, BlockWalk
 from ._packed import impact_order
 from ._sums import weighted_sums
+from ._unit_bound import unit_most
 
 # Relative slack on every bound: far above the rounding of a few dozen additions (about 1e-15).
 MARGIN = 1e-9
@@ -280,7 +281,7 @@ class ScoredLists:
         most = sum(caps)
         if self.unit:
             # Weights capped at cap / coefficient on a unit vector: water-filling gives the exact maximum.
-            most = min(most, _unit_most([c for _, _, c in self.lists], [cap / c if c > 0.0 else 0.0 for cap, (_, _, c) in zip(caps, self.lists)]))
+            most = min(most, unit_most([c for _, _, c in self.lists], [cap / c if c > 0.0 else 0.0 for cap, (_, _, c) in zip(caps, self.lists)]))
         return most * (1.0 + MARGIN)
 
     def at_least(self, threshold: float, documents: Iterable[int], thresholds: Mapping[int, float] | None = None) -> dict[int, float]:
@@ -362,25 +363,6 @@ def _at_least(scores: dict[int, float], floor: float) -> dict[int, float]:
     """The entries of ``scores`` at or over ``floor``; the comparisons run in C (a walk's tens of thousands of scores)."""
     keep = list(map(floor.__le__, scores.values()))
     return dict(zip(compress(scores.keys(), keep), compress(scores.values(), keep)))
-
-
-def _unit_most(coefficients: Sequence[float], caps: Sequence[float]) -> float:
-    """The largest ``sum(c * x)`` over ``0 <= x <= cap`` with ``sum(x * x) <= 1``: each ``x = min(cap, t * c)`` for one ``t``."""
-    if sum(cap * cap for cap in caps) <= 1.0:
-        return sum(c * cap for c, cap in zip(coefficients, caps))
-    pairs = sorted((cap / c, c, cap) for c, cap in zip(coefficients, caps) if c > 0.0)
-    fixed_squares = fixed_sum = 0.0
-    free_squares = sum(c * c for _, c, _ in pairs)
-    for ratio, c, cap in pairs:
-        if free_squares <= 0.0:
-            break
-        scale = math.sqrt(max(0.0, 1.0 - fixed_squares) / free_squares)
-        if scale <= ratio:
-            return fixed_sum + scale * free_squares
-        fixed_squares += cap * cap
-        fixed_sum += c * cap
-        free_squares -= c * c
-    return fixed_sum
 
 
 def _sum_in_order(found: Sequence[float | None], coefficients: Sequence[float]) -> float | None:

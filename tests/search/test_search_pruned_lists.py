@@ -14,12 +14,24 @@ import random
 from array import array
 
 import pytest
-from opgate.core.search import _pruned
-from opgate.core.search._blocks import SHIFT, BlockWalk, block_count, block_maxima, for_queries
 from opgate.core import Gateway
-from opgate.core.search._lexical import LexicalRanker, _order_key, _order_name, _OrdersByName
+from opgate.core.search import _pruned
+from opgate.core.search._blocks import (
+    SHIFT,
+    BlockWalk,
+    block_count,
+    block_maxima,
+    for_queries,
+)
+from opgate.core.search._lexical import (
+    LexicalRanker,
+    _order_key,
+    _order_name,
+    _OrdersByName,
+)
 from opgate.core.search._packed import impact_order, pack, unpack
-from opgate.core.search._pruned import ScoredLists, _unit_most
+from opgate.core.search._pruned import ScoredLists
+from opgate.core.search._unit_bound import unit_most
 
 SHARES = (1.0, 0.99, 0.9, 0.75, 0.5, 0.25, 0.05)
 
@@ -114,7 +126,7 @@ def test_water_filling_bounds_every_capped_unit_vector():
         count = rng.randint(1, 8)
         coefficients = [rng.random() for _ in range(count)]
         caps = [rng.random() * rng.choice((0.2, 1.0)) for _ in range(count)]
-        most = _unit_most(coefficients, caps)
+        most = unit_most(coefficients, caps)
         assert most <= sum(c * cap for c, cap in zip(coefficients, caps)) + 1e-12
         for _ in range(50):
             vector = [rng.random() * cap for cap in caps]

@@ -72,10 +72,8 @@ def test_lookups_from_many_threads_never_see_the_tables_half_loaded(monkeypatch)
     assert not failures and len(found) == 8 and all(handler is WRITES["onto.task.create"] for handler in found)
 
 
-def test_a_table_whose_import_failed_is_imported_again(monkeypatch):
-    """A failed import (a dependency broken for a moment) fails that lookup only; its ops are not lost for the process."""
-    import opgate.core.handlers as handlers
-
+def _write_table_import_fails_once(monkeypatch, handlers) -> list[str]:
+    """Make the first import of the write table fail, as a dependency broken for a moment would; the names that failed."""
     real_import = handlers.import_module
     failed: list[str] = []
 
@@ -86,6 +84,14 @@ def test_a_table_whose_import_failed_is_imported_again(monkeypatch):
         return real_import(name, package)
 
     monkeypatch.setattr(handlers, "import_module", failing_once)
+    return failed
+
+
+def test_a_table_whose_import_failed_is_imported_again(monkeypatch):
+    """A failed import (a dependency broken for a moment) fails that lookup only; its ops are not lost for the process."""
+    import opgate.core.handlers as handlers
+
+    failed = _write_table_import_fails_once(monkeypatch, handlers)
     table = builtin_handlers()
     try:
         table["onto.task.create"]
@@ -100,16 +106,7 @@ def test_a_failed_table_import_is_one_clean_envelope_and_the_next_call_runs(tmp_
     import opgate.core.handlers as handlers
     from opgate.core import Gateway
 
-    real_import = handlers.import_module
-    failed: list[str] = []
-
-    def failing_once(name, package=None):
-        if name == "._write_table" and not failed:
-            failed.append(name)
-            raise ImportError("a dependency of the write handlers failed to import")
-        return real_import(name, package)
-
-    monkeypatch.setattr(handlers, "import_module", failing_once)
+    failed = _write_table_import_fails_once(monkeypatch, handlers)
     gateway = Gateway(db_path=tmp_path / "w.db", allow_write=True)
     try:
         first = gateway.exec("onto.task.create", {"project_id": "10000000-0000-4000-8000-000000000001", "title": "After a failed import"})
