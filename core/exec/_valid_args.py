@@ -4,8 +4,10 @@ Validity is a function of the schema and the arguments alone (formats
 included), so an op called again with the same flat arguments (a list
 page polled, the same project listed) is valid again. Only flat arguments
 are kept: each value a string, number, boolean or null, with its exact type
-in the key, so ``1``, ``1.0`` and ``True`` never stand for each other. The
-table is bounded; when full it starts again.
+in the key, so ``1``, ``1.0`` and ``True`` never stand for each other. Names
+must be text too: ``{True: 0}`` and ``{1: 0}`` hash alike, and only a
+Python caller can pass either. The table is bounded; when full it starts
+again.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def flat_key(op: str, schema_id: int, args: dict[str, Any]) -> tuple | None:
     parts = []
     for name, value in args.items():
         kind = type(value)
-        if kind not in _FLAT:
+        if kind not in _FLAT or type(name) is not str:
             return None
         parts.append((name, kind, value))
     return (op, schema_id, *parts)

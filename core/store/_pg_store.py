@@ -20,7 +20,7 @@ import psycopg
 
 from ._errors import StoreError
 from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
-from . import _pg_conn, _pg_rates
+from . import _pg_rates
 from ._pg_conn import fetch, open_pool, redacted, retrying, translated
 from ._pg_migrate import migrate, write_lock_sql
 from ._pg_tx import PostgresReadTransaction, PostgresWriteTransaction

@@ -116,6 +116,9 @@ def test_named_ids_give_what_the_walk_gives():
 def test_remembered_arguments_tell_types_apart_and_errors_are_never_remembered(store):
     assert flat_key("op", 1, {"limit": 1}) != flat_key("op", 1, {"limit": True}) != flat_key("op", 1, {"limit": 1.0})
     assert flat_key("op", 1, {"ids": ["a"]}) is None
+    # {True: 0} == {1: 0} as keys, so names that are not text are never remembered
+    assert flat_key("op", 1, {True: 0}) is None
+    assert flat_key("op", 1, {1: 0}) is None
     remembered = ValidArgs(kept=2)
     for n in range(3):
         remembered.add(flat_key("op", 1, {"n": n}))
