@@ -44,17 +44,20 @@ PATIENT_FLOOR = "raw apsw, patient"
 CPU_AT_START = 0.0
 
 
-def opgate_worker(db: str, creates: int, start_at: float, tag: str) -> list[float]:
+def opgate_worker(db: str, creates: int, tag: str) -> list[float]:
     from opgate.core import Gateway
 
     gateway = Gateway(db_path=db, allow_write=True)
     gateway.exec("onto.project.get", {"project_id": PROJECT})  # open and warm up before the start
-    times = _timed(creates, start_at, lambda n: gateway.exec("onto.task.create", {"project_id": PROJECT, "title": f"Bench {tag}-{n}"})["ok"])
+    # A dry-run create (it writes nothing) loads the write path's modules before the start: without
+    # cached bytecode, compiling them made a worker's first create the slowest call of the run.
+    gateway.exec("onto.task.create", {"project_id": PROJECT, "title": f"Warm-up {tag}"}, dry_run=True)
+    times = _timed(creates, lambda n: gateway.exec("onto.task.create", {"project_id": PROJECT, "title": f"Bench {tag}-{n}"})["ok"])
     gateway.close()
     return times
 
 
-def raw_worker(db: str, creates: int, start_at: float, tag: str, patient: bool = False) -> list[float]:
+def raw_worker(db: str, creates: int, tag: str, patient: bool = False) -> list[float]:
     import apsw
 
     conn = apsw.Connection(db)
@@ -80,12 +83,17 @@ def raw_worker(db: str, creates: int, start_at: float, tag: str, patient: bool =
         conn.execute("COMMIT")
         return True
 
-    times = _timed(creates, start_at, insert)
+    times = _timed(creates, insert)
     conn.close()
     return times
 
 
-def _timed(creates: int, start_at: float, call) -> list[float]:
+def _timed(creates: int, call) -> list[float]:
+    # Ready (imported, connected, warmed up), then wait for the common start: a fixed delay
+    # was not enough under load, where importing opgate without cached bytecode took over
+    # 2 s, and the late start was counted as the slice's time.
+    print("ready", flush=True)
+    start_at = float(sys.stdin.readline())
     time.sleep(max(0.0, start_at - time.time()))
     global CPU_AT_START
     CPU_AT_START = time.process_time()  # the import and warm-up before the start are not a create's
@@ -100,13 +108,21 @@ def _timed(creates: int, start_at: float, call) -> list[float]:
 
 def run_slice(side: str, db: Path, processes: int, creates: int, first: int, python: str) -> tuple[float, list[float], float]:
     """(wall seconds, every call's time, CPU seconds of the workers) of one slice."""
-    start_at = time.time() + 2.0  # every worker imported and connected by then
     workers = [
-        subprocess.Popen([python, __file__, "--worker", side, str(db), str(creates), str(start_at), f"{first}-{n}"],
-                         stdout=subprocess.PIPE, text=True)
+        subprocess.Popen([python, __file__, "--worker", side, str(db), str(creates), f"{first}-{n}"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         for n in range(processes)
     ]
-    outputs = [json.loads(worker.communicate(timeout=600)[0] or "{}") for worker in workers]
+    for worker in workers:
+        if worker.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"a {side} worker failed before the start")
+    start_at = time.time() + 0.05  # every worker is waiting on its stdin for this
+    for worker in workers:
+        worker.stdin.write(f"{start_at!r}\n")
+        worker.stdin.close()
+    outputs = [json.loads(worker.stdout.read() or "{}") for worker in workers]
+    for worker in workers:
+        worker.wait(timeout=600)
     if any(worker.returncode for worker in workers):
         raise RuntimeError(f"a {side} worker failed")
     ended = max(out["ended"] for out in outputs)
@@ -120,14 +136,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--compare", metavar="PYTHON", help="also run the opgate workers with this interpreter")
     parser.add_argument("--patient-floor", action="store_true", help="also run the floor with the store's busy handler")
-    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
-        side, db, creates, start_at, tag = options.worker
+        side, db, creates, tag = options.worker
         if side.startswith("raw apsw"):
-            times = raw_worker(db, int(creates), float(start_at), tag, patient=side == PATIENT_FLOOR)
+            times = raw_worker(db, int(creates), tag, patient=side == PATIENT_FLOOR)
         else:
-            times = opgate_worker(db, int(creates), float(start_at), tag)
+            times = opgate_worker(db, int(creates), tag)
         print(json.dumps({"times": times, "ended": time.time(), "cpu": time.process_time() - CPU_AT_START}))
         return
     pythons = {"opgate": sys.executable, "raw apsw": sys.executable}

@@ -62,7 +62,13 @@ class GatewaySettings:
     call_log_keep_days: int = 30
     call_log_keep_rows: int = 100_000
     """The call log is swept of entries older than ``call_log_keep_days`` and beyond the newest ``call_log_keep_rows``."""
-    call_log_flush_s: float = 0.05
+    call_log_flush_s: float = 0.25
     call_log_flush_entries: int = 256
-    """The call log's writer commits its queue this often, or sooner once this many entries wait."""
+    """The call log's writer commits its queue this often, or sooner once this many entries wait.
+
+    Each commit of the log takes the workspace's write lock on SQLite and makes
+    every other process's next transaction start from a cold page cache, so
+    the window is long enough that a busy process commits its log a few times
+    a second, not twenty; a process killed outright (SIGKILL) loses at most
+    this much of its log."""
     web: WebSettings = field(default_factory=WebSettings)

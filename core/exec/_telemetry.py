@@ -6,7 +6,7 @@ exec entries. Writing an entry must never cost the
 call itself a write transaction (a read would otherwise queue for the write
 lock behind every other process), so :meth:`CallLog.record` only queues the
 entry; a writer thread commits the queue in one transaction every
-``call_log_flush_s`` (50 ms) or once ``call_log_flush_entries`` wait, through
+``call_log_flush_s`` (0.25 s) or once ``call_log_flush_entries`` wait, through
 the store's ``log_calls`` (on PostgreSQL without the store's write lock, so it
 never queues behind a create; an SQLite file has one write lock for all). The
 queue is written out by :meth:`CallLog.flush`, which :meth:`CallLog.recent`
@@ -181,7 +181,7 @@ class CallLog:
             at_once = self._closed or self._per_thread_database()
             if not at_once:
                 self._start_writer()
-                # The first entry of a batch wakes a writer asleep on an empty queue; a full batch, one waiting out its 50 ms.
+                # The first entry of a batch wakes a writer asleep on an empty queue; a full batch, one waiting out its window.
                 if len(self._pending) == 1 or len(self._pending) >= self._settings.call_log_flush_entries:
                     self._wake.notify()
         if at_once:  # after close() nothing comes back for it; see _per_thread_database

@@ -51,4 +51,63 @@ def test_the_migration_adds_the_columns_to_an_existing_log(tmp_path):
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(call_log)")}
     conn.close()
     assert {"kind", "session_id", "chain_id", "parent_id", "lane", "detail"} <= columns
-    assert {"call_log_by_kind", "call_log_by_session"} <= indexes
+    assert "call_log_by_kind" in indexes
+    assert "call_log_by_session" not in indexes  # migration 0011: no query reads by session
+
+
+def test_migration_0011_drops_the_session_index_and_keeps_every_entry(tmp_path):
+    """A workspace made before 0011 (its session index and its entries) opens with the index gone and the log whole."""
+    from opgate.core.store._migrate import available_migrations
+
+    db = tmp_path / "ws.db"
+    conn = apsw.Connection(str(db))
+    for migration in available_migrations():
+        if migration.version > 10:
+            break
+        conn.execute(migration.sql)
+    conn.execute("PRAGMA user_version = 10")
+    conn.execute("INSERT INTO call_log (ts, op, ok, kind, session_id) VALUES ('2026-11-26T00:00:00Z', 'onto.task.list', 1, 'exec', 'se_1')")
+    assert "call_log_by_session" in {row[1] for row in conn.execute("PRAGMA index_list(call_log)")}
+    conn.close()
+    with open_store(db) as store:
+        assert store.schema_version >= 11
+        with store.read() as tx:
+            assert [(c["op"], c["session_id"]) for c in tx.recent_calls(5)] == [("onto.task.list", "se_1")]
+            indexes = {row[1] for row in tx._fetch("PRAGMA index_list(call_log)")}
+    assert indexes == {"call_log_by_kind", "call_log_by_ts"}
+
+
+def test_the_history_and_the_sweep_still_read_an_index(tmp_path):
+    """The indexes left are those the log's reads use: the history by kind, the sweep by time."""
+    with open_store(tmp_path / "ws.db") as store, store.read() as tx:
+        plans = {
+            sql: " ".join(str(row[-1]) for row in tx._fetch("EXPLAIN QUERY PLAN " + sql, params))
+            for sql, params in (
+                ("SELECT seq FROM call_log WHERE TRUE AND kind = ? ORDER BY seq DESC LIMIT ?", ("exec", 50)),
+                ("SELECT seq FROM call_log WHERE ts < ?", ("2026-01-01T00:00:00Z",)),
+            )
+        }
+    assert [("call_log_by_kind" in plan, "call_log_by_ts" in plan) for plan in plans.values()] == [(True, False), (False, True)]
+
+
+def test_migration_0011_on_postgres_drops_the_session_index_and_keeps_every_entry(pg_cluster):
+    import psycopg
+
+    from opgate.core.store import PostgresStore
+    from opgate.core.store._pg_migrate import _VERSION_TABLE, pg_migrations
+
+    url = pg_cluster.new_database(migrated=False)
+    with psycopg.connect(url, autocommit=True) as conn:
+        for migration in pg_migrations()[:10]:
+            conn.execute(migration.sql)
+        conn.execute(_VERSION_TABLE)
+        conn.execute("INSERT INTO opgate_schema (version) VALUES (10)")
+        conn.execute("INSERT INTO call_log (ts, op, ok, kind, session_id) VALUES ('2026-11-26T00:00:00Z', 'onto.task.list', 1, 'exec', 'se_1')")
+        assert conn.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'call_log_by_session'").fetchone()[0] == 1
+    with PostgresStore(url) as store:
+        assert store.schema_version >= 11
+        with store.read() as tx:
+            assert [(c["op"], c["session_id"]) for c in tx.recent_calls(5)] == [("onto.task.list", "se_1")]
+    with psycopg.connect(url, autocommit=True) as conn:
+        indexes = {row[0] for row in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'call_log'")}
+    assert "call_log_by_session" not in indexes and "call_log_by_kind" in indexes
