@@ -19,6 +19,7 @@ else (slots, ordering, keyword-only fields) stays with ``dataclasses``.
 
 from __future__ import annotations
 
+from _thread import get_ident
 from operator import attrgetter
 from typing import Any, TypeVar
 
@@ -27,6 +28,7 @@ __all__ = ["FrozenRecordError", "field", "record", "replace"]
 T = TypeVar("T")
 _MISSING: Any = object()
 _FIELDS = "__record_fields__"
+_FROZEN_OWN = "__record_frozen__"
 
 
 class FrozenRecordError(AttributeError):
@@ -62,6 +64,8 @@ def _own_fields(cls: type) -> list[Field]:
         value = cls.__dict__.get(name, _MISSING)
         spec = value if isinstance(value, Field) else Field(default=value)
         spec.name = name
+        if type(spec.default).__hash__ is None:  # as dataclasses: one list or dict shared by every instance is a bug
+            raise ValueError(f"mutable default {type(spec.default)} for field {name} is not allowed: use default_factory")
         if isinstance(value, Field):
             if spec.default is _MISSING:
                 delattr(cls, name)
@@ -108,7 +112,21 @@ def _make_init(cls: type, fields: list[Field], frozen: bool) -> Any:
     return init
 
 
+_REPR_RUNNING: set = set()
+
+
 def _repr(self: Any) -> str:
+    key = (id(self), get_ident())
+    if key in _REPR_RUNNING:  # a record that holds itself shows as ``...`` (reprlib.recursive_repr, as dataclasses)
+        return "..."
+    _REPR_RUNNING.add(key)
+    try:
+        return _repr_fields(self)
+    finally:
+        _REPR_RUNNING.discard(key)
+
+
+def _repr_fields(self: Any) -> str:
     shown = ", ".join(f"{spec.name}={getattr(self, spec.name)!r}" for spec in getattr(self, _FIELDS).values() if spec.repr)
     return f"{type(self).__qualname__}({shown})"
 
@@ -139,13 +157,15 @@ def _comparison(fields: list[Field]) -> tuple[Any, Any]:
 
 
 def _frozen_setattr(self: Any, name: str, value: Any) -> None:
-    if name in getattr(self, _FIELDS):
+    # As dataclasses: no attribute at all on the frozen class itself (a misspelt field is no silent new one);
+    # an undecorated subclass may add its own.
+    if name in getattr(self, _FIELDS) or _FROZEN_OWN in type(self).__dict__:
         raise FrozenRecordError(f"cannot assign to field {name!r}")
     object.__setattr__(self, name, value)
 
 
 def _frozen_delattr(self: Any, name: str) -> None:
-    if name in getattr(self, _FIELDS):
+    if name in getattr(self, _FIELDS) or _FROZEN_OWN in type(self).__dict__:
         raise FrozenRecordError(f"cannot delete field {name!r}")
     object.__delattr__(self, name)
 
@@ -160,13 +180,17 @@ def record(cls: type[T] | None = None, /, *, frozen: bool = False) -> Any:
             cls.__init__ = _make_init(cls, list(fields.values()), frozen)
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = _repr
+        eq, hash_ = _comparison(list(fields.values()))
+        # A class body with its own __eq__ and no __hash__ gets __hash__ = None from Python: not an explicit one.
+        own_hash = cls.__dict__.get("__hash__") is not None
         if "__eq__" not in cls.__dict__:
-            eq, hash_ = _comparison(list(fields.values()))
             cls.__eq__ = eq
-            # As dataclasses do: frozen and compared by value is hashable by value; mutable is unhashable.
-            if "__hash__" not in cls.__dict__ or cls.__dict__["__hash__"] is None:
-                cls.__hash__ = hash_ if frozen else None
+        # As dataclasses do: frozen and compared by value is hashable by value (also with its own __eq__);
+        # mutable is unhashable; a class's own __hash__ stays.
+        if not own_hash:
+            cls.__hash__ = hash_ if frozen else None
         if frozen:
+            setattr(cls, _FROZEN_OWN, True)
             cls.__setattr__ = _frozen_setattr
             cls.__delattr__ = _frozen_delattr
         cls.__match_args__ = tuple(fields)

@@ -29,6 +29,15 @@ MAX_CHARS = 4 * 1024 * 1024
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
+INT_DIGITS = 1000
+"""The most digits an integer from outside may have: JSON text never holds more than Python reads (4,300 by default),
+but a caller of :meth:`Gateway.exec` can hand any int, and one past Python's limit cannot be written as text."""
+_INT_BOUND = 10**INT_DIGITS
+
+
+def _too_long_int(value: Any) -> bool:
+    return type(value) is int and not -_INT_BOUND < value < _INT_BOUND
+
 
 class JsonInputError(ValueError):
     """JSON from outside that cannot be used: not JSON, too large, too deep, or text that is not Unicode.
@@ -60,7 +69,7 @@ def dotted(path: tuple[str | int, ...], root: str = "") -> str:
 
 
 def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text: bool = True) -> None:
-    """Raise :class:`JsonInputError` if ``value`` nests deeper than ``max_depth`` or (with ``text``) holds a lone surrogate.
+    """Raise :class:`JsonInputError` if ``value`` nests deeper than ``max_depth`` or (with ``text``) holds a lone surrogate or an integer too long to write.
 
     The walk is iterative, so a value too deep for recursion is measured too.
     """
@@ -72,6 +81,8 @@ def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text:
                 raise JsonInputError(f"{dotted(path, root)} holds text that is not valid Unicode (a lone surrogate, or bytes that were not UTF-8); send UTF-8 text", code="invalid_text", path=path)
             continue
         if not isinstance(node, (dict, list)):
+            if text and _too_long_int(node):
+                raise JsonInputError(f"{dotted(path, root)} is an integer of more than {INT_DIGITS:,} digits; send a shorter number, or the digits as text", code="too_large", path=path)
             continue
         if len(path) >= max_depth:
             raise JsonInputError(f"{dotted(path, root)} is nested more than {max_depth} levels deep; flatten the value", code="too_deep", path=path)
@@ -131,6 +142,8 @@ def scrub_text(value: Any, *, max_depth: int = MAX_DEPTH, too_deep: Any = TOO_DE
 
 
 def _scrubbed(value: Any) -> Any:
+    if _too_long_int(value):
+        return f"(an integer of {value.bit_length() * 30103 // 100000 + 1:,} digits, not kept)"
     if isinstance(value, str):
         return _LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):

@@ -104,13 +104,13 @@ class ArgsLater:
 
 def args_columns(args: Any, chars: int) -> dict[str, Any]:
     """The entry's columns for a call's arguments: the digest of the whole, and a copy of at most about ``chars`` characters that can be written."""
-    if plainly_writable(args):
+    if plainly_writable(args) and json_safe_numbers(args):
         # Flat values are immutable: a shallow copy is the copy json.loads would make (and the
         # store writes the keys sorted either way), without parsing the text back.
         text = _SORTED_JSON(args)
         if len(text) <= chars:
             return {"args_digest": hashlib.sha256(text.encode()).hexdigest()[:16], "args": dict(args), "args_truncated": False}
     else:
-        args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, or nested too deeply, must not stop that
+        args = scrub_text(args)  # refused arguments are logged too: text that is not Unicode, nested too deeply or an int too long to write must not stop that
     kept, digest, truncated = kept_args(args, chars)
     return {"args_digest": digest, "args": kept, "args_truncated": truncated}

@@ -83,6 +83,7 @@ def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
 
 
 _FLAT = (str, int, float, bool, type(None))
+_INT_BOUND = 10**safe_json.INT_DIGITS
 
 
 def _plain_args(args: Any) -> dict[str, Any] | None:
@@ -100,7 +101,7 @@ def _plain_args(args: Any) -> dict[str, Any] | None:
         if kind is str:
             if not value.isascii():
                 return None
-        elif kind not in _FLAT:
+        elif kind not in _FLAT or (kind is int and not -_INT_BOUND < value < _INT_BOUND):  # a huge int: refused below
             return None
     return dict(args)
 

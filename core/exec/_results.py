@@ -156,14 +156,21 @@ def _longest_string(tree: Any) -> int:
     return longest
 
 
-def _longest_list(node: Any, path: tuple = ()) -> tuple[tuple, list] | None:
-    best: tuple[tuple, list] | None = None
+def _longest_list(node: Any) -> tuple[tuple, list] | None:
+    found = _longest_list_sized(node, ())
+    return found[:2] if found else None
+
+
+def _longest_list_sized(node: Any, path: tuple) -> tuple[tuple, list, int] | None:
+    # Each list's size is encoded once and carried up: comparing sizes again at every level encoded a
+    # list of n lists n times (thousands of unknown arguments' field errors took minutes).
+    best: tuple[tuple, list, int] | None = None
     children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
     if isinstance(node, list) and len(node) > 1:
-        best = (path, node)
+        best = (path, node, _size(node))
     for key, value in children:
-        found = _longest_list(value, (*path, key))
-        if found and (best is None or _size(found[1]) > _size(best[1])):
+        found = _longest_list_sized(value, (*path, key))
+        if found and (best is None or found[2] > best[2]):
             best = found
     return best
 

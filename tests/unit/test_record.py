@@ -116,3 +116,52 @@ def test_post_init_runs_and_field_order_is_checked():
 class _Module:
     name: str
     size: int = 0
+
+
+@pytest.mark.parametrize("make", [dataclasses.dataclass(frozen=True), record(frozen=True)], ids=["dataclass", "record"])
+def test_a_frozen_class_takes_no_new_attribute_but_its_plain_subclass_may(make):
+    @make
+    class Point:
+        x: int
+
+    class Labelled(Point):
+        pass
+
+    with pytest.raises(AttributeError):
+        Point(1).misspelt_x = 2  # a typo for a field is refused, not kept as a new attribute
+    labelled = Labelled(1)
+    labelled.label = "a"
+    assert labelled.label == "a"
+
+
+@pytest.mark.parametrize("make", [dataclasses.dataclass(frozen=True), record(frozen=True)], ids=["dataclass", "record"])
+def test_a_frozen_class_with_its_own_eq_hashes_by_its_fields(make):
+    @make
+    class Loose:
+        x: int
+
+        def __eq__(self, other):
+            return isinstance(other, Loose)
+
+    assert hash(Loose(1)) == hash(Loose(1))
+
+
+@pytest.mark.parametrize("make", [dataclasses.dataclass, record], ids=["dataclass", "record"])
+def test_a_mutable_default_is_refused(make):
+    for shared in ([], {}, set()):
+        with pytest.raises(ValueError, match="default_factory"):
+
+            @make
+            class Holder:
+                items: object = shared
+
+
+@pytest.mark.parametrize("make", [dataclasses.dataclass, record], ids=["dataclass", "record"])
+def test_a_record_holding_itself_repr_shows_dots(make):
+    @make
+    class Node:
+        child: object = None
+
+    node = Node()
+    node.child = node
+    assert repr(node) == f"{Node.__qualname__}(child=...)"
