@@ -1,184 +1,266 @@
 """MCP over standard input and output, answering every line it cannot use.
 
-The SDK's stdio transport drops a line it cannot parse without a word, so a
-client that sent broken JSON, or a request without a method, would wait
-forever. Here each such line gets its JSON-RPC error (parse error or invalid
-request, with the request's id when it can be read), and a line over the size
-limit is skipped unread instead of being held in memory. Valid messages go to
-the SDK's server loop unchanged.
+Lines are cut, parsed and answered as ``_stdio_lines`` says; valid messages
+go to the SDK's server loop unchanged.
+
+When the protocol runs over pipes or sockets (as every MCP host runs a
+stdio server), both ends are served on the event loop itself: a message is
+read when its bytes arrive and an answer written when it is ready, with no
+thread between the wire and the server. A thread hop costs a wake-up of
+another thread per message, and on a busy machine each wake-up waits for a
+core. Anything else on standard input (a file, a terminal) is read by a
+thread and written from worker threads, since the event loop cannot wait on
+those.
 
 Standard output is the protocol: while serving, file descriptor 1 points at
-standard error, so a stray print or a library's chatter cannot corrupt it;
-the protocol is written to a private duplicate.
+standard error, so a stray print or a library's chatter cannot corrupt it,
+and descriptor 0 at the null device, so no child process can read the
+client's messages; the protocol goes through private duplicates.
 """
 
 from __future__ import annotations
 
-import json
-import logging
+import asyncio
 import os
-import re
-import sys
+import stat
 import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import Any, BinaryIO
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
 
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
 import anyio.to_thread
-import mcp_types as types
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
 
-from opgate.core import safe_json
+from ._stdio_lines import MAX_MESSAGE_BYTES, Line, LineSplitter, Unusable, encode, parsed_or_internal_error
 
-log = logging.getLogger(__name__)
-
-MAX_MESSAGE_BYTES = 4 * 1024 * 1024
-"""The longest message line read, as the SDK's HTTP transport limits a request body (4 MiB)."""
-
-MAX_MESSAGE_DEPTH = 2 * safe_json.MAX_DEPTH
-"""How deeply a message may nest: room for the JSON-RPC levels around arguments that exec then checks and names."""
-
-_CHUNK = 64 * 1024
-# An id is read from a skipped line only when it comes first (after jsonrpc or method): an "id" inside params is not the request's.
-_LEADING_ID = re.compile(rb'^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")')
+READ_BYTES = 256 * 1024
+QUEUED_BYTES = 1024 * 1024
+"""Lines read ahead of the server, in bytes, before reading pauses (the client then waits on a full pipe)."""
 
 
-@dataclass(frozen=True)
-class Unusable:
-    """A line that is not a message: the error to answer it with."""
-
-    reply: SessionMessage
-
-
-def read_line(stream: BinaryIO, limit: int) -> tuple[bytes, int] | None:
-    """The next line (its first bytes only, when over ``limit``) and its full length; ``None`` at end of input."""
-    line = stream.readline(limit + 1)
-    if not line:
-        return None
-    size = len(line)
-    if size <= limit or line.endswith(b"\n"):
-        return line, size
-    head, rest = line[:_CHUNK], line
-    while rest and not rest.endswith(b"\n"):
-        rest = stream.readline(_CHUNK)
-        size += len(rest)
-    return head, size
+def is_stream(fd: int) -> bool:
+    """Whether the event loop can wait on ``fd``: a pipe or a socket (not a file or a terminal)."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-def _error(request_id: types.RequestId | None, code: int, message: str) -> Unusable:
-    error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
-    return Unusable(SessionMessage(error))
+class LoopReader(asyncio.Protocol):
+    """Standard input read on the event loop as its bytes arrive, cut into lines."""
+
+    def __init__(self, limit: int):
+        self._splitter = LineSplitter(limit)
+        self._lines: deque[Line] = deque()
+        self._queued = 0
+        self._paused = False
+        self._ended = False
+        self._waiter: asyncio.Future[None] | None = None
+        self._transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self._transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        for line in self._splitter.feed(data):
+            self._lines.append(line)
+            self._queued += len(line[0])
+        if self._queued > QUEUED_BYTES and not self._paused:
+            self._paused = True
+            self._transport.pause_reading()
+        self._wake()
+
+    def eof_received(self) -> bool:
+        self._end()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end()  # a read error ends the input as its end would
+
+    def _end(self) -> None:
+        if not self._ended:
+            self._ended = True
+            if (last := self._splitter.end()) is not None:
+                self._lines.append(last)
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def next_line(self) -> Line | None:
+        """The next line; ``None`` at the end of input."""
+        while not self._lines:
+            if self._ended:
+                return None
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        line = self._lines.popleft()
+        self._queued -= len(line[0])
+        if self._paused and self._queued <= QUEUED_BYTES // 2:
+            self._paused = False
+            self._transport.resume_reading()
+        return line
 
 
-def _request_id(value: Any) -> types.RequestId | None:
-    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+class LoopWriter(asyncio.Protocol):
+    """Standard output written on the event loop; a writer waits while the client is slow to read."""
+
+    def __init__(self) -> None:
+        self._drained: asyncio.Future[None] | None = None
+        self._lost = False
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+
+    def pause_writing(self) -> None:
+        self._drained = asyncio.get_running_loop().create_future()
+
+    def resume_writing(self) -> None:
+        if self._drained is not None and not self._drained.done():
+            self._drained.set_result(None)
+        self._drained = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        self.resume_writing()
+
+    async def write(self, data: bytes) -> None:
+        if self._lost:
+            raise BrokenPipeError("the client closed standard output; the answer could not be written")
+        self.transport.write(data)
+        if self._drained is not None:
+            await self._drained
+
+    async def flush(self) -> None:
+        """Wait until everything written has reached the pipe."""
+        if not self._lost:
+            self.transport.set_write_buffer_limits(high=0)  # pauses now if anything waits; resumes once the buffer is empty
+            if self._drained is not None:
+                await self._drained
 
 
-def _leading_id(head: bytes) -> types.RequestId | None:
-    match = _LEADING_ID.match(head)
-    return _request_id(json.loads(match.group(1))) if match else None
-
-
-def parse_line(line: bytes, size: int, limit: int) -> SessionMessage | Unusable | None:
-    """The message on one line, or the error to answer it with; ``None`` for a blank line."""
-    if size > limit:
-        return _error(_leading_id(line), types.INVALID_REQUEST, f"message of {size} bytes is over the {limit}-byte limit; it was not read")
-    if not line.strip():
-        return None
-    try:
-        # Text that is not UTF-8 goes on to exec, which refuses it naming the field.
-        data = safe_json.loads(line, max_depth=MAX_MESSAGE_DEPTH, max_chars=None, what="the message", check_text=False)
-    except safe_json.JsonInputError as exc:
-        return _error(None, types.PARSE_ERROR, f"Parse error: {exc.message}")
-    try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False))
-    except (ValidationError, ValueError, RecursionError):
-        request_id = _request_id(data.get("id")) if isinstance(data, dict) else None
-        return _error(request_id, types.INVALID_REQUEST, "Invalid request: a JSON-RPC 2.0 message needs jsonrpc '2.0' and a method (or a result or error), with params as an object")
-
-
-def _parsed_or_internal_error(line: bytes, size: int, limit: int) -> SessionMessage | Unusable | None:
-    # The reader thread ends on any exception, and the server with it: no line may raise.
-    try:
-        return parse_line(line, size, limit)
-    except Exception:
-        log.exception("could not read a message line")
-        return _error(None, types.INTERNAL_ERROR, "Internal error: the message could not be read; it was skipped")
-
-
-def encode(message: SessionMessage) -> bytes:
-    """One line of the protocol; an answer that cannot be written as JSON becomes an error for the same request."""
-    try:
-        return message.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
-    except Exception:
-        log.exception("could not encode an answer")
-        request_id = getattr(message.message, "id", None)
-        if not isinstance(request_id, int) and not (isinstance(request_id, str) and safe_json.is_clean_text(request_id)):
-            request_id = None
-        fallback = _error(request_id, types.INTERNAL_ERROR, "Internal error: the answer could not be written as JSON")
-        return fallback.reply.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
-
-
-def _read_forever(stream: BinaryIO, limit: int, deliver: Any, token: Any) -> None:
+def _read_forever(fd: int, limit: int, deliver: Callable[..., Any], token: Any) -> None:
     # A daemon thread, unlike anyio's workers, never keeps the process alive blocked on a read.
+    splitter = LineSplitter(limit)
     while True:
-        read = read_line(stream, limit)
         try:
-            anyio.from_thread.run(deliver, read, token=token)
+            data = os.read(fd, READ_BYTES)
+        except OSError:
+            data = b""
+        if data:
+            lines = splitter.feed(data)
+        else:
+            last = splitter.end()
+            lines = [last] if last is not None else []
+        try:
+            anyio.from_thread.run(deliver, lines, not data, token=token)
         except Exception:  # the event loop or the streams are gone: nothing left to read for
             return
-        if read is None:
+        if not data:
             return
 
 
-def _write(stream: BinaryIO, data: bytes) -> None:
-    stream.write(data)
-    stream.flush()
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+@contextmanager
+def _diverted(fd: int, target: int) -> Iterator[int]:
+    """A private duplicate of ``fd`` while ``fd`` itself points at ``target``; restored (blocking again) after."""
+    wire = os.dup(fd)
+    saved = os.dup(fd)
+    os.dup2(target, fd)
+    try:
+        yield wire
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+        try:
+            os.set_blocking(fd, True)  # the event loop made the shared descriptor non-blocking
+        except OSError:
+            pass
 
 
 @asynccontextmanager
 async def guarded_stdio(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[tuple[Any, Any]]:
     """``(read_stream, write_stream)`` over this process's stdin and stdout, for ``Server.run``."""
-    wire_out = os.fdopen(os.dup(1), "wb")
-    saved_stdout = os.dup(1)
-    os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        with _diverted(0, null) as wire_in, _diverted(1, 2) as wire_out:
+            async with _served(wire_in, wire_out, limit) as streams:
+                yield streams
+    finally:
+        os.close(null)
+
+
+@asynccontextmanager
+async def _served(wire_in: int, wire_out: int, limit: int) -> AsyncIterator[tuple[Any, Any]]:
     to_server_send, to_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     from_server, outgoing = anyio.create_memory_object_stream[SessionMessage](16)
     replies = from_server.clone()  # ours: the server closes its own copy when it stops
+    loop = asyncio.get_running_loop()
+    transports: list[Any] = []
+    read_on_the_loop, write_on_the_loop = is_stream(wire_in), is_stream(wire_out)
 
-    async def deliver(read: tuple[bytes, int] | None) -> None:
-        if read is None:
+    async def deliver(lines: list[Line], ended: bool) -> None:
+        for line in lines:
+            message = parsed_or_internal_error(*line, limit)
+            if isinstance(message, Unusable):
+                await replies.send(message.reply)
+            elif message is not None:
+                await to_server_send.send(message)
+        if ended:
             to_server_send.close()
-            return
-        message = _parsed_or_internal_error(*read, limit)
-        if isinstance(message, Unusable):
-            await replies.send(message.reply)
-        elif message is not None:
-            await to_server_send.send(message)
 
-    async def write_output() -> None:
+    async def read_on_loop(reader: LoopReader) -> None:
+        while (line := await reader.next_line()) is not None:
+            await deliver([line], False)
+        await deliver([], True)
+
+    async def write_on_loop(writer: LoopWriter) -> None:
+        async with outgoing:
+            async for message in outgoing:
+                await writer.write(encode(message))
+        await writer.flush()
+
+    async def write_from_threads() -> None:
         async with outgoing:
             async for message in outgoing:
                 await anyio.to_thread.run_sync(_write, wire_out, encode(message))
 
-    reader = threading.Thread(target=_read_forever, args=(sys.stdin.buffer, limit, deliver, anyio.lowlevel.current_token()), name="opgate stdin", daemon=True)
     try:
         async with anyio.create_task_group() as task_group:
-            task_group.start_soon(write_output)
-            reader.start()
+            if write_on_the_loop:
+                transport, writer = await loop.connect_write_pipe(LoopWriter, os.fdopen(wire_out, "wb", buffering=0, closefd=False))
+                transports.append(transport)
+                task_group.start_soon(write_on_loop, writer)
+            else:
+                task_group.start_soon(write_from_threads)
+            if read_on_the_loop:
+                transport, reader = await loop.connect_read_pipe(lambda: LoopReader(limit), os.fdopen(wire_in, "rb", buffering=0, closefd=False))
+                transports.append(transport)
+                task_group.start_soon(read_on_loop, reader)
+            else:
+                threading.Thread(
+                    target=_read_forever, args=(wire_in, limit, deliver, anyio.lowlevel.current_token()), name="opgate stdin", daemon=True,
+                ).start()
             yield to_server, from_server
             # The writer drains what the server answered last, then ends when both senders are closed.
             from_server.close()
             replies.close()
     finally:
-        os.dup2(saved_stdout, 1)
-        os.close(saved_stdout)
-        wire_out.close()
+        for transport in transports:
+            if not transport.is_closing():
+                transport.abort()  # what was answered is written already (the writer flushed); the descriptors close next
+        os.close(wire_out)
+        if read_on_the_loop:  # else the reader thread may still be blocked on it: it must not be recycled under it
+            os.close(wire_in)
 
 
 def serve_stdio(server: Any) -> None:
