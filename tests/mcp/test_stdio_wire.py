@@ -1,4 +1,4 @@
-"""The stdio wire as the event loop reads and writes it: messages split across writes, several in one, a client slow to read, and files instead of pipes."""
+"""The stdio wire: messages split across writes, several in one write, a client slow to read, the end of input, and files instead of pipes."""
 
 from __future__ import annotations
 
@@ -86,8 +86,7 @@ def test_the_last_line_without_a_newline_is_read_at_the_end_of_input(db):
     assert initialized["id"] == 0 and answer["id"] is None and answer["error"]["code"] == -32700
 
 
-def test_standard_input_from_a_file_is_read_by_a_thread(db, tmp_path):
-    # The event loop cannot wait on a regular file: a thread reads it, cutting the same lines.
+def test_standard_input_from_a_file_is_cut_into_the_same_lines(db, tmp_path):
     # (At the end of input, calls still running are abandoned: initialize and unusable lines are answered before.)
     requests = tmp_path / "requests"
     requests.write_bytes(_line(INITIALIZE) + b"{broken\n" + b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": "x" ' + b" " * 300_000 + b"}\n")
@@ -100,7 +99,7 @@ def test_standard_input_from_a_file_is_read_by_a_thread(db, tmp_path):
     assert answers[None]["error"]["code"] == -32700 and answers[9]["error"]["code"] == -32600
 
 
-def test_standard_output_to_a_file_is_written_by_threads(db, tmp_path):
+def test_standard_output_to_a_file_gets_every_answer(db, tmp_path):
     answers = tmp_path / "answers"
     with answers.open("wb") as stdout:
         process = subprocess.Popen(serve_command(db), stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.DEVNULL, env=os.environ | child_env())
