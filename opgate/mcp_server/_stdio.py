@@ -35,7 +35,7 @@ from mcp.shared.message import SessionMessage
 
 from ._stdio_lines import MAX_MESSAGE_BYTES, Line, LineSplitter, Unusable, encode, parsed_or_internal_error
 
-READ_BYTES = 256 * 1024
+READ_BYTES = 64 * 1024  # under malloc's mmap threshold: a read allocates its buffer from the heap
 
 
 def _read_forever(fd: int, limit: int, deliver: Callable[..., Any], token: Any) -> None:
