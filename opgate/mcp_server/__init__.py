@@ -9,7 +9,8 @@ from ._http import HttpAddress, UnsafeBind, serve_http, transport_security
 from ._http_access import HttpAccess
 from ._server import CONFIRMATION_TIMEOUT, GatewayMCPServer
 from ._session_keys import SESSION_HEADER, SessionKey, caller_identity, scope_identity, session_key
-from ._stdio import MAX_MESSAGE_BYTES, serve_stdio
+from ._stdio import serve_stdio
+from ._stdio_lines import MAX_MESSAGE_BYTES
 from ._tools import is_error, listed_tools, tool_result
 
 __all__ = [

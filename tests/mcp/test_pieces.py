@@ -15,7 +15,7 @@ from opgate.cli._serve_command import mcp_config
 from opgate.core.exec import ConfirmationRequest
 from opgate.mcp_server import HttpAddress, is_error, tool_result, transport_security
 from opgate.mcp_server._confirmation import ApproverBridge, can_elicit_form, confirmation_message, is_confirmed
-from opgate.mcp_server._stdio import Unusable, parse_line, read_line
+from opgate.mcp_server._stdio_lines import Unusable, parse_line
 
 from mcp_server_driver import child_env
 
@@ -68,16 +68,6 @@ def test_an_unusable_line_gets_the_json_rpc_error_it_deserves(line, request_id, 
 def test_an_oversized_line_is_answered_with_its_leading_id_only(head, request_id):
     problem = parse_line(head, 10_000, 100)
     assert problem.reply.message.id == request_id and "10000 bytes" in problem.reply.message.error.message
-
-
-def test_reading_an_oversized_line_keeps_only_its_head(tmp_path):
-    path = tmp_path / "lines"
-    path.write_bytes(b"x" * 300_000 + b"\n" + b'{"next": 1}\n')
-    with path.open("rb") as stream:
-        head, size = read_line(stream, 1000)
-        assert size == 300_001 and len(head) < 100_000
-        assert read_line(stream, 1000) == (b'{"next": 1}\n', 12)
-        assert read_line(stream, 1000) is None
 
 
 @pytest.mark.parametrize(
