@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import TabPane
 
+from ..widgets.key_footer import KeyFooter
+
 if TYPE_CHECKING:
     from ..widgets.call_builder import CallBuilder
     from ..widgets.result_view import ResultView
@@ -81,16 +83,20 @@ class DeferredPanes:
 
         Without the batch, every await of an open let a frame through (the old
         form gone, the new one half mounted, not focused yet), each laid out in
-        full. The old form's widgets are cyclic garbage (a big form leaves about
+        full. The footer's keys are composed after that frame, not between its steps.
+        The old form's widgets are cyclic garbage (a big form leaves about
         1,000): a full collection landing in the open cost 0.2-0.3 s of CPU
         before the new form showed, so the collector waits for that frame.
         """
         collecting = gc.isenabled()
         gc.disable()
+        footer = self.query_one(KeyFooter)  # type: ignore[attr-defined]
+        footer.held = True  # its keys follow the focus: composed once, after the frame
         try:
             with self.app.batch_update():  # type: ignore[attr-defined]
                 yield
         finally:
+            footer.held = False
             if collecting:
                 self.call_after_refresh(gc.enable)  # type: ignore[attr-defined]
 
