@@ -145,9 +145,11 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
     def db_location(self) -> str:
         if self._store is not None:
             return str(getattr(self._store, "location", self._db_path or ""))
+        if self._db_path is not None:
+            return str(self._db_path)  # without importing the store (apsw): the explorer shows this before its first frame
         from .store import default_path
 
-        return str(default_path() if self._db_path is None else self._db_path)
+        return str(default_path())
 
     def close(self) -> None:
         """Finish the batch workers, write the queued call-log entries, and close the store."""

@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rich.syntax import Syntax
 from rich.text import Text
 
 
@@ -40,6 +39,8 @@ class Palette:
 
 def json_syntax(value: Any, palette: Palette, *, indent: int | None = 2) -> Text:
     """``value`` as highlighted JSON text (no background of its own, so it sits on the widget's)."""
+    from rich.syntax import Syntax  # loads Pygments: not before the first frame, which shows no JSON
+
     text = json.dumps(value, indent=indent, ensure_ascii=False, default=str)
     theme = "ansi_dark" if palette.dark else "ansi_light"
     highlighted = Syntax(text, "json", theme=theme).highlight(text)

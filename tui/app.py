@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -13,12 +13,17 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from opgate.core import ALL_CONTEXTS as ALL
+
 from ._approver import ModalApprover, ModalAsker
 from ._commands import OpCommands
 from ._keys import APP_KEYS, BINDING_IDS, COPY_FORMATS
-from .screens import AllowWriteScreen, ContextScreen, ExplorerScreen, HistoryScreen, KeysHelpScreen, ResetDemoScreen
-from .screens.context_picker import ALL
-from .widgets import GatewayBar
+from .screens.explorer import ExplorerScreen
+
+if TYPE_CHECKING:
+    from .widgets.gateway_bar import GatewayBar
+
+# The other screens are imported when first opened (see tui.screens): the first frame needs only the explorer.
 
 # The built-in palette commands we keep next to ours.
 KEPT_SYSTEM_COMMANDS = ("Theme", "Screenshot", "Maximize", "Minimize")
@@ -119,12 +124,16 @@ class ExplorerApp(App[int]):
 
     def action_toggle_writes(self) -> None:
         """Turning writes off is immediate; turning them on asks once, so no stray key can arm real runs."""
+        from .screens import AllowWriteScreen
+
         if self.allow_write:
             self.set_allow_write(False)
             return
         self.push_screen(AllowWriteScreen(None), lambda allow: allow and self.set_allow_write(True))
 
     def action_reset_demo(self) -> None:
+        from .screens import ResetDemoScreen
+
         def answered(reset: bool | None) -> None:
             if reset:
                 self.reset_demo_workspace()
@@ -143,6 +152,8 @@ class ExplorerApp(App[int]):
         self.call_from_thread(self.notify, "The workspace holds the demo again.", title="Reset demo")
 
     def action_pick_context(self) -> None:
+        from .screens import ContextScreen
+
         def chosen(name: str | None) -> None:
             if name and name != self.context:
                 self.set_context(name)
@@ -150,10 +161,14 @@ class ExplorerApp(App[int]):
         self.push_screen(ContextScreen(list(self.gateway.contexts.names), self.context), chosen)
 
     def action_keys_help(self) -> None:
+        from .screens import KeysHelpScreen
+
         if not isinstance(self.screen, KeysHelpScreen):
             self.push_screen(KeysHelpScreen())
 
     def action_history(self) -> None:
+        from .screens import HistoryScreen
+
         if isinstance(self.screen, HistoryScreen):
             return
 

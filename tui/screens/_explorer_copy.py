@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from textual import work
 
-from .._calltext import render as render_call
-from .._clipboard import copy_text
 from .._keys import COPY_FORMATS
-from .copy_menu import CopyScreen
+
+# The call's texts, the clipboard and the menu are imported on the first copy, not before the explorer's first frame.
 
 
 class CopyActions:
@@ -24,9 +23,13 @@ class CopyActions:
         record = self.gateway.registry.get(self.call_op)
         formats = [fmt for fmt, _ in COPY_FORMATS if fmt != "curl" or (record is not None and record.binding.kind == "http")]
         previews = {fmt: self.call_text(fmt) for fmt in formats}
+        from .copy_menu import CopyScreen
+
         self.app.push_screen(CopyScreen(previews), lambda fmt: fmt and self.copy_as(fmt))
 
     def call_text(self, fmt: str) -> str:
+        from .._calltext import render as render_call
+
         record = self.gateway.registry.get(self.call_op or "")
         if fmt == "curl":
             return self._curl_text()
@@ -52,6 +55,8 @@ class CopyActions:
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="copy", name="copy")
     def copy_call(self, text: str, title: str) -> None:
+        from .._clipboard import copy_text
+
         copied, how = copy_text(self.app, text)
         shown = text if len(text) < 300 else text[:297] + "…"
         self.app.call_from_thread(

@@ -8,19 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
 from textual.message import Message
-from textual.widgets import Input, Static, TextArea
-
-from opgate.core.call_report import write_report
+from textual.widgets import Input, Static
 
 from .._keys import key_label
-from ..widgets import CollectionBrowser, OpTree
-from .export_call import ExportCallScreen
-from .jump import Jump, JumpScreen
+from ..widgets.collection_browser import CollectionBrowser
+from ..widgets.op_tree import OpTree
+
+if TYPE_CHECKING:
+    from .jump import Jump
+
+# Find's and Export's screens are imported when first opened, not before the explorer's first frame.
 
 # How many calls "back" remembers.
 BACK_DEPTH = 20
@@ -51,6 +53,8 @@ class ExplorerMoves:
     # -- Find -------------------------------------------------------------------------------
 
     def action_find(self) -> None:
+        from .jump import JumpScreen
+
         paths = [r.op for r in self.gateway.help_tree.root.ops()]  # type: ignore[attr-defined]
 
         async def chosen(jump: Jump | None) -> None:
@@ -67,6 +71,10 @@ class ExplorerMoves:
         focused = self.app.focused  # type: ignore[attr-defined]
         if isinstance(focused, Input):
             return not focused.value
+        if not self.panes_mounted:  # type: ignore[attr-defined]
+            return True  # the explorer's only text area (the raw JSON) is in the Build pane, whose code comes with it
+        from textual.widgets import TextArea
+
         if isinstance(focused, TextArea):
             return not focused.text.strip() or focused.text.strip() == "{}"
         return True
@@ -142,6 +150,7 @@ class ExplorerMoves:
         what = "dry-run" if meta.get("dry_run") else "run" if envelope.get("ok") else "failed-call"
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         suggested = f"opgate-{op}-{what}-{stamp}.md"
+        from .export_call import ExportCallScreen
 
         def chosen(path: str | None) -> None:
             if path:
@@ -151,6 +160,8 @@ class ExplorerMoves:
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="export", name="export")
     def write_export(self, path: str, op: str, args: dict[str, Any], envelope: dict[str, Any]) -> None:
+        from opgate.core.call_report import write_report
+
         try:
             written = write_report(path, op, args, envelope)
         except (OSError, ValueError) as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -14,17 +14,23 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from .._failures import ReportsWorkerFailures
 from .._keys import EXPLORER_BINDINGS
-from ..widgets.call_builder import validator
-from ..widgets import CallBuilder, CollectionBrowser, EntityLinks, FormField, GatewayBar, KeyFooter, OpDocs, OpTree, ResultView
-from .allow_write import AllowWriteScreen
-from .confirm_run import ConfirmRunScreen
+from ..widgets.collection_browser import CollectionBrowser
+from ..widgets.gateway_bar import GatewayBar
+from ..widgets.key_footer import KeyFooter
+from ..widgets.op_docs import OpDocs
+from ..widgets.op_tree import OpTree
 from ._explorer_copy import CopyActions
 from ._explorer_moves import ExplorerMoves
 from ._explorer_panes import DeferredPanes
 from .explorer_collections import CollectionActions
-from .id_picker import IdPickerScreen
 
-FOCUS_IN_TAB = {"docs": OpDocs, "build": CallBuilder, "result": ResultView}
+if TYPE_CHECKING:
+    from ..widgets.call_builder import CallBuilder
+    from ..widgets.entity_links import EntityLinks
+    from ..widgets.form_field import FormField
+
+# The widget each tab focuses (the Build and Result panes are mounted after the first frame: see DeferredPanes).
+FOCUS_IN_TAB = {"docs": "#docs-view", "build": "#builder", "result": "#result-view"}
 
 
 class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFailures, CollectionActions):
@@ -92,6 +98,8 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
     @work(thread=True, exit_on_error=False, group="warm-up", name="warm up the validator")
     def warm_up(self) -> None:
         """After the first frame: import and make what the first opened op needs (jsonschema), off the UI thread."""
+        from ..widgets.call_builder import validator
+
         validator()
 
     @property
@@ -145,10 +153,10 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
             self.query_one(OpTree).reveal(op)
             self.current_op = self.shown_path = op
             self.load_help(op)
-            await self.query_one(CallBuilder).open(record, args)
+            await self.builder.open(record, args)
             self.action_show_tab(tab)
             if tab == "build":
-                self.query_one(CallBuilder).focus_first_needed()
+                self.builder.focus_first_needed()
             self.show_breadcrumb()
         return True
 
@@ -166,7 +174,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         tabs.active = tab
         widget = self.query_one(FOCUS_IN_TAB[tab])
         if tab == "build":
-            self.query_one(CallBuilder).focus_first_needed()
+            self.builder.focus_first_needed()
         else:
             widget.focus()
 
@@ -181,21 +189,22 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
     # -- building ---------------------------------------------------------------------------
 
-    @on(CallBuilder.Changed)
-    def _call_changed(self, event: CallBuilder.Changed) -> None:
+    # Named handlers, not @on: the classes of these messages are imported after the first frame.
+    def on_call_builder_changed(self, event: CallBuilder.Changed) -> None:
         changed_op = event.op != self.call_op
         self.call_op, self.call_args, self.field_errors = event.op, event.args, event.field_errors
         if changed_op:
             self.refresh_bindings()  # F5/F6 are disabled for browse-only ops
 
-    @on(FormField.PickRequested)
-    def _pick(self, event: FormField.PickRequested) -> None:
+    def on_form_field_pick_requested(self, event: FormField.PickRequested) -> None:
+        from .id_picker import IdPickerScreen
+
         project = self.call_args.get("project_id") if event.name != "project_id" else None
         moving = self.call_args.get("document_id") if event.name in ("new_parent_id", "parent_id") else None
 
         async def picked(choice: tuple[str | None, str] | None) -> None:
             if choice:
-                await self.query_one(CallBuilder).set_field(event.path, choice[0])
+                await self.builder.set_field(event.path, choice[0])
                 if event.field.is_attached:
                     event.field.set_note(choice[1])
                     event.field.focus_input()
@@ -209,7 +218,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
     async def action_insert_example(self) -> None:
         if not await self.mount_panes():
             return
-        builder = self.query_one(CallBuilder)
+        builder = self.builder
         if builder.record is None and self.current_op:
             await self.open_op(self.current_op)
         record = builder.record
@@ -227,7 +236,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
     async def _ready(self) -> Any:
         if not await self.mount_panes():
             return None
-        builder = self.query_one(CallBuilder)
+        builder = self.builder
         if builder.record is None:
             if self.current_op:
                 await self.open_op(self.current_op)
@@ -273,6 +282,8 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         if record.kind == "read":
             self.exec_call(record.op, self.call_args)
         elif not self.gateway.allow_write:
+            from .allow_write import AllowWriteScreen
+
             def answered(allow: bool | None) -> None:
                 if allow:
                     self.app.set_allow_write(True)  # type: ignore[attr-defined]
@@ -306,11 +317,13 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         if not await self.mount_panes():
             return
         if event.purpose == "entity":
-            self.remember_place(self.query_one(ResultView).envelope)
+            self.remember_place(self.result_view.envelope)
             await self.open_op(event.op, event.args, tab="result")
             self.last_call = (event.op, event.args, event.envelope)
             self.refresh_bindings()
         if event.purpose == "preview" and event.envelope.get("ok"):
+            from .confirm_run import ConfirmRunScreen
+
             digest = (event.envelope.get("meta") or {}).get("state_digest")
 
             def answered(run: bool | None) -> None:
@@ -327,7 +340,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         self.after_panes(lambda: self._show_result(envelope))
 
     def _show_result(self, envelope: dict[str, Any]) -> None:
-        self.query_one(ResultView).show(envelope)
+        self.result_view.show(envelope)
         self._show_tab("result")
         if envelope.get("ok"):
             dry = " (dry-run)" if (envelope.get("meta") or {}).get("dry_run") else ""
@@ -340,8 +353,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
     # -- entities -------------------------------------------------------------------------------
 
-    @on(EntityLinks.EntityChosen)
-    def _entity_chosen(self, event: EntityLinks.EntityChosen) -> None:
+    def on_entity_links_entity_chosen(self, event: EntityLinks.EntityChosen) -> None:
         self.open_entity(event.id, event.kind)
 
     def _get_op(self, kind: str | None) -> str | None:

@@ -15,15 +15,15 @@ from textual import on, work
 from textual.message import Message
 from textual.screen import Screen
 
+from ..widgets.collection_browser import CollectionBrowser, Listing
+from ..widgets.op_tree import OpTree
+
 if TYPE_CHECKING:
     from opgate.core.collection import RunReport
 
-from ..widgets import CollectionBrowser, OpTree
-from ..widgets.collection_browser import Listing
-from .allow_write import AllowWriteScreen
-from .confirm_run import ConfirmRunScreen
-from .run_report import RunReportScreen
-from .save_call import SaveCallScreen, SaveRequest
+    from .save_call import SaveRequest
+
+# The dialogs and the report screen are imported when first opened, not before the explorer's first frame.
 
 DEFAULT_COLLECTION = "checks"
 
@@ -128,6 +128,8 @@ class CollectionActions(Screen[None]):
         """The save dialog, then the save (also used by the history screen)."""
         from opgate.core.collection import expectation_text, recorded_expectation
 
+        from .save_call import SaveCallScreen
+
         expected = recorded_expectation(envelope)
         folder = self.collections_dir
         existing = sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
@@ -188,6 +190,8 @@ class CollectionActions(Screen[None]):
         if dry_run or not writes:
             self.run_saved(collection, only, dry_run=dry_run)
         elif not self.gateway.allow_write:  # type: ignore[attr-defined]
+            from .allow_write import AllowWriteScreen
+
             def answered(allow: bool | None) -> None:
                 if allow:
                     self.app.set_allow_write(True)  # type: ignore[attr-defined]
@@ -211,6 +215,7 @@ class CollectionActions(Screen[None]):
             self._confirm_collection(report)
             return
         self.app.remember(*(c.envelope for c in report.calls))  # type: ignore[attr-defined]
+        from .run_report import RunReportScreen
 
         def chosen(index: int | None) -> None:
             if index is not None:
@@ -219,6 +224,8 @@ class CollectionActions(Screen[None]):
         self.app.push_screen(RunReportScreen(report), chosen)  # type: ignore[attr-defined]
 
     def _confirm_collection(self, report: RunReport) -> None:
+        from .confirm_run import ConfirmRunScreen
+
         passed, failed = report.counts
         only = None if len(report.calls) == len(report.collection.calls) else [c.position for c in report.calls]
         summary = f"{len(report.calls)} calls of {report.collection.name}; the diffs of a dry-run of all of them together" + (f"; {failed} failed their expectations in the dry-run" if failed else "")

@@ -18,7 +18,7 @@ from .._render_help import badges_text
 from ..forms import Path, edit, field_paths, initial_args, place_errors
 from ..forms import build_spec as build_form_spec
 from ..forms import sections_for
-from .call_form import CallForm
+from .call_form import TYPING_PAUSE, CallForm
 from .json_editor import JsonEditor
 from .payload_view import PayloadView
 
@@ -39,8 +39,10 @@ def validator() -> Any:
         _validator = ArgumentValidator()
     return _validator
 
-# Typing in the form checks the arguments once the keys pause this long (each key only echoes).
-CHECK_DELAY = 0.15
+# Typing in the form checks the arguments once the keys pause (each key only echoes). The pause is the
+# form's own (its batches wait for it too): at 0.15 s a check landed between the keys of steady typing,
+# and its frame (the whole form laid out again) delayed the next key's echo.
+CHECK_DELAY = TYPING_PAUSE
 
 
 class CallBuilder(Vertical):

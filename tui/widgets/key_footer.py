@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -11,12 +12,18 @@ from textual.widgets import Footer
 class KeyFooter(Footer):
     """Textual's footer composes all its keys again on every change of bindings (each focus
     change, each ``refresh_bindings``), several times before the first frame. This one
-    coalesces the requests into one per frame and composes only when what it shows differs."""
+    coalesces the requests into one per frame and composes only when what it shows differs.
+
+    The screen sets :attr:`held` while it draws an open as one frame: the keys are composed
+    once that frame is out, not in the middle of it (a footer is about 20 widgets)."""
+
+    held: var[bool] = var(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._shown: tuple[Any, ...] | None = None
         self._pending = False
+        self._stale = False
 
     def bindings_changed(self, screen: Screen) -> None:
         self._bindings_ready = True
@@ -26,8 +33,17 @@ class KeyFooter(Footer):
             self._pending = True
             self.call_after_refresh(self._recompose_if_changed)
 
+    def watch_held(self, held: bool) -> None:
+        if not held and self._stale and self.is_attached:
+            self._stale = False
+            self._pending = True
+            self.call_after_refresh(self._recompose_if_changed)
+
     async def _recompose_if_changed(self) -> None:
         self._pending = False
+        if self.held:
+            self._stale = True
+            return
         shown = self._keys_shown()
         if shown != self._shown:
             self._shown = shown
