@@ -35,7 +35,7 @@ import heapq
 from collections.abc import Callable, Iterable
 
 from .._record import record
-from ._blocks import CHUNK, SHIFT, fused_order
+from ._blocks import CHUNK, fused_order
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
 from ._pruned import MARGIN
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
@@ -144,35 +144,20 @@ def best_prefix(
             verdict = verdicts[doc_id] = evidence[doc_id] >= min_evidence and passes(doc_id)
         return verdict
 
-    def factor(doc_id: int) -> float:
-        return ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
+    def scored_blocks(chunk: list[int]) -> list[int]:
+        """The ops of these blocks (ascending) that any list holds, both lane scores known: the blocks' word and gram postings read whole.
 
-    def scored_blocks(chunk: list[int], threshold: float) -> list[int]:
-        """The ops of these blocks that may reach ``threshold``, both lane scores known (the others cannot reach it).
-
-        Word scores come from the blocks' word postings; an op's gram score is
-        looked up only while it can still lift the op to the threshold. Where
-        the gram part alone could reach it, the block's gram postings are read
-        whole, for the ops that no word list holds.
+        A block that a divisor's walk read already is not read again. Reading
+        a block's postings costs less than looking its ops up one by one in
+        each gram list (a bisection per op and list).
         """
         found = word_walk.score_blocks(chunk)
-        whole = [b for b in chunk if gram_walk is not None and gram_scale * gram_walk.bounds[b] * (ACTION_LIFT if b in lifted_blocks else 1.0) >= threshold]
-        ready = set()
-        if whole:
-            gram_scores.update(gram_walk.score_blocks(whole))
-            whole_set = set(whole)
-            ready = {d for d in gram_scores if d >> SHIFT in whole_set}
-            word_scores.update((d, found[d]) for d in ready if d in found)
-        rest = [d for d in found if d not in ready and d not in final]
-        if not gram_scale:
-            word_scores.update((d, found[d]) for d in rest)
-            return list(ready) + rest
-        needed = {d: max(0.0, (threshold / factor(d) / (1.0 + MARGIN) - word_scale * found[d]) / gram_scale) for d in rest}
-        looked = grams.at_least(0.0, rest, needed)
-        kept = [d for d in rest if d in looked or needed[d] <= 0.0]
-        word_scores.update((d, found[d]) for d in kept)
-        gram_scores.update(looked)
-        return list(ready) + kept
+        word_scores.update(found)
+        if gram_walk is None or not gram_scale:
+            return list(found)
+        grams_found = gram_walk.score_blocks(chunk)
+        gram_scores.update(grams_found)
+        return list(found.keys() | grams_found.keys())
 
     # The ``wanted`` best final scores of eligible ops known so far (a min-heap): its least is the threshold.
     best: list[float] = []
@@ -193,7 +178,7 @@ def best_prefix(
     if word_walk is None:
         return None
     lifted_blocks = lexical.blocks_of(lifted)
-    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted_blocks, ACTION_LIFT, MARGIN)
+    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted_blocks, ACTION_LIFT, MARGIN, best[0] if len(best) == wanted else 0.0)
     budget = FUSED_SHARE * (words.postings + grams.postings)
     start = word_walk.read + (gram_walk.read if gram_walk is not None else 0)
     at = 0
@@ -208,7 +193,7 @@ def best_prefix(
             chunk.append(order[at])
             at += 1
         chunk.sort()
-        consider(score(scored_blocks(chunk, threshold)))
+        consider(score(scored_blocks(chunk)))
     # 3. Every op at or over the threshold is scored: those that pass the filters, best first, start the full ranking.
     threshold = best[0] if len(best) == wanted else 0.0
     prefix = sorted((d for d in final if final[d] >= threshold and eligible(d)), key=lambda d: (-final[d], d))
