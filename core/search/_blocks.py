@@ -25,12 +25,12 @@ import math
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from itertools import compress
+from itertools import compress, repeat
 from operator import add, not_
 from typing import Any
 
 # Blocks of 64 ids: at 100,000 ops about 1,600 blocks, 3 block maxima an op over the trigram lists.
-SHIFT = 4
+SHIFT = 6
 # A list that touches more than 1 / DENSE_SHARE of the blocks keeps a maximum for every block (8 bytes each,
 # added to a query's bounds in C); a shorter one keeps the blocks it touches with their maxima (12 bytes each).
 DENSE_SHARE = 3
@@ -92,14 +92,14 @@ class BlockWalk:
 
     def __init__(self, lists: Sequence[tuple[Any, Any, float]], maxima: Sequence[tuple[Any, Any]], blocks: int, margin: float):
         bounds = [0.0] * blocks
-        # For each list, whether it holds an op in a block (its maximum there is > 0, or the block is among its numbers).
-        self._holds: list[Any] = []
+        # For each list, its maximum in a block (0.0 or None where it holds no op of the block: weights are > 0).
+        self._peak_of: list[Any] = []
         for (_, _, coefficient), (numbers, peaks) in zip(lists, maxima):
             if not len(numbers) and len(peaks):
-                self._holds.append(peaks.__getitem__)
+                self._peak_of.append(peaks.__getitem__)
                 bounds = list(map(add, bounds, map(coefficient.__mul__, peaks)))
                 continue
-            self._holds.append(frozenset(numbers).__contains__)
+            self._peak_of.append(dict(zip(numbers, peaks)).get)
             for block, peak in zip(numbers, peaks):
                 bounds[block] += coefficient * peak
         # Inflated so that rounding in the sums never puts a bound under a score it must cover.
@@ -154,6 +154,38 @@ class BlockWalk:
             if found:
                 self.top = max(self.top, max(found.values()))
 
+    def parts(self, block: int, scale: float) -> list[tuple[float, int]]:
+        """``(scale * coefficient * maximum, position)`` of each list holding an op of ``block``: the most it adds to one of them."""
+        found = []
+        for position, ((_, _, coefficient), peak_of) in enumerate(zip(self.lists, self._peak_of)):
+            peak = peak_of(block)
+            if peak:
+                found.append((scale * coefficient * peak, position))
+        return found
+
+    def ids_in(self, position: int, block: int) -> Any:
+        """The ids that one list holds in ``block``."""
+        ids = self.lists[position][0]
+        start = bisect_left(ids, block << SHIFT)
+        return ids[start : bisect_left(ids, (block + 1) << SHIFT, start)]
+
+    def score_ops(self, docs: list[int]) -> dict[int, float]:
+        """The exact scores of ``docs`` (ascending) that any list holds, each looked up in every list by bisection.
+
+        Less than reading their blocks when they are a few of them: lists
+        in summation order, the first product as it is, so the walk's floats.
+        """
+        found: dict[int, float] = {}
+        get = found.get
+        for ids, weights, coefficient in self.lists:
+            size = len(ids)
+            for doc_id, at in zip(docs, map(bisect_left, repeat(ids), docs)):
+                if at < size and ids[at] == doc_id:
+                    product = coefficient * weights[at]
+                    known = get(doc_id)
+                    found[doc_id] = product if known is None else known + product
+        return found
+
     def score_blocks(self, chunk: list[int]) -> dict[int, float]:
         """The exact scores of the ops in these blocks (ascending) that any list holds; kept in ``scores`` too."""
         scored = self.scored
@@ -170,9 +202,9 @@ class BlockWalk:
     def _read(self, chunk: list[int]) -> None:
         by_block = {block: {} for block in chunk}
         read = 0
-        for (ids, weights, coefficient), holds in zip(self.lists, self._holds):
+        for (ids, weights, coefficient), peak_of in zip(self.lists, self._peak_of):
             for block in chunk:
-                if not holds(block):
+                if not peak_of(block):
                     continue
                 start = bisect_left(ids, block << SHIFT)
                 end = bisect_left(ids, (block + 1) << SHIFT, start)
