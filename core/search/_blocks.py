@@ -21,12 +21,11 @@ scored is at most the next block's bound (:meth:`BlockWalk.ceiling`).
 
 from __future__ import annotations
 
-import math
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from itertools import compress, repeat
-from operator import add, not_
+from itertools import compress
+from operator import add
 from typing import Any
 
 # Blocks of 64 ids: at 100,000 ops about 1,600 blocks, 3 block maxima an op over the trigram lists.
@@ -84,55 +83,32 @@ class BlockWalk:
     ``scores`` holds the exact score of every op in the blocks scored so far
     (those that any list holds); :meth:`ceiling` bounds every other op's.
     ``read`` counts the postings read, to compare with a walk of every list.
-    Blocks are put in order of their bounds only down to the lowest floor
-    asked for so far (most blocks of a query never reach it, and sorting
-    every block's bound cost more than the reading at 100,000 ops); a block
-    is read once, later asks for it answer from what was read.
     """
 
     def __init__(self, lists: Sequence[tuple[Any, Any, float]], maxima: Sequence[tuple[Any, Any]], blocks: int, margin: float):
         bounds = [0.0] * blocks
-        # For each list, its maximum in a block (0.0 or None where it holds no op of the block: weights are > 0).
-        self._peak_of: list[Any] = []
         for (_, _, coefficient), (numbers, peaks) in zip(lists, maxima):
-            if not len(numbers) and len(peaks):
-                self._peak_of.append(peaks.__getitem__)
-                bounds = list(map(add, bounds, map(coefficient.__mul__, peaks)))
+            if not len(numbers):
+                if len(peaks):
+                    bounds = list(map(add, bounds, map(coefficient.__mul__, peaks)))
                 continue
-            self._peak_of.append(dict(zip(numbers, peaks)).get)
             for block, peak in zip(numbers, peaks):
                 bounds[block] += coefficient * peak
         # Inflated so that rounding in the sums never puts a bound under a score it must cover.
         self.bounds = list(map((1.0 + 2.0 * margin).__mul__, bounds))
+        self.order = list(compress(range(blocks), bounds))
+        self.order.sort(key=self.bounds.__getitem__, reverse=True)
         self.lists = lists
         self.scores: dict[int, float] = {}
         self.top = 0.0
         self.read = 0
-        # The blocks scored, each with its ops' scores: an op in one of them and not in ``scores`` is in none of the lists.
-        self.scored: dict[int, dict[int, float]] = {}
-        # Blocks by bound, highest first, down to ``_cut``; the others (bounds under it) not yet sorted.
-        self.order: list[int] = []
-        self._unsorted: list[int] = list(compress(range(blocks), bounds))
-        self._cut = math.inf
+        # The blocks scored: an op in one of them and not in ``scores`` is in none of the lists.
+        self.scored: set[int] = set()
         self._next = 0
-
-    def _order_down_to(self, floor: float) -> None:
-        """Puts every block whose bound is at least ``floor`` in ``order``."""
-        if floor >= self._cut or not self._unsorted:
-            return
-        bound_of = self.bounds.__getitem__
-        over = list(map(floor.__le__, map(bound_of, self._unsorted)))
-        found = list(compress(self._unsorted, over))
-        found.sort(key=bound_of, reverse=True)
-        self.order.extend(found)
-        self._unsorted = list(compress(self._unsorted, map(not_, over)))
-        self._cut = floor
 
     def ceiling(self) -> float:
         """The most an op outside ``scores`` can score: the bound of the next block not scored."""
-        if self._next < len(self.order):
-            return self.bounds[self.order[self._next]]
-        return max(map(self.bounds.__getitem__, self._unsorted), default=0.0)
+        return self.bounds[self.order[self._next]] if self._next < len(self.order) else 0.0
 
     def score_down_to(self, floor: float, budget: int | None = None, *, to_top: bool = False) -> None:
         """Scores the blocks whose bound is at least ``floor``, highest first, until ``read`` passes ``budget``.
@@ -140,7 +116,6 @@ class BlockWalk:
         ``to_top``: stop as soon as the next bound is under the best score
         found too, which is then the top score of every op.
         """
-        self._order_down_to(floor)
         order, bounds = self.order, self.bounds
         while self._next < len(order):
             reach = max(floor, self.top) if to_top else floor
@@ -150,92 +125,42 @@ class BlockWalk:
             while self._next < len(order) and len(chunk) < CHUNK and bounds[order[self._next]] >= reach:
                 chunk.append(order[self._next])
                 self._next += 1
-            found = self.score_blocks(sorted(chunk))
-            if found:
-                self.top = max(self.top, max(found.values()))
+            self._score(sorted(chunk))
 
-    def parts(self, block: int, scale: float) -> list[tuple[float, int]]:
-        """``(scale * coefficient * maximum, position)`` of each list holding an op of ``block``: the most it adds to one of them."""
-        found = []
-        for position, ((_, _, coefficient), peak_of) in enumerate(zip(self.lists, self._peak_of)):
-            peak = peak_of(block)
-            if peak:
-                found.append((scale * coefficient * peak, position))
-        return found
-
-    def ids_in(self, position: int, block: int) -> Any:
-        """The ids that one list holds in ``block``."""
-        ids = self.lists[position][0]
-        start = bisect_left(ids, block << SHIFT)
-        return ids[start : bisect_left(ids, (block + 1) << SHIFT, start)]
-
-    def score_ops(self, docs: list[int]) -> dict[int, float]:
-        """The exact scores of ``docs`` (ascending) that any list holds, each looked up in every list by bisection.
-
-        Less than reading their blocks when they are a few of them: lists
-        in summation order, the first product as it is, so the walk's floats.
-        """
-        found: dict[int, float] = {}
-        get = found.get
-        for ids, weights, coefficient in self.lists:
-            size = len(ids)
-            for doc_id, at in zip(docs, map(bisect_left, repeat(ids), docs)):
-                if at < size and ids[at] == doc_id:
-                    product = coefficient * weights[at]
-                    known = get(doc_id)
-                    found[doc_id] = product if known is None else known + product
-        return found
+    def _score(self, chunk: list[int]) -> None:
+        found = self.score_blocks(chunk)
+        if found:
+            self.top = max(self.top, max(found.values()))
 
     def score_blocks(self, chunk: list[int]) -> dict[int, float]:
         """The exact scores of the ops in these blocks (ascending) that any list holds; kept in ``scores`` too."""
-        scored = self.scored
-        fresh = [block for block in chunk if block not in scored]
-        if fresh:
-            self._read(fresh)
-        if len(chunk) == 1:
-            return dict(scored[chunk[0]])
+        self.scored.update(chunk)
         found: dict[int, float] = {}
-        for block in chunk:
-            found.update(scored[block])
-        return found
-
-    def _read(self, chunk: list[int]) -> None:
-        by_block = {block: {} for block in chunk}
+        get = found.get
         read = 0
-        for (ids, weights, coefficient), peak_of in zip(self.lists, self._peak_of):
+        for ids, weights, coefficient in self.lists:
             for block in chunk:
-                if not peak_of(block):
-                    continue
                 start = bisect_left(ids, block << SHIFT)
                 end = bisect_left(ids, (block + 1) << SHIFT, start)
                 if start == end:
                     continue
                 read += end - start
-                found = by_block[block]
-                products = map(coefficient.__mul__, weights[start:end])
-                if not found:
-                    # The block's first list: its products as they are (0.0 + x is x).
-                    found.update(zip(ids[start:end], products))
-                    continue
-                get = found.get
                 # One posting per op and list, lists in summation order: the walk's additions.
-                for doc_id, product in zip(ids[start:end], products):
+                for doc_id, product in zip(ids[start:end], map(coefficient.__mul__, weights[start:end])):
                     found[doc_id] = get(doc_id, 0.0) + product
         self.read += read
-        self.scored.update(by_block)
-        for found in by_block.values():
-            self.scores.update(found)
+        self.scores.update(found)
+        return found
 
 
-def fused_order(words: BlockWalk, grams: BlockWalk | None, word_scale: float, gram_scale: float, lifted_blocks: Iterable[int], lift: float, margin: float, floor: float = 0.0) -> tuple[list[float], list[int]]:
-    """Each block's bound on the final score (``word_scale * words + gram_scale * grams``, times ``lift`` in a block holding a lifted op), and the blocks whose bound is at least ``floor`` (> 0 blocks if 0), highest first."""
+def fused_order(words: BlockWalk, grams: BlockWalk | None, word_scale: float, gram_scale: float, lifted_blocks: Iterable[int], lift: float, margin: float) -> tuple[list[float], list[int]]:
+    """Each block's bound on the final score (``word_scale * words + gram_scale * grams``, times ``lift`` in a block holding a lifted op), and the blocks by bound, highest first."""
     bounds = list(map(word_scale.__mul__, words.bounds))
     if grams is not None and gram_scale:
         bounds = list(map(add, bounds, map(gram_scale.__mul__, grams.bounds)))
     for block in lifted_blocks:
         bounds[block] *= lift
     bounds = list(map((1.0 + 2.0 * margin).__mul__, bounds))
-    # Only the blocks that can reach the floor are sorted: the threshold only rises, so no other is ever read.
-    order = list(compress(range(len(bounds)), map(floor.__le__, bounds) if floor > 0.0 else bounds))
+    order = list(compress(range(len(bounds)), bounds))
     order.sort(key=bounds.__getitem__, reverse=True)
     return bounds, order

@@ -33,18 +33,15 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
-from operator import itemgetter
 
 from .._record import record
-from ._blocks import CHUNK, BlockWalk, fused_order
+from ._blocks import CHUNK, SHIFT, fused_order
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
 from ._pruned import MARGIN
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
 # Under this many ops, walking every posting is as fast or faster (bench_search_scale.py: 3.6 ms CPU for the walk at 10,000 ops, 4.7 pruned).
 PRUNE_FROM_OPS = 20_000
-# A block whose essential lists hold at most this many ops has them looked up (a bisection per op and list) rather than being read whole.
-FEW_OPS = 8
 # Blocks are scored for the top of the final scores until this share of a walk of every list was read; then the full walk.
 FUSED_SHARE = 0.5
 
@@ -147,62 +144,35 @@ def best_prefix(
             verdict = verdicts[doc_id] = evidence[doc_id] >= min_evidence and passes(doc_id)
         return verdict
 
+    def factor(doc_id: int) -> float:
+        return ACTION_LIFT if doc_id in lifted else DESTRUCTIVE_SHARE if doc_id in barred else 1.0
+
     def scored_blocks(chunk: list[int], threshold: float) -> list[int]:
-        """Ops of these blocks (ascending) with both lane scores known: every op that may reach ``threshold``, and maybe others.
+        """The ops of these blocks that may reach ``threshold``, both lane scores known (the others cannot reach it).
 
-        A block whose lists all matter is read whole (its word and gram
-        postings; a block a divisor's walk read already is not read again).
-        Otherwise only the ops of its essential lists can reach the threshold
-        (:func:`essential_lists`), and they are looked up.
+        Word scores come from the blocks' word postings; an op's gram score is
+        looked up only while it can still lift the op to the threshold. Where
+        the gram part alone could reach it, the block's gram postings are read
+        whole, for the ops that no word list holds.
         """
-        whole = []
-        candidates: set[int] = set()
-        for block in chunk:
-            essential = essential_lists(block, threshold) if threshold > 0.0 else None
-            held: set[int] = set()
-            for walk, position in essential or ():
-                held.update(walk.ids_in(position, block))
-            if essential is None or len(held) > FEW_OPS:
-                whole.append(block)
-            else:
-                candidates |= held
-        found: list[int] = []
+        found = word_walk.score_blocks(chunk)
+        whole = [b for b in chunk if gram_walk is not None and gram_scale * gram_walk.bounds[b] * (ACTION_LIFT if b in lifted_blocks else 1.0) >= threshold]
+        ready = set()
         if whole:
-            words_found = word_walk.score_blocks(whole)
-            word_scores.update(words_found)
-            if gram_walk is None or not gram_scale:
-                found = list(words_found)
-            else:
-                grams_found = gram_walk.score_blocks(whole)
-                gram_scores.update(grams_found)
-                found = list(words_found.keys() | grams_found.keys())
-        asked = sorted(d for d in candidates if d not in final)
-        if asked:
-            word_scores.update(word_walk.score_ops(asked))
-            if gram_walk is not None and gram_scale:
-                gram_scores.update(gram_walk.score_ops(asked))
-            found += asked
-        return found
-
-    def essential_lists(block: int, threshold: float) -> list[tuple[BlockWalk, int]] | None:
-        """The lists of ``block`` an op must be in to reach ``threshold`` (the others together fall short, as in MaxScore); None if every list is.
-
-        Each list adds at most its scaled maximum in the block (times
-        ``ACTION_LIFT`` in a block holding a lifted op); the smallest ones
-        are left out while their sum stays under the threshold.
-        """
-        lift = ACTION_LIFT if block in lifted_blocks else 1.0
-        parts = [(most, word_walk, position) for most, position in word_walk.parts(block, word_scale * lift)]
-        if gram_walk is not None and gram_scale:
-            parts += [(most, gram_walk, position) for most, position in gram_walk.parts(block, gram_scale * lift)]
-        parts.sort(key=itemgetter(0))
-        total = 0.0
-        for cut, (most, _, _) in enumerate(parts):
-            # Inflated so that rounding never leaves out a list an op at the threshold needs.
-            if (total + most) * (1.0 + 4.0 * MARGIN) >= threshold:
-                return None if cut == 0 else [(walk, position) for _, walk, position in parts[cut:]]
-            total += most
-        return []
+            gram_scores.update(gram_walk.score_blocks(whole))
+            whole_set = set(whole)
+            ready = {d for d in gram_scores if d >> SHIFT in whole_set}
+            word_scores.update((d, found[d]) for d in ready if d in found)
+        rest = [d for d in found if d not in ready and d not in final]
+        if not gram_scale:
+            word_scores.update((d, found[d]) for d in rest)
+            return list(ready) + rest
+        needed = {d: max(0.0, (threshold / factor(d) / (1.0 + MARGIN) - word_scale * found[d]) / gram_scale) for d in rest}
+        looked = grams.at_least(0.0, rest, needed)
+        kept = [d for d in rest if d in looked or needed[d] <= 0.0]
+        word_scores.update((d, found[d]) for d in kept)
+        gram_scores.update(looked)
+        return list(ready) + kept
 
     # The ``wanted`` best final scores of eligible ops known so far (a min-heap): its least is the threshold.
     best: list[float] = []
@@ -223,7 +193,7 @@ def best_prefix(
     if word_walk is None:
         return None
     lifted_blocks = lexical.blocks_of(lifted)
-    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted_blocks, ACTION_LIFT, MARGIN, best[0] if len(best) == wanted else 0.0)
+    bounds, order = fused_order(word_walk, gram_walk, word_scale, gram_scale, lifted_blocks, ACTION_LIFT, MARGIN)
     budget = FUSED_SHARE * (words.postings + grams.postings)
     start = word_walk.read + (gram_walk.read if gram_walk is not None else 0)
     at = 0

@@ -210,10 +210,6 @@ def test_the_block_walk_finds_the_top_and_answers_as_the_lists_do(monkeypatch, s
     walk = fresh.everything()
     top = max(walk.values())
     assert blocked.best(min(walk.values())) == {d: s for d, s in walk.items() if s == top}
-    if blocked.blocks is not None:
-        # Blocks are put in order only down to the floor asked for: the ceiling still bounds every block not scored.
-        walking = blocked.blocks
-        assert walking.ceiling() == max((b for n, b in enumerate(walking.bounds) if n not in walking.scored), default=0.0)
     scores, ceiling = blocked.known()
     assert all(walk[d] == score for d, score in scores.items())
     scored_blocks = blocked.blocks.scored if blocked.blocks is not None else None
@@ -230,15 +226,3 @@ def test_the_block_walk_finds_the_top_and_answers_as_the_lists_do(monkeypatch, s
     chunk = sorted(rng.sample(range(blocked.block_total), min(5, blocked.block_total)))
     assert walker.score_blocks(chunk) == {d: s for d, s in walk.items() if d >> SHIFT in set(chunk)}
     assert all(bound >= max((s for d, s in walk.items() if d >> SHIFT == block), default=0.0) for block, bound in enumerate(walker.bounds))
-    # Each list's part in a block covers what it adds to any op there, and the lists not named hold no op of the block.
-    for block in range(blocked.block_total):
-        parts = {position: most for most, position in walker.parts(block, 2.0)}
-        for position, (ids, weights, coefficient) in enumerate(fresh.lists):
-            held = [w for d, w in zip(ids, weights) if d >> SHIFT == block]
-            assert (position in parts) == bool(held)
-            assert all(2.0 * coefficient * w <= parts[position] for w in held)
-            assert list(walker.ids_in(position, block)) == [d for d in ids if d >> SHIFT == block]
-    # A block is read once: asked again (alone or with others), it answers the same without reading a posting.
-    read = walker.read
-    assert walker.score_blocks(chunk[:1]) == {d: s for d, s in walk.items() if d >> SHIFT == chunk[0]}
-    assert walker.read == read
