@@ -163,10 +163,52 @@ def test_new_words_and_typos_rank_exactly_at_100_blocks(monkeypatch, tmp_path):
     """A catalogue of 6,400 generated ops (100 blocks): made-up words, typos of them and words no op has, both ways, hit for hit."""
     index = _generated_index(6400, seed=7, folder=tmp_path)
     counting = _Counting(monkeypatch)
-    rng = random.Random(11)
+    for query in _generated_queries(index, 60, seed=11):
+        for limit, offset in ((10, 0), (5, 5), (1, 0)):
+            full, pruned = _both(index, lambda: index.search(query, limit=limit, offset=offset))
+            assert pruned == full, (query, limit, offset)
+        full, pruned = _both(index, lambda: index.search(query, kind="read"))
+        assert pruned == full, (query, "read")
+    assert counting.answered > 0.3 * counting.asked
+
+
+@pytest.mark.parametrize("stage", ["divisors", "final"])
+def test_a_bound_that_misses_an_op_changes_the_ranking(monkeypatch, tmp_path, stage):
+    """The identity tests can fail: with block bounds halved (no longer covering their ops), some ranking differs from the full walk.
+
+    ``divisors``: the bounds of each lane's block walk (the best word and
+    gram scores); ``final``: the bounds on the final score (step 2).
+    """
+    index = _generated_index(6400, seed=7, folder=tmp_path)
+    if stage == "divisors":
+        real_init = _blocks.BlockWalk.__init__
+
+        def halved(self, *args, **kwargs):
+            real_init(self, *args, **kwargs)
+            self.bounds = [bound * 0.5 for bound in self.bounds]
+
+        monkeypatch.setattr(_blocks.BlockWalk, "__init__", halved)
+    else:
+        real_order = _top.fused_order
+
+        def halved_order(*args):
+            bounds, order = real_order(*args)
+            return [bound * 0.5 for bound in bounds], order
+
+        monkeypatch.setattr(_top, "fused_order", halved_order)
+    differing = 0
+    for query in _generated_queries(index, 60, seed=11):
+        full, pruned = _both(index, lambda q=query: index.search(q, limit=10))
+        differing += pruned != full
+    assert differing > 0
+
+
+def _generated_queries(index: SearchIndex, count: int, seed: int) -> list[str]:
+    """Words of the generated catalogue, a third with a typo of one, a third with a word no op has."""
+    rng = random.Random(seed)
     vocabulary = sorted({w for r in index.records for w in r.summary.split()})
     queries = []
-    for number in range(60):
+    for number in range(count):
         words = rng.sample(vocabulary, rng.randint(1, 4))
         if number % 3 == 1:
             word = rng.choice(words)
@@ -175,13 +217,7 @@ def test_new_words_and_typos_rank_exactly_at_100_blocks(monkeypatch, tmp_path):
         if number % 3 == 2:
             words.append("".join(rng.choice("bcdfghklmnprstvz") for _ in range(6)))
         queries.append(" ".join(words))
-    for query in queries:
-        for limit, offset in ((10, 0), (5, 5), (1, 0)):
-            full, pruned = _both(index, lambda: index.search(query, limit=limit, offset=offset))
-            assert pruned == full, (query, limit, offset)
-        full, pruned = _both(index, lambda: index.search(query, kind="read"))
-        assert pruned == full, (query, "read")
-    assert counting.answered > 0.3 * counting.asked
+    return queries
 
 
 def _generated_index(size: int, seed: int, folder: Path) -> SearchIndex:
