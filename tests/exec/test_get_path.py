@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from opgate.core import Gateway
+from opgate.core.exec import Handler, OpError
 from opgate.core.exec._results import MAX_ENTITIES, add_row_ids, entities_touched, row_ids_plan
 from opgate.core.handlers._summaries import PLURALS, summary_shape
+from opgate.core.settings import GatewaySettings
 from opgate.core.store import ENTITY_KINDS, NotFound
 
 PROJECT = "10000000-0000-4000-8000-000000000001"  # the demo workspace's first project
@@ -117,3 +119,24 @@ def test_add_row_ids_of_many_rows_is_the_walk_of_their_list():
     for row in rows:
         add_row_ids(row, row_ids_plan(rows[0], ("props",)), named)
     assert list(named)[:MAX_ENTITIES] == entities_touched({"rows": rows})
+
+
+def _flaky_read(failures: int, attempts: list[int]):
+    def read(ctx, args):
+        attempts.append(len(attempts))
+        if len(attempts) <= failures:
+            raise OpError("the workspace is busy", retryable=True)
+        return {"tasks": []}
+
+    return read
+
+
+@pytest.mark.parametrize(("retries", "failures", "ok"), [(2, 2, True), (1, 2, False), (0, 1, False), (2, 0, True)])
+def test_a_read_is_tried_again_after_a_retryable_failure_as_often_as_the_settings_say(store, retries, failures, ok):
+    attempts: list[int] = []
+    settings = GatewaySettings(read_retries=retries, retry_backoff_s=0.001)
+    gateway = Gateway(store=store, call_log=False, settings=settings, handlers={"onto.task.list": Handler(_flaky_read(failures, attempts))})
+    answer = gateway.exec("onto.task.list", {})
+    assert answer["ok"] is ok and len(attempts) == min(failures, retries) + 1, (answer, attempts)
+    if not ok:
+        assert answer["error"]["details"]["retryable"] is True
