@@ -94,10 +94,10 @@ def add_row_ids(row: dict[str, Any], plan: RowIdsPlan, seen: dict[str, None]) ->
             seen.setdefault(text, None)
 
 
-def _collect_ids(root: Any, seen: dict[str, None], name: str = "") -> None:
-    """Add the ids under ``root`` (found under ``name``) to ``seen`` in document order (a list's items go under the list's key)."""
+def _collect_ids(root: Any, seen: dict[str, None], under: str = "") -> None:
+    """Add the ids under ``root`` (found under the key ``under``) to ``seen`` in document order (a list's items go under the list's key)."""
     frames: list[Iterator[tuple[Any, Any]]] = []
-    pairs: Iterator[tuple[Any, Any]] = iter(((name, root),))
+    pairs: Iterator[tuple[Any, Any]] = iter(((under, root),))
     names_an_id = _names_an_id
     while True:
         for name, value in pairs:

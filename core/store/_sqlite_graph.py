@@ -69,7 +69,6 @@ class GraphReads(SQLiteTxCore):
             for link in links
         ]
 
-
     def task_details(self, task_id: str, document_shape: Shape) -> tuple[dict, list[dict], list[dict]]:
         """A task's row, its linked documents (keyed as ``document_shape`` says, each with its ``role``) and the edges touching it.
 
@@ -78,7 +77,7 @@ class GraphReads(SQLiteTxCore):
         the documents' shown columns. One that observes reads through
         :meth:`get`, :meth:`task_documents` and :meth:`edges_of`, which note
         every whole row; both give the same answer
-        (tests/exec/test_read_shapes.py). :class:`NotFound` if there is no
+        (tests/exec/test_get_path.py). :class:`NotFound` if there is no
         such task.
         """
         if self._observing:
