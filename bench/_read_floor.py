@@ -35,7 +35,8 @@ _SUMMARY_SQL = ", ".join(column for _, column in _SUMMARY)
 _ORDER = order_clause(KINDS["task"], NEWEST_FIRST)
 _DOCUMENT_KEYS = ("id", "title", "state", "type")
 # Links first, then their documents only if there are any: cheaper than a join in the usual case (no links).
-_LINKS_SQL = "SELECT document_id, role FROM task_documents WHERE task_id = ? ORDER BY created_at, document_id"
+# Linked in one second, links keep the order they were made in, as the store reads them (PostgreSQL's rowid is seq).
+_LINKS_SQL = "SELECT document_id, role FROM task_documents WHERE task_id = ? ORDER BY created_at, rowid"
 _DOCUMENTS_SQL = "SELECT id, title, state_key, type_key FROM documents WHERE id IN ({})"
 _EDGES_SQL = f"SELECT {', '.join(EDGE_COLUMNS)} FROM edges WHERE src_id = ? OR dst_id = ? ORDER BY created_at, seq"
 _TASK_SQL = f"SELECT {', '.join(TASK_COLUMNS)} FROM tasks WHERE id = ?"
@@ -61,7 +62,7 @@ class BareConnection:
             self.conn.execute("PRAGMA cache_size = -65536")  # as the store's connections
 
     def sql(self, sql: str) -> str:
-        return sql.replace("?", "%s") if self.postgres else sql
+        return sql.replace("?", "%s").replace("rowid", "seq") if self.postgres else sql
 
     def begin_read(self) -> None:
         self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" if self.postgres else "BEGIN")

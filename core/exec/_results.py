@@ -11,7 +11,7 @@ top (``result.items``, ``error.details.field_errors``, ``meta.diff.deleted``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from functools import lru_cache
 from itertools import repeat
 from typing import Any
@@ -64,10 +64,40 @@ def entities_named(ids: list[str], diff: dict[str, Any] | None = None) -> list[s
     return list(seen)[:MAX_ENTITIES]
 
 
-def _collect_ids(root: Any, seen: dict[str, None]) -> None:
-    """Add the ids under ``root`` to ``seen`` in document order (a list's items go under the list's key)."""
+RowIdsPlan = tuple[tuple[str, bool], ...]
+"""The columns of a row that may name ids, in column order, each with whether it holds JSON to walk."""
+
+
+def row_ids_plan(columns: Iterable[str], json_columns: Collection[str] = ()) -> RowIdsPlan:
+    """What :func:`add_row_ids` reads of a row with these columns: the ones whose name names an id, and the JSON ones."""
+    return tuple((column, column in json_columns) for column in columns if column in json_columns or _names_an_id(column))
+
+
+def add_row_ids(row: dict[str, Any], plan: RowIdsPlan, seen: dict[str, None]) -> None:
+    """Add to ``seen`` the ids the walk finds in ``row`` (a flat row whose keys are the plan's columns and more).
+
+    The same ids in the same order as :func:`entities_touched` of the row,
+    without walking the text columns that can name none: an executor that
+    builds its result from store rows names its ids with this
+    (``HandlerContext.names``). Nested JSON is walked as the result is.
+    """
+    for column, nested in plan:
+        value = row[column]
+        if type(value) is str and not nested:
+            if value.strip():
+                seen.setdefault(value, None)
+        elif value is None:
+            continue
+        elif nested or isinstance(value, (dict, list)):
+            _collect_ids(value, seen, column)
+        elif (text := _id_text(value)) is not None:
+            seen.setdefault(text, None)
+
+
+def _collect_ids(root: Any, seen: dict[str, None], under: str = "") -> None:
+    """Add the ids under ``root`` (found under the key ``under``) to ``seen`` in document order (a list's items go under the list's key)."""
     frames: list[Iterator[tuple[Any, Any]]] = []
-    pairs: Iterator[tuple[Any, Any]] = iter((("", root),))
+    pairs: Iterator[tuple[Any, Any]] = iter(((under, root),))
     names_an_id = _names_an_id
     while True:
         for name, value in pairs:

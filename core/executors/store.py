@@ -79,8 +79,19 @@ class StoreExecutor:
         if handler.external:
             return self._run_external(invocation, handler)
         if call.record.kind == "read":
-            return self._with_retries(call, lambda: self._run_read(invocation, handler))
+            try:  # the first attempt without the retry loop's closure: nearly every read succeeds at once
+                return self._run_read(invocation, handler)
+            except Exception as exc:
+                if not (exc.retryable if isinstance(exc, OpError) else getattr(exc, "retryable", False)):
+                    raise
+                if not self._retries(call):
+                    raise
+            time.sleep(self._settings.retry_backoff_s)
+            return self._with_retries(call, lambda: self._run_read(invocation, handler), first=1)
         return self._run_write(invocation, handler)
+
+    def _retries(self, call: Call) -> int:
+        return self._settings.read_retries if call.record.metadata.idempotent else 0
 
     def replay(self, call: Call, session: Session) -> Outcome | None:
         """The stored answer for this call's idempotency key, if there is one (CONFLICT if the key was used otherwise).
@@ -152,9 +163,10 @@ class StoreExecutor:
                     meta = {"dry_run": True, "dry_run_kind": READ, "state_digest": digest}
         return Outcome(result, meta, ctx.warnings, entities=ctx.named_ids)
 
-    def _with_retries(self, call: Call, attempt: Callable[[], Outcome]) -> Outcome:
-        retries = self._settings.read_retries if call.record.metadata.idempotent else 0
-        for n in range(retries + 1):
+    def _with_retries(self, call: Call, attempt: Callable[[], Outcome], *, first: int = 0) -> Outcome:
+        """``attempt()``, again after a retryable failure, with backoff; ``first``: attempts already made."""
+        retries = self._retries(call)
+        for n in range(first, retries + 1):
             try:
                 return attempt()
             except OpError as exc:

@@ -54,6 +54,19 @@ class BuiltinHandlers(Mapping[str, Handler]):
                 self._load_next()
         return self._handlers[op]
 
+    def get(self, op: str, default: Handler | None = None) -> Handler | None:  # type: ignore[override]
+        # Mapping's get goes through __getitem__ and a KeyError; every exec asks twice.
+        handler = self._handlers.get(op)
+        if handler is not None:
+            return handler
+        try:
+            return self[op]
+        except KeyError:
+            return default
+
+    def __contains__(self, op: object) -> bool:
+        return op in self._handlers or self.get(op) is not None  # type: ignore[arg-type]
+
     def _all(self) -> dict[str, Handler]:
         with self._loading:
             while self._unloaded:

@@ -12,7 +12,10 @@ from typing import Any
 
 from .._record import record
 from ..exec._handler import Handler, HandlerContext
+from ..exec._results import add_row_ids, row_ids_plan
 from ..store import ENTITY_KINDS, KINDS
+from ..store._kinds import EDGE_COLUMNS
+from ..store._rows import json_columns_of
 from ._reads_arguments import existing_project, option, paged
 from ._summaries import PLURALS, abbreviate, summary_fields, summary_shape
 
@@ -20,7 +23,7 @@ NEWEST_FIRST = "-updated_at"
 NESTED_LIMIT = 100
 """Most entities of one kind a project's details nest; the rest are one list call away."""
 
-Extras = Callable[[HandlerContext, dict], dict[str, Any]]
+Opener = Callable[[HandlerContext, str], dict[str, Any]]
 
 
 def _filters(kind: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -52,13 +55,37 @@ def project_contents(ctx: HandlerContext, project: dict) -> dict[str, Any]:
     return {**contents, "counts": counts, **({"counts_at_least": counts_at_least} if counts_at_least else {})}
 
 
-def task_workspace(ctx: HandlerContext, task: dict) -> dict[str, Any]:
-    """The task's linked documents (abbreviated, with their role) and the edges touching it."""
-    documents = [
-        {**abbreviate("document", row), "role": row["role"]}
-        for row in ctx.tx.task_documents(task["id"], task_read=True)
-    ]
-    return {"documents": documents, "edges": ctx.tx.edges_of(task["id"])}
+_ROW_IDS = {kind: row_ids_plan(spec.columns, json_columns_of(spec)) for kind, spec in KINDS.items()}
+_EDGE_IDS = row_ids_plan(EDGE_COLUMNS, ("props",))
+_LINKED_DOCUMENT_IDS = row_ids_plan((*(key for key, _ in summary_shape("document")), "role"))
+
+
+def open_row(ctx: HandlerContext, kind: str, id: str) -> dict[str, Any]:
+    """``{kind: row}``, naming the row's ids (see ``HandlerContext.names``)."""
+    row = ctx.tx.get(kind, id)
+    named: dict[str, None] = {}
+    add_row_ids(row, _ROW_IDS[kind], named)
+    ctx.names(list(named))
+    return {kind: row}
+
+
+def open_task(ctx: HandlerContext, task_id: str) -> dict[str, Any]:
+    """The task, its linked documents (abbreviated, with their role) and the edges touching it, naming their ids."""
+    task, documents, edges = ctx.tx.task_details(task_id, summary_shape("document"))
+    named: dict[str, None] = {}
+    add_row_ids(task, _ROW_IDS["task"], named)
+    for document in documents:
+        add_row_ids(document, _LINKED_DOCUMENT_IDS, named)
+    for edge in edges:
+        add_row_ids(edge, _EDGE_IDS, named)
+    ctx.names(list(named))
+    return {"task": task, "documents": documents, "edges": edges}
+
+
+def open_project(ctx: HandlerContext, project_id: str) -> dict[str, Any]:
+    """The project and its contents (see :func:`project_contents`); its ids are found by walking the result."""
+    project = ctx.tx.get("project", project_id)
+    return {"project": project, **project_contents(ctx, project)}
 
 
 @record(frozen=True)
@@ -66,7 +93,8 @@ class KindReads:
     """How one kind is listed, searched and opened."""
 
     kind: str
-    details: Extras | None = None
+    # What a get answers, from the id: by default the row alone (``open_row``).
+    opener: Opener | None = None
 
     @property
     def plural(self) -> str:
@@ -95,9 +123,9 @@ class KindReads:
         return self._page(page, limit, offset)
 
     def get(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
-        row = ctx.tx.get(self.kind, args[self.id_arg])
-        extras = self.details(ctx, row) if self.details is not None else {}
-        return {self.kind: row, **extras}
+        if self.opener is not None:
+            return self.opener(ctx, args[self.id_arg])
+        return open_row(ctx, self.kind, args[self.id_arg])
 
     def _page(self, page, limit: int, offset: int) -> dict[str, Any]:
         items = [abbreviate(self.kind, row) for row in page.rows]
@@ -105,8 +133,8 @@ class KindReads:
 
 
 ENTITY_READS: tuple[KindReads, ...] = (
-    KindReads("project", details=project_contents),
-    KindReads("task", details=task_workspace),
+    KindReads("project", opener=open_project),
+    KindReads("task", opener=open_task),
     *(KindReads(kind) for kind in ENTITY_KINDS if kind not in ("project", "task")),
 )
 """One entry per entity kind; each gives the kind's list, search and get ops."""

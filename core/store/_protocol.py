@@ -133,6 +133,14 @@ class StoreTransaction(Protocol):
         :class:`NotFound` if there is no such task, unless ``task_read``: the
         caller read the task in this transaction already."""
 
+    def task_details(self, task_id: str, document_shape: Shape) -> tuple[dict, list[dict], list[dict]]:
+        """What a task's get shows: ``(task row, linked documents, edges touching it)``.
+
+        Each document is keyed as ``document_shape`` says (``("id", "id")``
+        first) and carries its ``role``; links and edges in the order of
+        :meth:`task_documents` and :meth:`edges_of`. :class:`NotFound` if
+        there is no such task."""
+
     def document_children(self, project_id: str, parent_id: str | None) -> list[dict]:
         """Direct children of a document (``None``: the project's roots), by position."""
 

@@ -19,7 +19,7 @@ from ._digest import ReadLog, UnobservedReads
 from ._errors import Conflict, NotFound, StoreBusy, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
 from ._rows import Shape, decode, rows_plan
-from ._sqlite_conn import fetch, run, translated
+from ._sqlite_conn import _TRANSLATED, run, store_error, translated
 
 EDGE_KIND = "edge"
 LINK_KIND = "task_document"
@@ -66,8 +66,13 @@ class SQLiteTxCore:
     # -- SQL ---------------------------------------------------------------
 
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
-        self._check_open()
-        return fetch(self._conn, sql, params)
+        if not self._open:
+            self._check_open()
+        # fetch()'s body, inline: every read statement passes here.
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except _TRANSLATED as exc:
+            raise store_error(exc) from exc
 
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()

@@ -8,11 +8,16 @@ from typing import Any
 from ._errors import Conflict, InvalidValue, NotFound
 from ._kinds import DOCUMENT_ROLES, EDGE_COLUMNS, ENTITY_KINDS, KINDS, LINK_COLUMNS, REL_VALUES
 from ._protocol import Direction
-from ._rows import check_json_object, copy_row, encode_json, new_id
-from ._sqlite_base import EDGE_KIND, LINK_KIND, SQLiteTxCore, link_key
+from ._rows import Shape, check_json_object, copy_row, decode, encode_json, json_columns_of, new_id
+from ._sqlite_base import _EDGE_JSON, _EDGES_WHERE, EDGE_KIND, LINK_KIND, SQLiteTxCore, column_list, link_key
 
 _EDGE_ORDER = "ORDER BY created_at, seq"
 _EDGE_ENDS = {"outgoing": "src_id = ?1", "incoming": "dst_id = ?1", "both": "(src_id = ?1 OR dst_id = ?1)"}
+_TASK = KINDS["task"]
+_TASK_JSON = json_columns_of(_TASK)
+_TASK_ROW = f"SELECT {column_list(_TASK.columns)} FROM tasks WHERE id = ?"
+_TASK_LINKS = "SELECT document_id, role FROM task_documents WHERE task_id = ? ORDER BY created_at, rowid"
+_TASK_EDGES = f"{_EDGES_WHERE}{_EDGE_ENDS['both']} {_EDGE_ORDER}"
 _PROJECT_IDS = "SELECT ?1 UNION ALL " + " UNION ALL ".join(
     f"SELECT id FROM {spec.table} WHERE project_id = ?1" for spec in KINDS.values() if spec.in_project
 )
@@ -63,6 +68,40 @@ class GraphReads(SQLiteTxCore):
             {**documents[link["document_id"]], "role": link["role"], "linked_at": link["created_at"]}
             for link in links
         ]
+
+    def task_details(self, task_id: str, document_shape: Shape) -> tuple[dict, list[dict], list[dict]]:
+        """A task's row, its linked documents (keyed as ``document_shape`` says, each with its ``role``) and the edges touching it.
+
+        What a task's get shows, read in its three statements with nothing in
+        between: a transaction that notes nothing for the digest fetches only
+        the documents' shown columns. One that observes reads through
+        :meth:`get`, :meth:`task_documents` and :meth:`edges_of`, which note
+        every whole row; both give the same answer
+        (tests/exec/test_get_path.py). :class:`NotFound` if there is no
+        such task.
+        """
+        if self._observing:
+            task = self._require("task", task_id)
+            documents = [
+                {**{key: row[column] for key, column in document_shape}, "role": row["role"]}
+                for row in self.task_documents(task_id, task_read=True)
+            ]
+            return task, documents, self.edges_of(task_id)
+        fetch = self._fetch
+        found = fetch(_TASK_ROW, (task_id,))
+        if not found:
+            raise NotFound("task", task_id)
+        task = decode(_TASK.columns, found[0], _TASK_JSON)
+        links = fetch(_TASK_LINKS, (task_id,))
+        documents: list[dict] = []
+        if links:
+            keys = (*(key for key, _ in document_shape), "role")
+            columns = ", ".join(column for _, column in document_shape)
+            shown = {values[0]: values for values in fetch(f"SELECT {columns} FROM documents WHERE id IN ({', '.join('?' * len(links))})",
+                                                           [document_id for document_id, _ in links])}
+            documents = [dict(zip(keys, (*shown[document_id], role))) for document_id, role in links]
+        edges = [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in fetch(_TASK_EDGES, (task_id,))]
+        return task, documents, edges
 
 
 class GraphWrites(GraphReads):

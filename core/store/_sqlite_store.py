@@ -58,6 +58,19 @@ def _end(conn: apsw.Connection, failed: bool) -> None:
         raise
 
 
+_forks = 0
+"""How many times this process's line of ancestry has forked (see ``_connection``); each child counts one more."""
+
+
+def _forked() -> None:
+    global _forks
+    _forks += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
 class SQLiteStore:
     """An opgate workspace in one SQLite file; safe to share between threads.
 
@@ -210,14 +223,15 @@ class SQLiteStore:
 
     def _connection(self) -> apsw.Connection:
         local = self._local
-        if getattr(local, "pid", None) != os.getpid():
+        # The process's fork count rather than os.getpid(): a system call on every transaction.
+        if getattr(local, "forks", None) != _forks:
             if getattr(local, "conn", None) is not None:
                 # Inherited through fork(): SQLite forbids using them here, and
                 # closing counts as using, so they are kept alive and never touched.
                 self._inherited.extend([local.conn, *self._all])
                 self._all = weakref.WeakSet()
             local.conn = connect(self.location)
-            local.pid = os.getpid()
+            local.forks = _forks
             with self._lock:
                 self._all.add(local.conn)
         return local.conn
