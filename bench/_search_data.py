@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 SHARED = HERE.parents[1] / "shared" / "data"
 OWN = HERE / "data" / "builtin_requests.json"
 STORIES = HERE / "data" / "metatool_dev_stories.json"
+SITUATIONS = HERE / "data" / "metatool_dev_situations.json"
 OWN_MULTI = HERE / "data" / "builtin_multi_requests.json"
 DEV_MULTI = HERE / "data" / "metatool_dev_multi.json"
 METATOOL_DEV = SHARED / "search" / "metatool_dev.json"
@@ -111,13 +112,17 @@ def metatool_dev_stories() -> list[QuerySet]:
     a situation described in everyday words, one to three tools needed,
     none named.
     """
+    return _dev_story_sets(STORIES, "stories")
+
+
+def metatool_dev_situations() -> list[QuerySet]:
+    """A second such set (session 8), longer: a person's situation, then what they want (tuning and held-back parts)."""
+    return _dev_story_sets(SITUATIONS, "situations")
+
+
+def _dev_story_sets(path: Path, label: str) -> list[QuerySet]:
     dev = metatool_dev()
-    data = json.loads(STORIES.read_text(encoding="utf-8"))
-    sets = []
-    for part in ("tune", "heldback"):
-        queries = [Query(e["query"], [frozenset(slot.split("|")) for slot in e["relevant"]], e["style"]) for e in data[part]]
-        sets.append(QuerySet(f"MetaTool dev, stories, {part}", queries, dev.tools, dev.namespace))
-    return sets
+    return [QuerySet(f"MetaTool dev, {label}, {part}", queries, dev.tools, dev.namespace) for part, queries in _parts(path).items()]
 
 
 def metatool_heldout() -> QuerySet:
