@@ -23,7 +23,8 @@ from ..store import Conflict, InvalidValue, NotFound, StoreBusy, StoreError
 from ._envelope import failure, new_trace_id, success
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, ConflictError, OpError, PermissionDenied
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
-from ._results import bound_envelope, bound_result, entities_named, entities_touched
+from ._entity_ids import entities_named, entities_touched
+from ._results import bound_envelope, bound_result
 from ._session import Session
 from ..access import Caller
 from ._validation import ArgumentValidator

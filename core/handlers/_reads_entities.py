@@ -12,7 +12,7 @@ from typing import Any
 
 from .._record import record
 from ..exec._handler import Handler, HandlerContext
-from ..exec._results import add_row_ids, row_ids_plan
+from ..exec._entity_ids import add_row_ids, row_ids_plan
 from ..store import ENTITY_KINDS, KINDS
 from ..store._kinds import EDGE_COLUMNS
 from ..store._rows import json_columns_of

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from opgate.core import Gateway
 from opgate.core.exec import Handler
-from opgate.core.exec._results import MAX_ENTITIES, entities_touched
+from opgate.core.exec._entity_ids import MAX_ENTITIES, entities_touched
 
 
 def test_id_snake_and_camel_fields_and_the_accessed_list():

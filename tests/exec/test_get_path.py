@@ -16,7 +16,7 @@ import pytest
 
 from opgate.core import Gateway
 from opgate.core.exec import Handler, OpError
-from opgate.core.exec._results import MAX_ENTITIES, add_row_ids, entities_touched, row_ids_plan
+from opgate.core.exec._entity_ids import MAX_ENTITIES, add_row_ids, entities_touched, row_ids_plan
 from opgate.core.handlers._summaries import PLURALS, summary_shape
 from opgate.core.settings import GatewaySettings
 from opgate.core.store import ENTITY_KINDS, NotFound

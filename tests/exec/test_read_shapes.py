@@ -15,7 +15,7 @@ import json
 import pytest
 
 from opgate.core import Gateway
-from opgate.core.exec._results import entities_named, entities_touched
+from opgate.core.exec._entity_ids import entities_named, entities_touched
 from opgate.core.exec._valid_args import ValidArgs, flat_key
 from opgate.core.handlers._summaries import PLURALS
 from opgate.core.store import ENTITY_KINDS, StoreError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from opgate.core.exec._results import MAX_ENTITIES, entities_touched
+from opgate.core.exec._entity_ids import MAX_ENTITIES, entities_touched
 
 IDS = [str(uuid.UUID(int=n, version=4)) for n in range(1, 80)]
 
