@@ -12,8 +12,9 @@ never queues behind a create; an SQLite file has one write lock for all). The
 queue is written out by :meth:`CallLog.flush`, which :meth:`CallLog.recent`
 calls first (a caller sees its own calls), by :meth:`CallLog.close` and, for
 logs nobody closed, when the process exits (``atexit``: a normal exit,
-``sys.exit`` or an uncaught exception; ``opgate serve --http`` shuts down
-on SIGTERM and exits normally). A process killed outright (SIGKILL, or a signal Python leaves at
+``sys.exit`` or an uncaught exception; ``opgate serve --http`` closes
+its gateways at the end of the graceful shutdown SIGTERM starts, since
+uvicorn then ends the process by raising that signal again). A process killed outright (SIGKILL, or a signal Python leaves at
 its default) runs no code, so it loses what it had queued and not yet
 written: at most the last ``call_log_flush_s`` of calls (or the last
 ``call_log_flush_entries``) and, if the database could not take them, the

@@ -15,7 +15,7 @@ import ipaddress
 import logging
 import socket
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import uvicorn
@@ -89,6 +89,26 @@ class UnsafeBind(ValueError):
     """Serving a non-loopback address without authentication: anyone who reaches it could call the tools."""
 
 
+class _ClosingServer(uvicorn.Server):
+    """uvicorn that closes the gateway at the end of its graceful shutdown.
+
+    uvicorn ends that shutdown by raising again the signal that asked for it,
+    and SIGTERM's default action then ends the process at once: no ``finally``
+    and no ``atexit`` run after it. So what the gateway still holds (the call
+    log's last queued entries, batch workers, the store) is closed here first.
+    """
+
+    def __init__(self, config: uvicorn.Config, *, on_shutdown: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_shutdown = on_shutdown
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            await super().shutdown(sockets=sockets)
+        finally:
+            self._on_shutdown()
+
+
 def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: Iterable[str] = (), access: HttpAccess | None = None) -> None:
     """Serve until interrupted; prints the URL on standard error once listening."""
     access = access or HttpAccess(allowed_origins=tuple(allowed_origins))
@@ -105,7 +125,7 @@ def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: 
     public_url = access.public_url or local_url
     security = transport_security(address, [*allowed_origins, *access.allowed_origins], extra_hosts(access, public_url))
     app = access_app(mcp.server, path=MCP_PATH, security=security, host=address.host, access=access, public_url=public_url)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    server = _ClosingServer(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"), on_shutdown=mcp.close)
     shown = "with bearer-token authentication" if access.authenticated else "without authentication"
     print(f"opgate MCP server listening on {local_url} ({shown})", file=sys.stderr, flush=True)
     server.run(sockets=[sock])

@@ -114,6 +114,7 @@ class GatewayMCPServer:
         self._budget = ConfirmationBudget()
         self._shared = SharedSessions(lambda: self.gateway.store, session_idle_seconds)
         self._calls_limiter: anyio.CapacityLimiter | None = None
+        self._closed = False
         # Outside hybrid, the tools are the same for every client and never change.
         self._fixed_tools = None if mode == "hybrid" else listed_tools(ToolRouter(self.gateway, mode=mode).tools())
         self._fixed_schemas = {tool.name: tool.input_schema for tool in self._fixed_tools or ()}
@@ -127,6 +128,10 @@ class GatewayMCPServer:
         self.server.tools_change = mode == "hybrid"
 
     def close(self) -> None:
+        """Close both gateways once; a second call (the HTTP server's shutdown, then ``serve``'s own) does nothing."""
+        if self._closed:
+            return
+        self._closed = True
         # The sibling shares the store but has its own call log to write out first.
         self._refusing_gateway.close()
         self.gateway.close()

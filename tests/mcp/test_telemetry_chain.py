@@ -76,3 +76,23 @@ async def test_a_hybrid_http_call_of_2026_07_28_is_not_counted_as_a_lane_offer(t
     lane = json.loads(shown.stdout)["lane"]
     assert lane["turns"] == 1 and lane["total_schemas_max"] == len(names)
     assert (lane["list_tools_calls"], lane["run_tool_calls"]) == (3, 1)
+
+
+async def test_an_http_server_stopped_by_sigterm_writes_its_last_calls(tmp_path):
+    # uvicorn ends its graceful shutdown by raising SIGTERM again, which runs neither finally
+    # nor atexit: the gateways must be closed (their call logs written out) before that.
+    db = tmp_path / "workspace.db"
+    server = HttpServer(db).start()
+    try:
+        with anyio.fail_after(CALL_TIMEOUT * 2):
+            async with connect(server.url, "2026-07-28") as client:
+                for n in range(3):
+                    listed = answer(await client.call_tool("exec", {"op": "onto.task.list", "args": {"project_id": DEMO_PROJECT, "limit": n + 1}}))
+                    assert listed["ok"], listed
+    finally:
+        server.stop()  # SIGTERM at once: well inside the call log's window
+    assert server.process.returncode == -15, server.stderr
+    shown = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "stats", "--json"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    calls = {row["kind"]: row["calls"] for row in json.loads(shown.stdout)["by_kind"]}
+    assert calls.get("exec") == 3, calls
