@@ -7,9 +7,8 @@ import os
 import subprocess
 
 import httpx
-import pytest
 
-from mcp_server_driver import CALL_TIMEOUT, RawStdioServer, child_env, serve_command
+from mcp_server_driver import CALL_TIMEOUT, child_env, serve_command
 
 FIVE_MB = 5 * 1024 * 1024
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -18,16 +17,6 @@ READ = {"name": "exec", "arguments": {"op": "onto.project.list"}}
 
 def oversized_call(request_id: int) -> dict:
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.create", "args": {"title": "x" * FIVE_MB}}}}
-
-
-@pytest.fixture
-def raw_server(db):
-    server = RawStdioServer(db)
-    assert server.initialize()["result"]["serverInfo"]["name"] == "opgate"
-    yield server
-    assert server.stop() == 0, "the server ends cleanly when its input closes"
-    # Standard output is the protocol: nothing else (logs, warnings) may ever appear on it.
-    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in server.stdout_lines)
 
 
 def test_stdio_answers_broken_json_rpc_and_keeps_serving(raw_server):

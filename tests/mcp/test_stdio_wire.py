@@ -7,7 +7,6 @@ import os
 import subprocess
 import time
 
-import pytest
 
 from mcp_server_driver import RawStdioServer, child_env, serve_command
 
@@ -29,15 +28,6 @@ def _listed(request_id: int) -> bytes:
 
 def _ok(answer: dict, request_id: int) -> bool:
     return answer["id"] == request_id and json.loads(answer["result"]["content"][0]["text"])["ok"] is True
-
-
-@pytest.fixture
-def raw_server(db):
-    server = RawStdioServer(db)
-    assert server.initialize()["result"]["serverInfo"]["name"] == "opgate"
-    yield server
-    assert server.stop() == 0, "the server ends cleanly when its input closes"
-    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in server.stdout_lines)
 
 
 def _write(server: RawStdioServer, data: bytes) -> None:
