@@ -2,16 +2,17 @@
 
 Lines are cut, parsed and answered as ``_stdio_lines`` says; valid messages
 go to the SDK's server loop unchanged. A daemon thread reads standard input
-and hands the event loop every line one read completed, in one hop; answers
-are written from worker threads.
+and hands the event loop every line one read completed, in one hop, without
+waiting for the loop to take them. Answers are written by the event loop
+itself while the pipe has room (a pipe that polls writable takes a
+``PIPE_BUF`` write at once), and by a worker thread when it is full.
 
-The event loop could read and write pipes itself, with fewer thread
-wake-ups and a little less CPU per call, but on a loaded machine that made
-tools/call slower, not faster: driven by the SDK's client at load 8 to 15,
-its median call took about 1.4x as long as with these threads (geometric
-mean of 20 interleaved runs; the threads won 15). A thread that wakes for
-one short step is scheduled sooner than one thread doing every step in a
-row (see docs/performance.md).
+Session 8 moved both pipes onto the event loop (asyncio pipe transports)
+and found tools/call slower under load, though it used less CPU; so reads
+stay in their thread. What this transport removed are the waits: the
+reader no longer wakes to hear its lines were taken, and an answer no
+longer goes to a thread and back. A call now costs the process about 6
+thread switches instead of 17 (see docs/performance.md).
 
 Standard output is the protocol: while serving, file descriptor 1 points at
 standard error, so a stray print or a library's chatter cannot corrupt it,
@@ -154,10 +155,13 @@ async def _served(wire_in: int, wire_out: int, limit: int) -> AsyncIterator[tupl
                     room.release()
                     for line in lines:
                         message = parsed_or_internal_error(*line, limit)
-                        if isinstance(message, Unusable):
-                            await replies.send(message.reply)
-                        elif message is not None:
-                            await to_server_send.send(message)
+                        try:
+                            if isinstance(message, Unusable):
+                                await replies.send(message.reply)
+                            elif message is not None:
+                                await to_server_send.send(message)
+                        except (anyio.BrokenResourceError, anyio.ClosedResourceError):  # the server stopped: nobody to hand it to
+                            return
                     if ended:
                         to_server_send.close()
                         return
