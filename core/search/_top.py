@@ -34,7 +34,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from itertools import compress, repeat
-from operator import le, rshift
+from operator import le, or_, rshift
 
 from .._record import record
 from ._blocks import CHUNK, SHIFT, fused_order
@@ -169,8 +169,12 @@ def best_prefix(
             word_scores.update((d, found[d]) for d in ready if d in found)
         # An op whose word score falls short even with the lift and its block's gram bound cannot reach the
         # threshold: dropped with comparisons run in C, before any work per op (most of a block's ops).
-        floors = word_floors(chunk, threshold)
-        candidates = compress(found, map(le, map(floors.__getitem__, map(rshift, found, repeat(SHIFT))), found.values()))
+        # The floor of a lifted block holds for its lifted ops only; the others must reach the plain one.
+        plain, lowest = word_floors(chunk, threshold, 1.0), word_floors(chunk, threshold, ACTION_LIFT)
+        candidates = list(compress(found, map(le, map(lowest.__getitem__, map(rshift, found, repeat(SHIFT))), found.values())))
+        if lifted and candidates:
+            reach = map(le, map(plain.__getitem__, map(rshift, candidates, repeat(SHIFT))), map(found.__getitem__, candidates))
+            candidates = list(compress(candidates, map(or_, reach, map(lifted.__contains__, candidates))))
         rest = [d for d in candidates if d not in ready and d not in final]
         if not gram_scale:
             word_scores.update((d, found[d]) for d in rest)
@@ -182,11 +186,11 @@ def best_prefix(
         gram_scores.update(looked)
         return list(ready) + kept
 
-    def word_floors(chunk: list[int], threshold: float) -> dict[int, float]:
-        """Per block, a word score under which none of its ops reaches ``threshold`` (looser than the check per op, so it drops no op that check keeps)."""
+    def word_floors(chunk: list[int], threshold: float, most: float) -> dict[int, float]:
+        """Per block, a word score under which none of its ops lifted by at most ``most`` reaches ``threshold`` (looser than the check per op, so it drops no op that check keeps)."""
         floors = {}
         for block in chunk:
-            lift = ACTION_LIFT if block in lifted_blocks else 1.0
+            lift = most if block in lifted_blocks else 1.0
             gram_most = gram_scale * gram_walk.bounds[block] / (1.0 - MARGIN) if gram_walk is not None else 0.0
             floors[block] = (threshold / lift / (1.0 + MARGIN) - gram_most) / word_scale * (1.0 - FLOOR_SLACK)
         return floors
