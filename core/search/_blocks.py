@@ -93,8 +93,9 @@ class BlockWalk:
                 if len(peaks):
                     bounds = list(map(add, bounds, map(coefficient.__mul__, peaks)))
                 continue
-            for block, peak in zip(numbers, peaks):
-                bounds[block] += coefficient * peak
+            # bounds[block] += coefficient * peak for each block the list touches, in C (each block once: the same additions).
+            added = map(add, map(bounds.__getitem__, numbers), map(coefficient.__mul__, peaks))
+            deque(map(bounds.__setitem__, numbers, added), maxlen=0)
         # Inflated so that rounding in the sums never puts a bound under a score it must cover.
         self.bounds = list(map((1.0 + 2.0 * margin).__mul__, bounds))
         self.order = list(compress(range(blocks), bounds))
@@ -189,8 +190,8 @@ def fused_order(words: BlockWalk, grams: BlockWalk | None, word_scale: float, gr
     bounds = list(map(word_scale.__mul__, words.bounds))
     if grams is not None and gram_scale:
         bounds = list(map(add, bounds, map(gram_scale.__mul__, grams.bounds)))
-    for block in lifted_blocks:
-        bounds[block] *= lift
+    lifted = list(lifted_blocks)
+    deque(map(bounds.__setitem__, lifted, map(lift.__mul__, map(bounds.__getitem__, lifted))), maxlen=0)
     bounds = list(map((1.0 + 2.0 * margin).__mul__, bounds))
     order = list(compress(range(len(bounds)), bounds))
     order.sort(key=bounds.__getitem__, reverse=True)
