@@ -153,7 +153,9 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
     try:
         steps, on_error = _read_steps(args.file)
     except (OSError, safe_json.JsonInputError) as exc:
-        console.print(Text.assemble(("cannot read the batch: ", "red"), str(exc)))
+        from opgate.core.echo_text import shortened_words  # an OSError names the file whole
+
+        console.print(Text.assemble(("cannot read the batch: ", "red"), shortened_words(str(exc))))
         return 2
     gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console), asker=terminal_asker())
     try:
