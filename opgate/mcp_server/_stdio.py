@@ -22,6 +22,7 @@ client's messages; the protocol goes through private duplicates.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -65,15 +66,28 @@ def _write(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+def _flush_stdout() -> None:
+    # print() fills sys.stdout's buffer (unless PYTHONUNBUFFERED): flushed at the switch, each piece lands where
+    # descriptor 1 pointed when it was printed, never on the protocol after serving.
+    try:
+        sys.stdout.flush()
+    except (AttributeError, OSError, ValueError):  # no stdout, or a closed one: nothing buffered to lose
+        pass
+
+
 @contextmanager
 def _diverted(fd: int, target: int) -> Iterator[int]:
     """A private duplicate of ``fd`` while ``fd`` itself points at ``target``; restored after."""
     wire = os.dup(fd)
     saved = os.dup(fd)
+    if fd == 1:
+        _flush_stdout()
     os.dup2(target, fd)
     try:
         yield wire
     finally:
+        if fd == 1:
+            _flush_stdout()
         os.dup2(saved, fd)
         os.close(saved)
 
