@@ -38,3 +38,21 @@ def test_new_tool_prints_names_and_folders_as_they_are(tmp_path):
 def test_a_catalogue_name_too_long_for_the_file_system_is_no_such_file(tmp_path):
     done = opgate("--db", str(tmp_path / "w.db"), "--catalog", "c" * 300, "help")
     assert done.returncode != 0 and "no such file or folder" in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+def test_config_and_demo_reset_print_paths_and_keys_as_they_are(tmp_path):
+    folder = tmp_path / "[/]"
+    folder.mkdir(parents=True)
+    good = folder / "ok.toml"
+    good.write_text('search = "default"\n')
+    assert str(good) in opgate("--config", str(good), "config", "path").stdout
+    checked = opgate("--config", str(good), "config", "check")
+    assert checked.returncode == 0 and f"{good}: ok" in checked.stdout
+    bad = folder / "bad.toml"
+    bad.write_text('"[/]" = 1\n')
+    refused = opgate("--config", str(bad), "config", "check")
+    assert refused.returncode == 1 and "[/]" in refused.stdout
+    not_a_workspace = folder / "x.db"
+    not_a_workspace.write_text("not a database")
+    reset = opgate("--db", str(not_a_workspace), "demo", "reset", "--yes")
+    assert reset.returncode == 2 and "cannot reset:" in reset.stdout and "[/]" in reset.stdout, reset.stdout
