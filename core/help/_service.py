@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._scopes import everything
-from ..echo_text import quoted
+from ..echo_text import quoted, shortened
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from .._cursor import BadCursor
@@ -25,7 +25,8 @@ ROOT_ALIASES = ("", "root", ".")
 
 def help_error(path: str, code: str, message: str, hints: list[str], next_action: str) -> dict[str, Any]:
     """The discovery error shape: what went wrong, where to look, and what to call next."""
-    return {"ok": False, "path": path, "error": {"code": code, "message": message, "hints": hints, "next_action": next_action}}
+    # The path is what the caller asked for: echoed cut short (a megabyte path came back whole).
+    return {"ok": False, "path": shortened(path), "error": {"code": code, "message": message, "hints": hints, "next_action": next_action}}
 
 
 class HelpService:

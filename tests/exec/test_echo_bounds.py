@@ -52,3 +52,8 @@ def test_core_error_messages_quote_huge_input_short(gateway):
 def test_a_huge_query_is_not_echoed_whole_in_a_search_error(gateway):
     answer = gateway.search(HUGE, path="nowhere.at.all")
     assert not answer["ok"] and len(json.dumps(answer)) < 2_000
+
+
+def test_a_help_error_echoes_a_huge_path_short(gateway):
+    answer = ToolRouter(gateway).call("help", {"path": HUGE})
+    assert not answer["ok"] and len(json.dumps(answer)) < 2_000 and answer["path"].endswith("(100,000 characters)")
