@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from .._cursor import BadCursor, make_cursor, read_cursor
-from ..echo_text import quoted
+from ..echo_text import quoted, shortened
 from ._protocol import MAX_LIMIT, _error
+
+# The answer repeats the request so a reader can tell answers apart; a pasted megabyte is not repeated whole.
+QUERY_ECHO_CHARS = 1_000
 
 
 def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | None, limit: Any, cursor: str | None) -> dict[str, Any]:
@@ -43,7 +46,7 @@ def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | Non
         if not record.runnable:
             result["runnable"] = False
         results.append(result)
-    answer: dict[str, Any] = {"ok": True, "query": query, "results": results, "next_cursor": make_cursor(offset + limit, gateway.registry.version, request) if len(hits) > limit else None}
+    answer: dict[str, Any] = {"ok": True, "query": shortened(query, QUERY_ECHO_CHARS), "results": results, "next_cursor": make_cursor(offset + limit, gateway.registry.version, request) if len(hits) > limit else None}
     if not results and offset == 0:
         answer["hint"] = "No op matches those words; try other words, or help() to browse the groups."
     return answer

@@ -57,3 +57,9 @@ def test_a_huge_query_is_not_echoed_whole_in_a_search_error(gateway):
 def test_a_help_error_echoes_a_huge_path_short(gateway):
     answer = ToolRouter(gateway).call("help", {"path": HUGE})
     assert not answer["ok"] and len(json.dumps(answer)) < 2_000 and answer["path"].endswith("(100,000 characters)")
+
+
+def test_a_search_answer_repeats_a_huge_query_short(gateway):
+    answer = gateway.search("list tasks " + HUGE)
+    assert answer["ok"] and len(json.dumps(answer)) < 5_000 and answer["query"].endswith("(100,011 characters)")
+    assert gateway.search("list tasks")["query"] == "list tasks"
