@@ -26,7 +26,9 @@ import asyncio
 import math
 import os
 import select
+import signal
 import stat
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -102,15 +104,28 @@ class _Output:
         return view
 
 
+def _flush_stdout() -> None:
+    # print() fills sys.stdout's buffer (unless PYTHONUNBUFFERED): flushed at the switch, each piece lands where
+    # descriptor 1 pointed when it was printed, never on the protocol after serving.
+    try:
+        sys.stdout.flush()
+    except (AttributeError, OSError, ValueError):  # no stdout, or a closed one: nothing buffered to lose
+        pass
+
+
 @contextmanager
 def _diverted(fd: int, target: int) -> Iterator[int]:
     """A private duplicate of ``fd`` while ``fd`` itself points at ``target``; restored after."""
     wire = os.dup(fd)
     saved = os.dup(fd)
+    if fd == 1:
+        _flush_stdout()
     os.dup2(target, fd)
     try:
         yield wire
     finally:
+        if fd == 1:
+            _flush_stdout()
         os.dup2(saved, fd)
         os.close(saved)
 
@@ -191,11 +206,38 @@ async def _served(wire_in: int, wire_out: int, limit: int) -> AsyncIterator[tupl
         # wire_in stays open: the reader thread may still be blocked on it, and it must not be recycled under it.
 
 
-def serve_stdio(server: Any) -> None:
-    """Serve a :class:`GatewayMCPServer` over stdin and stdout until stdin closes."""
+def _stop_signals() -> list[int]:
+    # Only the main thread may take signals; a server run from another thread leaves them to its program.
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    return [number for name in ("SIGTERM", "SIGHUP") if (number := getattr(signal, name, None)) is not None]
+
+
+def serve_stdio(server: Any) -> int | None:
+    """Serve a :class:`GatewayMCPServer` over stdin and stdout until stdin closes, or SIGTERM or SIGHUP arrives.
+
+    Left at their default, those signals would end the process at once, with
+    no ``finally`` and no ``atexit``: the call log's last window would be
+    lost. They stop serving instead (calls running finish first: their
+    threads cannot be abandoned), and stay caught until serving has ended, so
+    a second one cannot cut that short. Returns the number of the signal
+    that stopped it, ``None`` when the input closed.
+    """
+    stopped_by: list[int] = []
+
+    async def stop_on(received: Any, serving: anyio.CancelScope) -> None:
+        async for number in received:
+            stopped_by.append(number)
+            serving.cancel()
 
     async def serve() -> None:
-        async with guarded_stdio() as (read_stream, write_stream):
-            await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
+        with anyio.open_signal_receiver(*_stop_signals()) as received:
+            async with anyio.create_task_group() as group:
+                with anyio.CancelScope() as serving:
+                    group.start_soon(stop_on, received, serving)
+                    async with guarded_stdio() as (read_stream, write_stream):
+                        await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
+                group.cancel_scope.cancel()
 
     anyio.run(serve)
+    return stopped_by[0] if stopped_by else None
