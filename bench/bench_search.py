@@ -1,6 +1,6 @@
 """Search quality and speed, measured through ``gw.search()`` (what every front end and agent gets).
 
-Run: python bench/bench_search.py [--no-semantic] [--no-eval] [--sets=own,multi,dev,devmulti,long,stories,situations,neighbours,heldout,toollens]
+Run: python bench/bench_search.py [--no-semantic] [--no-default] [--no-eval] [--sets=own,multi,dev,devmulti,long,stories,situations,neighbours,heldout,toollens]
 
 Quality, as R@1, R@5 and NDCG@5 (percent) of the ranked pointers
 ``gw.search(query, limit=5)`` answers, per query set and ranker:
@@ -116,7 +116,7 @@ def run(query_set: QuerySet, ranker: str) -> tuple[Tally, float]:
 
 
 def main() -> None:
-    rankers = ["default"]
+    rankers = [] if "--no-default" in sys.argv else ["default"]
     if "--no-semantic" not in sys.argv and semantic_available():
         rankers.append("semantic")
     chosen = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sets=")), "own,multi,dev,devmulti,long,stories,situations,neighbours,heldout,toollens").split(",")

