@@ -24,6 +24,7 @@ SHARED = HERE.parents[1] / "shared" / "data"
 OWN = HERE / "data" / "builtin_requests.json"
 STORIES = HERE / "data" / "metatool_dev_stories.json"
 SITUATIONS = HERE / "data" / "metatool_dev_situations.json"
+NEIGHBOURS = HERE / "data" / "metatool_dev_neighbours.json"
 OWN_MULTI = HERE / "data" / "builtin_multi_requests.json"
 DEV_MULTI = HERE / "data" / "metatool_dev_multi.json"
 METATOOL_DEV = SHARED / "search" / "metatool_dev.json"
@@ -118,6 +119,11 @@ def metatool_dev_stories() -> list[QuerySet]:
 def metatool_dev_situations() -> list[QuerySet]:
     """A second such set (session 8), longer: a person's situation, then what they want (tuning and held-back parts)."""
     return _dev_story_sets(SITUATIONS, "situations")
+
+
+def metatool_dev_neighbours() -> list[QuerySet]:
+    """Situational requests for dev tools that have a near neighbour in the split (session 9): the request must tell the two apart (tuning and held-back parts)."""
+    return _dev_story_sets(NEIGHBOURS, "neighbours")
 
 
 def _dev_story_sets(path: Path, label: str) -> list[QuerySet]:
