@@ -36,11 +36,9 @@ _ORDER = order_clause(KINDS["task"], NEWEST_FIRST)
 _DOCUMENT_KEYS = ("id", "title", "state", "type")
 # Links first, then their documents only if there are any: cheaper than a join in the usual case (no links).
 # Linked in one second, links keep the order they were made in, as the store reads them (PostgreSQL's rowid is seq).
-# ``IN (?)`` as the store spells it: SQLite prepares a sorted statement that compares a column with a bare
-# ``?`` again at every run, which no program needs to pay (docs/performance.md, "A get in session 9").
-_LINKS_SQL = "SELECT document_id, role FROM task_documents WHERE task_id IN (?) ORDER BY created_at, rowid"
+_LINKS_SQL = "SELECT document_id, role FROM task_documents WHERE task_id = ? ORDER BY created_at, rowid"
 _DOCUMENTS_SQL = "SELECT id, title, state_key, type_key FROM documents WHERE id IN ({})"
-_EDGES_SQL = f"SELECT {', '.join(EDGE_COLUMNS)} FROM edges WHERE src_id IN (?) OR dst_id IN (?) ORDER BY created_at, seq"
+_EDGES_SQL = f"SELECT {', '.join(EDGE_COLUMNS)} FROM edges WHERE src_id = ? OR dst_id = ? ORDER BY created_at, seq"
 _TASK_SQL = f"SELECT {', '.join(TASK_COLUMNS)} FROM tasks WHERE id = ?"
 
 

@@ -12,15 +12,11 @@ from ._rows import Shape, check_json_object, copy_row, decode, encode_json, json
 from ._sqlite_base import _EDGE_JSON, _EDGES_WHERE, EDGE_KIND, LINK_KIND, SQLiteTxCore, column_list, link_key
 
 _EDGE_ORDER = "ORDER BY created_at, seq"
-# ``IN (?)`` rather than ``= ?`` wherever the rows are sorted: SQLite (3.54) marks a statement that sorts
-# and compares a column with a bare parameter to be prepared again at every run (so that the parameter's
-# value can shape its plan), which cost a get more than the rest of its SQL together; the same plan
-# either way, and PostgreSQL reads ``IN ($1)`` as ``= $1``. docs/performance.md, "A get in session 9".
-_EDGE_ENDS = {"outgoing": "src_id IN (?1)", "incoming": "dst_id IN (?1)", "both": "(src_id IN (?1) OR dst_id IN (?1))"}
+_EDGE_ENDS = {"outgoing": "src_id = ?1", "incoming": "dst_id = ?1", "both": "(src_id = ?1 OR dst_id = ?1)"}
 _TASK = KINDS["task"]
 _TASK_JSON = json_columns_of(_TASK)
 _TASK_ROW = f"SELECT {column_list(_TASK.columns)} FROM tasks WHERE id = ?"
-_TASK_LINKS = "SELECT document_id, role FROM task_documents WHERE task_id IN (?) ORDER BY created_at, rowid"
+_TASK_LINKS = "SELECT document_id, role FROM task_documents WHERE task_id = ? ORDER BY created_at, rowid"
 _TASK_EDGES = f"{_EDGES_WHERE}{_EDGE_ENDS['both']} {_EDGE_ORDER}"
 _PROJECT_IDS = "SELECT ?1 UNION ALL " + " UNION ALL ".join(
     f"SELECT id FROM {spec.table} WHERE project_id = ?1" for spec in KINDS.values() if spec.in_project
@@ -49,7 +45,7 @@ class GraphReads(SQLiteTxCore):
             raise InvalidValue("direction", f"{direction!r} is not a direction", tuple(ends))
         where, params = ends[direction], [entity_id]
         if rel is not None:
-            where += " AND rel IN (?2)"
+            where += " AND rel = ?2"
             params.append(rel)
         tail = _EDGE_ORDER + (f" LIMIT {int(limit)}" if limit is not None else "")
         return self._edge_rows(where, params, tail)
@@ -62,7 +58,7 @@ class GraphReads(SQLiteTxCore):
         if not task_read:
             self._require("task", task_id)
         params = [task_id] if role is None else [task_id, role]
-        where = "task_id IN (?)" if role is None else "task_id IN (?) AND role IN (?)"
+        where = "task_id = ?" if role is None else "task_id = ? AND role = ?"
         links = self._link_rows(where, params, "ORDER BY created_at, rowid")
         if not links:
             return []
