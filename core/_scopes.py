@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._record import field, record
+from .echo_text import quoted
 from .registry._record import OpRecord
 
 # The name every front end uses for "no context: every op is visible".
@@ -44,7 +45,7 @@ class ContextTable:
         if context is None or context == ALL_CONTEXTS:
             return everything
         if context not in self.contexts:
-            raise ValueError(f"unknown context {context!r}; known: {', '.join(self.names) or 'none'}")
+            raise ValueError(f"unknown context {quoted(context)}; known: {', '.join(self.names) or 'none'}")
         groups = frozenset(self.contexts[context])
 
         def visible(record: OpRecord) -> bool:

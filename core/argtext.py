@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import safe_json
+from .echo_text import quoted
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -102,7 +103,7 @@ def parse_key_values(words: list[str], parameters: dict[str, Any]) -> dict[str, 
     for word in words:
         key, sep, text = word.partition("=")
         if not sep or not key:
-            raise ArgTextError(f"{word!r} is not key=value (or give one JSON object)")
+            raise ArgTextError(f"{quoted(word)} is not key=value (or give one JSON object)")
         try:
             args[key] = typed_value(text, properties.get(key))
         except safe_json.JsonInputError as exc:

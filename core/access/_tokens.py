@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..echo_text import quoted
 from ._roles import ROLES
 
 TOKEN_PREFIX = "opg_"
@@ -93,7 +94,7 @@ class TokenBook:
         with self._lock:
             self._verified = {digest: seen for digest, seen in self._verified.items() if seen[0] != name}
         if row is None:
-            raise TokenError(f"no live token is named {name!r}; `opgate token list` shows them")
+            raise TokenError(f"no live token is named {quoted(name)}; `opgate token list` shows them")
         return {k: v for k, v in row.items() if k != "token_hash"}
 
     def has_live_tokens(self) -> bool:

@@ -134,7 +134,10 @@ def catalog_key(specs: Iterable[str | Path], *, include_builtin: bool, policies:
     for spec in specs:
         namespace, raw = split_catalog_spec(spec) if isinstance(spec, str) else (None, str(spec))
         path = Path(raw).expanduser()
-        if not path.exists():
+        try:
+            if not path.exists():
+                return None
+        except OSError:  # a name too long for the file system: no such file (the load says so)
             return None
         path = path.resolve()
         digest.update(f"spec\0{namespace}\0{path}\0".encode())

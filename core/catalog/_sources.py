@@ -48,6 +48,13 @@ def default_namespace(path: Path) -> str:
     return "_".join(words) or "tools"
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name too long for the file system (Path.exists lets ENAMETOOLONG through)
+        return False
+
+
 def split_catalog_spec(spec: str) -> tuple[str | None, str]:
     """``NAME=PATH`` names the namespace; a bare path lets it be derived."""
     name, sep, rest = spec.partition("=")
@@ -132,7 +139,7 @@ def load_catalog(spec: str | Path, namespace: str | None = None, *, policies: Ma
         path = Path(raw).expanduser()
     else:
         path = spec
-    if not path.exists():
+    if not _exists(path):
         return [CatalogLoad(str(path), namespace or "", [], [LoadProblem(str(path), "no such file or folder")])]
     from ._folders import is_tool_folder, is_tool_folder_tree, load_single_tool_folder, load_tool_folders
 

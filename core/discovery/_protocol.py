@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._cursor import BadCursor, make_cursor, read_cursor
+from ..echo_text import quoted
 from ._recorded import recorded
 
 DEFAULT_LIMIT = 10
@@ -83,7 +84,7 @@ class Discovery:
         hints = self.gateway.help_closest_paths(dotted)
         nearest = hints[0] if hints else ""
         return _error(
-            "UNKNOWN_PATH", f"There is no category {dotted!r}.", [h.split(".") for h in hints] or [[g] for g in sorted(self.gateway.help_tree.root.children)],
+            "UNKNOWN_PATH", f"There is no category {quoted(dotted)}.", [h.split(".") for h in hints] or [[g] for g in sorted(self.gateway.help_tree.root.children)],
             f"list(path={nearest.split('.') if nearest else []})",
         )
 
@@ -149,8 +150,8 @@ class Discovery:
         if not hits and offset == 0:
             elsewhere = self.gateway.search_node_hits(query or "", limit=3)
             hints = [h.path.split(".") for h in elsewhere]
-            action = f"search_tool_by_category(query={query!r}, category_path={hints[0]})" if hints else "list(path=[])"
-            return _error("NO_MATCH_IN_CATEGORY", f"No tool under {'.'.join(segments) or 'the root'} matches {query!r}.", hints, action)
+            action = f"search_tool_by_category(query={quoted(query)}, category_path={hints[0]})" if hints else "list(path=[])"
+            return _error("NO_MATCH_IN_CATEGORY", f"No tool under {quoted('.'.join(segments)) if segments else 'the root'} matches {quoted(query)}.", hints, action)
         more = len(hits) > limit
         results = [self._pointer(self.gateway.registry.get(h.op), h.confidence) for h in hits[:limit]]
         next_cursor = make_cursor(offset + limit, self.gateway.registry.version, request) if more else None
@@ -176,7 +177,7 @@ class Discovery:
                 visible = [r.op for r in self.gateway.registry if self.gateway.is_visible(r.op)]
                 hints = self.gateway.registry.closest(tool_id, visible) or [h.op for h in self.gateway.search_hits(tool_id, limit=3)]
             action = f"expand_tool(tool_id={hints[0]!r})" if hints else "search_nodes(query=...)"
-            return _error("TOOL_NOT_FOUND", f"There is no tool {tool_id!r}.", hints, action)
+            return _error("TOOL_NOT_FOUND", f"There is no tool {quoted(tool_id)}.", hints, action)
         help_payload = self.gateway.help(record.op)
         expanded = {
             "ok": True,
@@ -216,7 +217,7 @@ class Discovery:
 
 
 _PATH = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
-_LIMIT = {"type": ["integer", "null"], "minimum": 1}
+_LIMIT = {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_LIMIT}
 _CURSOR = {"type": ["string", "null"]}
 # The arguments of each protocol operation, checked before the call so that bad types get a clear error.
 PROTOCOL_SCHEMAS: dict[str, dict[str, Any]] = {

@@ -26,13 +26,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from ..echo_text import quoted
 from ._envelope import failure, new_trace_id, success
+from ._batch_steps import step_shape_errors, step_shape_message
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR
 from ._references import UnresolvedReference, references_in, resolve_references
 from ._results import bound_envelope
 
 log = logging.getLogger("opgate.batch")
-STEP_TOOLS = ("help", "exec")
 ON_ERROR = ("stop", "continue")
 
 
@@ -125,7 +126,7 @@ class BatchRunner:
         if len(steps) > self._max_steps:
             return f"a batch holds at most {self._max_steps} steps, not {len(steps)}; split it"
         if on_error not in ON_ERROR:
-            return f"on_error must be 'stop' or 'continue', not {on_error!r}"
+            return f"on_error must be 'stop' or 'continue', not {quoted(on_error)}"
         return None
 
     @staticmethod
@@ -171,13 +172,12 @@ class BatchRunner:
         return envelope
 
     def _step(self, index: int, step: Any, results: dict[int, dict[str, Any]]) -> dict[str, Any]:
-        if not isinstance(step, dict) or not isinstance(step.get("args", {}), dict):
-            return _step_error(index, "?", VALIDATION_ERROR, "a step is an object: {\"tool\": \"help\" | \"exec\", \"args\": {...}}")
-        tool = step.get("tool")
-        if tool == "batch":
+        if isinstance(step, dict) and step.get("tool") == "batch":
             return _step_error(index, "batch", VALIDATION_ERROR, "a batch cannot contain a batch; put its steps in this one")
-        if tool not in STEP_TOOLS:
-            return _step_error(index, str(tool), VALIDATION_ERROR, f"unknown step tool {tool!r}; use 'help' or 'exec'")
+        shape_errors = step_shape_errors(index, step)
+        if shape_errors:
+            return _step_error(index, self._op_of(step), VALIDATION_ERROR, step_shape_message(index, shape_errors), field_errors=shape_errors)
+        tool = step["tool"]
         try:
             args = resolve_references(step.get("args", {}), {i: e for i, e in results.items() if i < index})
         except UnresolvedReference as exc:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import safe_json
 from .._record import field, record
+from ..echo_text import quoted
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._errors import InvalidArguments, NotFoundError
@@ -56,7 +57,7 @@ def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool],
         return record
     candidates = [r.op for r in registry if visible(r)]
     suggestions = registry.closest(op.strip(), candidates)
-    message = f"There is no op {op!r}" + (f" in context {context!r}." if context else ".")
+    message = f"There is no op {quoted(op)}" + (f" in context {context!r}." if context else ".")
     if suggestions:
         message += f" Did you mean {suggestions[0]!r}?"
     else:
@@ -80,7 +81,7 @@ def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:
         raise InvalidArguments(f"args must be an object, not {type(args).__name__}")
     odd = [key for key in args if not isinstance(key, str)]
     if odd:
-        raise InvalidArguments(f"argument names must be strings, not {odd[0]!r}")
+        raise InvalidArguments(f"argument names must be strings, not {quoted(odd[0])}")
     return dict(args)
 
 

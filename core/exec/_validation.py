@@ -19,6 +19,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ..linear_regex import search
+from ..echo_text import quoted
 from ._quick_check import certainly_valid
 from ._valid_args import ValidArgs, flat_key
 
@@ -82,7 +83,7 @@ def _unknown_properties(error: ValidationError) -> list[dict[str, Any]]:
             "field": _field_name([*error.absolute_path, name]),
             "path": _pointer([*error.absolute_path, name]),
             "code": "unknown_argument",
-            "message": f"unknown argument {name!r}",
+            "message": f"unknown argument {quoted(name)}",
             "allowed": known,
         }
         suggestion = _closest(name, known)

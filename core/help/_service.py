@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._scopes import everything
+from ..echo_text import quoted, shortened
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from .._cursor import BadCursor
@@ -24,7 +25,8 @@ ROOT_ALIASES = ("", "root", ".")
 
 def help_error(path: str, code: str, message: str, hints: list[str], next_action: str) -> dict[str, Any]:
     """The discovery error shape: what went wrong, where to look, and what to call next."""
-    return {"ok": False, "path": path, "error": {"code": code, "message": message, "hints": hints, "next_action": next_action}}
+    # The path is what the caller asked for: echoed cut short (a megabyte path came back whole).
+    return {"ok": False, "path": shortened(path), "error": {"code": code, "message": message, "hints": hints, "next_action": next_action}}
 
 
 class HelpService:
@@ -50,16 +52,16 @@ class HelpService:
         if path is not None and not isinstance(path, str):
             return help_error("root", "VALIDATION_ERROR", "path must be a string such as 'onto.task' ('' for the groups)", [], "help(path='')")
         if not isinstance(format, str):
-            return help_error(path or "root", "VALIDATION_ERROR", "format must be 'short' or 'full'", list(FORMATS), f"help(path={path!r})")
+            return help_error(path or "root", "VALIDATION_ERROR", "format must be 'short' or 'full'", list(FORMATS), f"help(path={quoted(path)})")
         if cursor is not None and not isinstance(cursor, str):
-            return help_error(path or "root", "VALIDATION_ERROR", "cursor must be the string a previous help answer gave as page.next_cursor", [], f"help(path={path!r})")
+            return help_error(path or "root", "VALIDATION_ERROR", "cursor must be the string a previous help answer gave as page.next_cursor", [], f"help(path={quoted(path)})")
         key = (self.registry.version, path, format, bool(include_examples), bool(include_schemas), cursor or None)
         cached = self._cache.get(key)
         if cached is None:
             try:
                 answer = self._answer(path, format, include_examples, include_schemas, cursor or None)
             except BadCursor as exc:
-                answer = help_error(path or "root", "VALIDATION_ERROR", str(exc), [], f"help(path={path!r})")
+                answer = help_error(path or "root", "VALIDATION_ERROR", str(exc), [], f"help(path={quoted(path)})")
             cached = json.dumps(answer, separators=(",", ":"))
             if len(self._cache) >= CACHE_LIMIT:
                 # Oldest first: a long-running server asked for many unknown paths must not grow without end.
@@ -70,7 +72,7 @@ class HelpService:
     def _answer(self, raw_path: str | None, format: str, include_examples: bool, include_schemas: bool, cursor: str | None) -> dict[str, Any]:
         path = (raw_path or "").strip().strip(".").lower() if isinstance(raw_path, str) else ""
         if format not in FORMATS:
-            return help_error(path or "root", "VALIDATION_ERROR", f"format must be 'short' or 'full', not {format!r}", list(FORMATS), f"help(path={path!r}, format='short')")
+            return help_error(path or "root", "VALIDATION_ERROR", f"format must be 'short' or 'full', not {quoted(format)}", list(FORMATS), f"help(path={quoted(path)}, format='short')")
         summaries = self.registry.group_summaries
         tree, version = self.tree, self.registry.version
         if path in ROOT_ALIASES:
@@ -130,7 +132,7 @@ class HelpService:
     def _unknown(self, path: str) -> dict[str, Any]:
         hints = self.closest_paths(path)
         nearest = hints[0] if hints else "root"
-        message = f"There is no help path {path!r}."
+        message = f"There is no help path {quoted(path)}."
         if hints:
             message += f" Did you mean {hints[0]!r}?"
         return help_error(path, "UNKNOWN_PATH", message, hints or sorted(self.tree.root.children), f"help(path={nearest!r})")

@@ -56,7 +56,7 @@ SEARCH_SCHEMA: dict[str, Any] = {
         "query": {"type": "string", "description": "the task, in words"},
         "path": {"type": "string", "description": "only under this group"},
         "kind": {"enum": ["read", "write"]},
-        "limit": {"type": "integer", "maximum": 50},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
         "cursor": {"type": "string"},
     },
 }

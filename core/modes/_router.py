@@ -23,6 +23,7 @@ import json
 from typing import Any
 
 from ..discovery import PROTOCOL_SCHEMAS
+from ..echo_text import quoted
 from ..exec._envelope import failure
 from ..exec._session import Session
 from ..telemetry._recorder import calls_made_within
@@ -149,7 +150,7 @@ class ToolRouter:
         if close and self.mode in (None, "gateway", "protocol"):
             correction += f" Did you mean the op {close[0]!r}?"
         return failure(
-            shown, "NOT_FOUND", f"There is no tool {shown!r}. {correction}", help_path="root",
+            shown, "NOT_FOUND", f"There is no tool {quoted(shown)}. {correction}", help_path="root",
             unknown_tool=True, correction=correction, suggestions=close or None,
         )
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Iterable, Sequence
 from itertools import compress
 from operator import add
@@ -62,8 +63,8 @@ def for_queries(maxima: tuple[Any, Any], blocks: int) -> tuple[Any, Any]:
     if len(numbers) * DENSE_SHARE <= blocks:
         return maxima
     dense = array("d", bytes(8 * blocks))
-    for block, peak in zip(numbers, peaks):
-        dense[block] = peak
+    # Set in C: a new query makes dozens of lists dense.
+    deque(map(dense.__setitem__, numbers, peaks), maxlen=0)
     return array("i"), dense
 
 
@@ -92,8 +93,9 @@ class BlockWalk:
                 if len(peaks):
                     bounds = list(map(add, bounds, map(coefficient.__mul__, peaks)))
                 continue
-            for block, peak in zip(numbers, peaks):
-                bounds[block] += coefficient * peak
+            # bounds[block] += coefficient * peak for each block the list touches, in C (each block once: the same additions).
+            added = map(add, map(bounds.__getitem__, numbers), map(coefficient.__mul__, peaks))
+            deque(map(bounds.__setitem__, numbers, added), maxlen=0)
         # Inflated so that rounding in the sums never puts a bound under a score it must cover.
         self.bounds = list(map((1.0 + 2.0 * margin).__mul__, bounds))
         self.order = list(compress(range(blocks), bounds))
@@ -104,6 +106,8 @@ class BlockWalk:
         self.read = 0
         # The blocks scored: an op in one of them and not in ``scores`` is in none of the lists.
         self.scored: set[int] = set()
+        # The ops (ascending) of each block scored that any list holds.
+        self._ops_of: dict[int, list[int]] = {}
         self._next = 0
 
     def ceiling(self) -> float:
@@ -133,11 +137,35 @@ class BlockWalk:
             self.top = max(self.top, max(found.values()))
 
     def score_blocks(self, chunk: list[int]) -> dict[int, float]:
-        """The exact scores of the ops in these blocks (ascending) that any list holds; kept in ``scores`` too."""
+        """The exact scores of the ops in these blocks (ascending) that any list holds; kept in ``scores`` too.
+
+        A block scored before is not read again: its ops' scores are taken
+        from ``scores`` (step 2 of :func:`._top.best_prefix` asks again for
+        most blocks the divisor's walk read).
+        """
+        found: dict[int, float] = {}
+        again = [block for block in chunk if block in self._ops_of]
+        if again:
+            scores = self.scores
+            for block in again:
+                ops = self._ops_of[block]
+                found.update(zip(ops, map(scores.__getitem__, ops)))
+            chunk = [block for block in chunk if block not in self._ops_of]
         self.scored.update(chunk)
+        new = self._read(chunk)
+        ordered = sorted(new)
+        for block in chunk:
+            start = bisect_left(ordered, block << SHIFT)
+            self._ops_of[block] = ordered[start : bisect_left(ordered, (block + 1) << SHIFT, start)]
+        found.update(new)
+        return found
+
+    def _read(self, chunk: list[int]) -> dict[int, float]:
         found: dict[int, float] = {}
         get = found.get
         read = 0
+        # Blocks no list has given a posting yet: their ops' first products are stored as they are (0.0 + x is x), in C.
+        fresh = set(chunk)
         for ids, weights, coefficient in self.lists:
             for block in chunk:
                 start = bisect_left(ids, block << SHIFT)
@@ -145,6 +173,10 @@ class BlockWalk:
                 if start == end:
                     continue
                 read += end - start
+                if block in fresh:
+                    fresh.discard(block)
+                    found.update(zip(ids[start:end], map(coefficient.__mul__, weights[start:end])))
+                    continue
                 # One posting per op and list, lists in summation order: the walk's additions.
                 for doc_id, product in zip(ids[start:end], map(coefficient.__mul__, weights[start:end])):
                     found[doc_id] = get(doc_id, 0.0) + product
@@ -158,8 +190,8 @@ def fused_order(words: BlockWalk, grams: BlockWalk | None, word_scale: float, gr
     bounds = list(map(word_scale.__mul__, words.bounds))
     if grams is not None and gram_scale:
         bounds = list(map(add, bounds, map(gram_scale.__mul__, grams.bounds)))
-    for block in lifted_blocks:
-        bounds[block] *= lift
+    lifted = list(lifted_blocks)
+    deque(map(bounds.__setitem__, lifted, map(lift.__mul__, map(bounds.__getitem__, lifted))), maxlen=0)
     bounds = list(map((1.0 + 2.0 * margin).__mul__, bounds))
     order = list(compress(range(len(bounds)), bounds))
     order.sort(key=bounds.__getitem__, reverse=True)

@@ -335,10 +335,11 @@ class SearchIndex:
 
         ``path`` keeps ops at or under a dotted prefix (``onto.task``),
         ``kind`` keeps ``read`` or ``write`` ops, ``visible`` keeps the ops the
-        caller may see. ``limit`` is clamped to 1..50; ``offset`` pages.
-        Empty or unmatched queries give ``[]``.
+        caller may see. ``limit`` is clamped to 1..51 (a page of 50 and the
+        one hit that says another page follows); ``offset`` pages. Empty or
+        unmatched queries give ``[]``.
         """
-        limit = max(1, min(MAX_LIMIT, limit))
+        limit = max(1, min(MAX_LIMIT + 1, limit))
         offset = max(0, offset)
         prefix = path.strip(".") + "." if path else None
 

@@ -302,6 +302,8 @@ class ScoredLists:
         """:meth:`at_least` from the scores known; the documents of blocks not scored that may still reach their threshold are looked up."""
         scores, ceiling = known
         scored = self.blocks.scored if self.walked is None and self.blocks is not None else None
+        # A block's bound caps its ops' scores: tighter than the ceiling over every block not scored.
+        bounds = self.blocks.bounds if scored is not None else None
         found: dict[int, float] = {}
         unknown = []
         for doc_id in documents:
@@ -310,7 +312,7 @@ class ScoredLists:
             if score is not None:
                 if score >= floor:
                     found[doc_id] = score
-            elif scored is not None and floor <= ceiling and (doc_id >> SHIFT) not in scored:
+            elif scored is not None and floor <= ceiling and (doc_id >> SHIFT) not in scored and floor <= bounds[doc_id >> SHIFT]:
                 unknown.append(doc_id)
         if unknown:
             found.update(self._looked_up(threshold, unknown, thresholds))

@@ -38,6 +38,7 @@ class Speller:
     def __init__(self, counts: Counter[str]):
         self.counts = counts
         self._deletion_table: dict[str, list[str]] | None = None
+        self._longest: int | None = None  # the longest known word's length, found on the first word to correct
 
     @property
     def _by_deletion(self) -> dict[str, list[str]]:
@@ -68,6 +69,12 @@ class Speller:
     def correct(self, word: str) -> str | None:
         """The known word ``word`` was probably meant as, or None (known already, too short, or no candidate)."""
         if word in self.counts or len(word) < MIN_LENGTH or not word.isalpha():
+            return None
+        if self._longest is None:
+            self._longest = max(map(len, self.counts), default=0)
+        if len(word) > self._longest + 1:
+            # No typo of a known word; its one-letter deletions would be its length squared in characters
+            # (a pasted blob of 60,000 letters: 3.6 GB).
             return None
         candidates: set[str] = set()
         for key in _deletions(word) | {word}:

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from itertools import compress, repeat
+from operator import le, or_, rshift
 
 from .._record import record
 from ._blocks import CHUNK, SHIFT, fused_order
@@ -42,6 +44,8 @@ from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
 # Under this many ops, walking every posting is as fast or faster (bench_search_scale.py: 3.6 ms CPU for the walk at 10,000 ops, 4.7 pruned).
 PRUNE_FROM_OPS = 20_000
+# Relative slack of the word floors of a block (:func:`best_prefix`'s ``word_floors``): far over the rounding of their arithmetic.
+FLOOR_SLACK = 1e-9
 # Blocks are scored for the top of the final scores until this share of a walk of every list was read; then the full walk.
 FUSED_SHARE = 0.5
 
@@ -163,7 +167,15 @@ def best_prefix(
             whole_set = set(whole)
             ready = {d for d in gram_scores if d >> SHIFT in whole_set}
             word_scores.update((d, found[d]) for d in ready if d in found)
-        rest = [d for d in found if d not in ready and d not in final]
+        # An op whose word score falls short even with the lift and its block's gram bound cannot reach the
+        # threshold: dropped with comparisons run in C, before any work per op (most of a block's ops).
+        # The floor of a lifted block holds for its lifted ops only; the others must reach the plain one.
+        plain, lowest = word_floors(chunk, threshold, 1.0), word_floors(chunk, threshold, ACTION_LIFT)
+        candidates = list(compress(found, map(le, map(lowest.__getitem__, map(rshift, found, repeat(SHIFT))), found.values())))
+        if lifted and candidates:
+            reach = map(le, map(plain.__getitem__, map(rshift, candidates, repeat(SHIFT))), map(found.__getitem__, candidates))
+            candidates = list(compress(candidates, map(or_, reach, map(lifted.__contains__, candidates))))
+        rest = [d for d in candidates if d not in ready and d not in final]
         if not gram_scale:
             word_scores.update((d, found[d]) for d in rest)
             return list(ready) + rest
@@ -173,6 +185,15 @@ def best_prefix(
         word_scores.update((d, found[d]) for d in kept)
         gram_scores.update(looked)
         return list(ready) + kept
+
+    def word_floors(chunk: list[int], threshold: float, most: float) -> dict[int, float]:
+        """Per block, a word score under which none of its ops lifted by at most ``most`` reaches ``threshold`` (looser than the check per op, so it drops no op that check keeps)."""
+        floors = {}
+        for block in chunk:
+            lift = most if block in lifted_blocks else 1.0
+            gram_most = gram_scale * gram_walk.bounds[block] / (1.0 - MARGIN) if gram_walk is not None else 0.0
+            floors[block] = (threshold / lift / (1.0 + MARGIN) - gram_most) / word_scale * (1.0 - FLOOR_SLACK)
+        return floors
 
     # The ``wanted`` best final scores of eligible ops known so far (a min-heap): its least is the threshold.
     best: list[float] = []

@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime, timezone
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
@@ -26,13 +26,22 @@ SET_BY_STORE = ("id", "created_at", "updated_at")
 _JSON_COLUMNS = {spec.kind: frozenset(f.name for f in spec.fields if f.type == JSON) for spec in KINDS.values()}
 
 
+_last_now: tuple[int, str] = (-1, "")
+
+
 def utc_now() -> str:
     """The current time as RFC 3339 UTC to the second, like the demo data.
 
     Whole seconds keep every stored time in one lexically sortable shape;
-    ties are broken by insertion order where order matters.
+    ties are broken by insertion order where order matters. Formatted once
+    a second: every write asks for it, and formatting took longer than
+    reading the clock (about 3 us of a create's CPU, 12 us on a busy machine).
     """
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    global _last_now
+    second = int(time.time())
+    if _last_now[0] != second:
+        _last_now = (second, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second)))
+    return _last_now[1]
 
 
 class _SeededIds:

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from ..echo_text import quoted
 from ._events import CALL_KINDS
 
 CHAIN_LIMIT = 10
@@ -40,7 +41,7 @@ def since_stamp(text: str, *, now: datetime | None = None) -> str:
     try:
         moment = datetime.fromisoformat(cleaned)
     except ValueError:
-        raise ValueError(f"--since takes a window such as 30m, 2h or 7d, or a UTC date or time such as 2026-11-26 or 2026-11-26T06:00:00; not {text!r}") from None
+        raise ValueError(f"--since takes a window such as 30m, 2h or 7d, or a UTC date or time such as 2026-11-26 or 2026-11-26T06:00:00; not {quoted(text)}") from None
     if moment.tzinfo is not None:
         moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
     return moment.strftime(_STAMP)

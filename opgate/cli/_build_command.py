@@ -90,7 +90,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{errors} error(s); {len(registry)} tool(s) are fine. Nothing written.[/]")
         return 1
     if len(registry) == 0:
-        console.print(f"[red]error:[/] no tool folders in {folder}: a tool folder holds schema.json, guide.md and handler.py (`opgate new tool NAME {folder}` makes one). Nothing written.")
+        console.print(Text.assemble(("error:", "red"), f" no tool folders in {folder}: a tool folder holds schema.json, guide.md and handler.py (`opgate new tool NAME {folder}` makes one). Nothing written."))
         return 1
     try:
         write_registry(registry, args.out, commit=git_commit(fixtures_dir() if args.builtin else folder))

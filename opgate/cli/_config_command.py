@@ -20,23 +20,26 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run_config(args: argparse.Namespace, console: Console) -> int:
+    from rich.text import Text
+
     from opgate.core.config import ConfigError, find_config, read_config, user_config_path
 
+    # Paths, keys and names come from the person and the file: printed as text, never read as markup.
     path = find_config(getattr(args, "config", None))
     if args.action == "path":
-        console.print(str(path) if path else f"no configuration file (looked for ./opgate.toml and {user_config_path()})")
+        console.print(Text(str(path) if path else f"no configuration file (looked for ./opgate.toml and {user_config_path()})"))
         return 0
     if path is None:
-        console.print(f"no configuration file: nothing to check (looked for ./opgate.toml and {user_config_path()}); the defaults apply")
+        console.print(Text(f"no configuration file: nothing to check (looked for ./opgate.toml and {user_config_path()}); the defaults apply"))
         return 0
     try:
         config = read_config(path)
     except ConfigError as exc:
         for problem in exc.problems:
-            console.print(f"[red]error[/] {problem}", markup=True, highlight=False)
-        console.print(f"{len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''} in {path}")
+            console.print(Text.assemble(("error", "red"), f" {problem}"), highlight=False)
+        console.print(Text(f"{len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''} in {path}"))
         return 1
     http, mcp = sorted(config.http_upstreams), sorted(config.mcp_servers)
-    console.print(f"{path}: ok")
-    console.print(f"  HTTP upstreams: {', '.join(http) or 'none'}; MCP upstreams: {', '.join(mcp) or 'none'}")
+    console.print(Text(f"{path}: ok"))
+    console.print(Text(f"  HTTP upstreams: {', '.join(http) or 'none'}; MCP upstreams: {', '.join(mcp) or 'none'}"))
     return 0

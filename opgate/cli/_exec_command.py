@@ -153,7 +153,9 @@ def run_batch(args: argparse.Namespace, console: Console) -> int:
     try:
         steps, on_error = _read_steps(args.file)
     except (OSError, safe_json.JsonInputError) as exc:
-        console.print(Text.assemble(("cannot read the batch: ", "red"), str(exc)))
+        from opgate.core.echo_text import shortened_words  # an OSError names the file whole
+
+        console.print(Text.assemble(("cannot read the batch: ", "red"), shortened_words(str(exc))))
         return 2
     gateway = make_gateway(args, allow_write=args.allow_write, approver=_approver(args, console), asker=terminal_asker())
     try:
@@ -180,7 +182,9 @@ def run_demo(args: argparse.Namespace, console: Console) -> int:
         if held is not None and not args.force:
             refuse_unless_demo(held, read_workspace())
     except StoreError as exc:
-        console.print(f"[red]cannot reset:[/] {exc}", markup=True, highlight=False)
+        from rich.text import Text
+
+        console.print(Text.assemble(("cannot reset:", "red"), f" {exc}"), highlight=False)  # exc names the path: text, not markup
         return 2
     if held is None:
         console.print(f"no workspace at {path} yet: creating the demo workspace there", markup=False)

@@ -29,7 +29,9 @@ def cli_config(args: argparse.Namespace) -> OpgateConfig:
 
         if not isinstance(exc, ConfigError):
             raise
-        raise GatewaySetupError(f"the configuration has {len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''}:\n" + "\n".join(f"  {p}" for p in exc.problems)) from None
+        from opgate.core.echo_text import shortened_words
+
+        raise GatewaySetupError(f"the configuration has {len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''}:\n" + "\n".join(f"  {shortened_words(str(p))}" for p in exc.problems)) from None
 
 
 def configured_database(args: argparse.Namespace) -> Any:

@@ -24,15 +24,18 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    from rich.text import Text
+
     from opgate.core.catalog._scaffold import ScaffoldError, scaffold_tool_folder
 
+    # Names and folders are what the person typed: printed as text, never read as markup.
     try:
         folder = scaffold_tool_folder(args.name, args.dir)
     except ScaffoldError as exc:
-        console.print(f"[red]error:[/] {exc}", highlight=False)
+        console.print(Text.assemble(("error:", "red"), f" {exc}"), highlight=False)
         return 2
     except OSError as exc:
-        console.print(f"[red]error:[/] cannot write {args.dir / args.name}: {exc.strerror or exc}", highlight=False)
+        console.print(Text.assemble(("error:", "red"), f" cannot write {args.dir / args.name}: {exc.strerror or exc}"), highlight=False)
         return 2
-    console.print(f"made {folder}: edit schema.json, guide.md and handler.py, then `opgate build {args.dir}`", highlight=False)
+    console.print(Text(f"made {folder}: edit schema.json, guide.md and handler.py, then `opgate build {args.dir}`"), highlight=False)
     return 0

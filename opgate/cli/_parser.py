@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 __all__ = ["CommandParser", "terminal_columns"]
 
@@ -42,3 +42,9 @@ class CommandParser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, formatter_class: type[argparse.HelpFormatter] = _HelpFormatter, **kwargs: Any) -> None:
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's usage and message, with each long word of the command line in it cut short (they are echoed whole)."""
+        from opgate.core.echo_text import shortened_words
+
+        super().error(shortened_words(message))

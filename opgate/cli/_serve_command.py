@@ -184,9 +184,10 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     except (StoreError, OSError) as exc:
         print(f"opgate serve: cannot open the workspace: {exc}", file=sys.stderr)
         return 2
+    stopped_by = None
     try:
         if address is None:
-            serve_stdio(server)
+            stopped_by = serve_stdio(server)  # SIGTERM or SIGHUP: the status a shell gives a process that signal ended
         else:
             serve_http(server, address, access=http_access(args, server))
     except (UnsafeBind, GatewaySetupError) as exc:
@@ -197,4 +198,4 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
         return 1
     finally:
         server.close()
-    return 0
+    return 128 + stopped_by if stopped_by else 0

@@ -17,6 +17,7 @@ import socket
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
@@ -101,6 +102,16 @@ class _ClosingServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, *, on_shutdown: Callable[[], None]) -> None:
         super().__init__(config)
         self._on_shutdown = on_shutdown
+        self._stopping_on: int | None = None
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        # A second ctrl+c made uvicorn skip the app's lifespan shutdown (force exit) and raise SIGINT twice
+        # after it: asyncio's ending then printed a lifespan traceback. The first signal starts the graceful
+        # shutdown (it ends the streams and waits only for calls running); later ones change nothing.
+        if self._stopping_on is not None:
+            return
+        self._stopping_on = sig
+        super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         try:

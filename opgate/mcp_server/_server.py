@@ -56,6 +56,7 @@ from ._confirmation import (
 from ._input_required import DeferredChannel, PendingConfirmations, RunCall, call_fingerprint
 from ._session_keys import IdentityResolver, scope_identity, session_key
 from ._shared_sessions import SharedSessions
+from ._tool_call_path import ToolCallPath
 from ._tools import listed_tools, tool_result
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,8 @@ class GatewayMCPServer:
             on_subscriptions_listen=ListenHandler(self._bus) if self._bus is not None else None,
         )
         self.server.tools_change = mode == "hybrid"
+        # After the SDK's OpenTelemetry span: plain calls skip only the re-check of the result opgate built.
+        self.server.middleware.append(ToolCallPath(lambda ctx: not self._defers(ctx), self._answer, lambda: self.server.server_info_stamp))
 
     def close(self) -> None:
         """Close both gateways once; a second call (the HTTP server's shutdown, then ``serve``'s own) does nothing."""
@@ -169,28 +172,40 @@ class GatewayMCPServer:
         return hybrid_tool_schema(self.gateway, name)
 
     async def _call_tool(self, ctx: ServerRequestContext[PendingConfirmations], params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
-        client = self._client(ctx)
         name, arguments = params.name, params.arguments
-        if not client.asking.offers(name):
-            raise MCPError(types.INVALID_PARAMS, await self._unknown_tool(client, name, arguments))
-        pending = ctx.lifespan_context
-        caller = request_caller(ctx.request)
         if params.request_state is not None:
-            return await self._resume(client, pending, params, caller)
-        capabilities = ctx.session.client_capabilities
-        if not can_elicit_form(capabilities):
-            result = tool_result(await self._run(client, client.refusing, None, name, arguments, caller))
-        elif ctx.session.can_send_request:
-            channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout, self._budget, client)
-            result = tool_result(await self._run(client, client.asking, channel, name, arguments, caller))
-        elif ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            deferred = await pending.start(client.key.caller, _fingerprint(caller, name, arguments), arguments, self._deferred(client, name, caller))
+            client = await self._offering(ctx, name, arguments)
+            return await self._resume(client, ctx.lifespan_context, params, request_caller(ctx.request))
+        if self._defers(ctx):
+            client = await self._offering(ctx, name, arguments)
+            caller = request_caller(ctx.request)
+            deferred = await ctx.lifespan_context.start(client.key.caller, _fingerprint(caller, name, arguments), arguments, self._deferred(client, name, caller))
             await self._tell_if_lane_changed(ctx, client)
             return deferred
+        return tool_result(await self._answer(ctx, name, arguments))
+
+    def _defers(self, ctx: ServerRequestContext[Any]) -> bool:
+        """Whether a call's confirmation question waits in the store (2026-07-28 clients that show forms but take no server requests)."""
+        return can_elicit_form(ctx.session.client_capabilities) and not ctx.session.can_send_request and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+
+    async def _offering(self, ctx: ServerRequestContext[Any], name: str, arguments: Any) -> Client:
+        """The request's client, once the tool is known to be offered to it (else the protocol error that says what is)."""
+        client = self._client(ctx)
+        if not client.asking.offers(name):
+            raise MCPError(types.INVALID_PARAMS, await self._unknown_tool(client, name, arguments))
+        return client
+
+    async def _answer(self, ctx: ServerRequestContext[Any], name: str, arguments: Any) -> Any:
+        """A call that does not wait in the store: the gateway's answer, asking the person through the client when it can."""
+        client = await self._offering(ctx, name, arguments)
+        caller = request_caller(ctx.request)
+        if can_elicit_form(ctx.session.client_capabilities) and ctx.session.can_send_request:
+            channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout, self._budget, client)
+            answer = await self._run(client, client.asking, channel, name, arguments, caller)
         else:
-            result = tool_result(await self._run(client, client.refusing, None, name, arguments, caller))
+            answer = await self._run(client, client.refusing, None, name, arguments, caller)
         await self._tell_if_lane_changed(ctx, client)
-        return result
+        return answer
 
     async def _unknown_tool(self, client: Client, name: str, arguments: Any) -> str:
         """The protocol error's words: the tools this client is offered, and what to call instead (with a retry count)."""

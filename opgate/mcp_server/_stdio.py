@@ -2,16 +2,17 @@
 
 Lines are cut, parsed and answered as ``_stdio_lines`` says; valid messages
 go to the SDK's server loop unchanged. A daemon thread reads standard input
-and hands the event loop every line one read completed, in one hop; answers
-are written from worker threads.
+and hands the event loop every line one read completed, in one hop, without
+waiting for the loop to take them. Answers are written by the event loop
+itself while the pipe has room (a pipe that polls writable takes a
+``PIPE_BUF`` write at once), and by a worker thread when it is full.
 
-The event loop could read and write pipes itself, with fewer thread
-wake-ups and a little less CPU per call, but on a loaded machine that made
-tools/call slower, not faster: driven by the SDK's client at load 8 to 15,
-its median call took about 1.4x as long as with these threads (geometric
-mean of 20 interleaved runs; the threads won 15). A thread that wakes for
-one short step is scheduled sooner than one thread doing every step in a
-row (see docs/performance.md).
+Session 8 moved both pipes onto the event loop (asyncio pipe transports)
+and found tools/call slower under load, though it used less CPU; so reads
+stay in their thread. What this transport removed are the waits: the
+reader no longer wakes to hear its lines were taken, and an answer no
+longer goes to a thread and back. A call now costs the process about 6
+thread switches instead of 17 (see docs/performance.md).
 
 Standard output is the protocol: while serving, file descriptor 1 points at
 standard error, so a stray print or a library's chatter cannot corrupt it,
@@ -21,25 +22,34 @@ client's messages; the protocol goes through private duplicates.
 
 from __future__ import annotations
 
+import asyncio
+import math
 import os
+import select
+import signal
+import stat
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import anyio
-import anyio.from_thread
-import anyio.lowlevel
 import anyio.to_thread
 from mcp.shared.message import SessionMessage
 
 from ._stdio_lines import MAX_MESSAGE_BYTES, Line, LineSplitter, Unusable, encode, parsed_or_internal_error
 
 READ_BYTES = 64 * 1024  # under malloc's mmap threshold: a read allocates its buffer from the heap
+READS_AHEAD = 16  # reads handed to the event loop and not yet taken, at most (each at most READ_BYTES)
 
 
-def _read_forever(fd: int, limit: int, deliver: Callable[..., Any], token: Any) -> None:
+def _read_forever(fd: int, limit: int, post: Callable[[list[Line], bool], None], room: threading.Semaphore) -> None:
     # A daemon thread, unlike anyio's workers, never keeps the process alive blocked on a read.
+    # It hands each read's lines to the event loop without waiting for them to be taken: waiting
+    # woke this thread once more per message, to compete for the GIL while the call was served.
+    # ``room`` bounds the reads handed over and not yet taken, so a client that floods the pipe
+    # is held back by the pipe, not by the server's memory.
     splitter = LineSplitter(limit)
     while True:
         try:
@@ -51,9 +61,10 @@ def _read_forever(fd: int, limit: int, deliver: Callable[..., Any], token: Any) 
         else:
             last = splitter.end()
             lines = [last] if last is not None else []
+        room.acquire()
         try:
-            anyio.from_thread.run(deliver, lines, not data, token=token)
-        except Exception:  # the event loop or the streams are gone: nothing left to read for
+            post(lines, not data)
+        except RuntimeError:  # the event loop is closed: nothing left to read for
             return
         if not data:
             return
@@ -65,15 +76,56 @@ def _write(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+class _Output:
+    """Writes answers to a pipe from the event loop while the pipe has room, else from a worker thread.
+
+    A pipe that polls writable has a free page, so a write of at most
+    ``PIPE_BUF`` bytes then completes without blocking: most answers go out
+    at once, without handing each one to a thread and back (two thread
+    wake-ups per answer). What a full pipe does not take (a client slow to
+    read) is written from a worker thread, which may block. Other kinds of
+    output (a terminal, a socket) always use the thread.
+    """
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self._poll: select.poll | None = None
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            self._poll = select.poll()
+            self._poll.register(fd, select.POLLOUT)
+
+    def write_now(self, data: bytes) -> memoryview:
+        """Write what the pipe takes without blocking; give back the rest."""
+        view = memoryview(data)
+        if self._poll is None:
+            return view
+        while view and self._poll.poll(0):
+            view = view[os.write(self.fd, view[:select.PIPE_BUF]):]
+        return view
+
+
+def _flush_stdout() -> None:
+    # print() fills sys.stdout's buffer (unless PYTHONUNBUFFERED): flushed at the switch, each piece lands where
+    # descriptor 1 pointed when it was printed, never on the protocol after serving.
+    try:
+        sys.stdout.flush()
+    except (AttributeError, OSError, ValueError):  # no stdout, or a closed one: nothing buffered to lose
+        pass
+
+
 @contextmanager
 def _diverted(fd: int, target: int) -> Iterator[int]:
     """A private duplicate of ``fd`` while ``fd`` itself points at ``target``; restored after."""
     wire = os.dup(fd)
     saved = os.dup(fd)
+    if fd == 1:
+        _flush_stdout()
     os.dup2(target, fd)
     try:
         yield wire
     finally:
+        if fd == 1:
+            _flush_stdout()
         os.dup2(saved, fd)
         os.close(saved)
 
@@ -96,29 +148,56 @@ async def _served(wire_in: int, wire_out: int, limit: int) -> AsyncIterator[tupl
     from_server, outgoing = anyio.create_memory_object_stream[SessionMessage](16)
     replies = from_server.clone()  # ours: the server closes its own copy when it stops
 
-    async def deliver(lines: list[Line], ended: bool) -> None:
-        for line in lines:
-            message = parsed_or_internal_error(*line, limit)
-            if isinstance(message, Unusable):
-                await replies.send(message.reply)
-            elif message is not None:
-                await to_server_send.send(message)
-        if ended:
-            to_server_send.close()
+    read_send, reads = anyio.create_memory_object_stream[tuple[list[Line], bool]](math.inf)
+    room = threading.Semaphore(READS_AHEAD)
+    loop = asyncio.get_running_loop()
+
+    delivering = anyio.CancelScope()
+
+    def take(batch: tuple[list[Line], bool]) -> None:
+        try:
+            read_send.send_nowait(batch)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):  # the server stopped taking messages
+            pass
+
+    def post(lines: list[Line], ended: bool) -> None:  # from the reader thread
+        loop.call_soon_threadsafe(take, (lines, ended))
+
+    async def deliver() -> None:
+        with delivering:
+            async with reads:
+                async for lines, ended in reads:
+                    room.release()
+                    for line in lines:
+                        message = parsed_or_internal_error(*line, limit)
+                        try:
+                            if isinstance(message, Unusable):
+                                await replies.send(message.reply)
+                            elif message is not None:
+                                await to_server_send.send(message)
+                        except (anyio.BrokenResourceError, anyio.ClosedResourceError):  # the server stopped: nobody to hand it to
+                            return
+                    if ended:
+                        to_server_send.close()
+                        return
+
+    output = _Output(wire_out)
 
     async def write_output() -> None:
         async with outgoing:
             async for message in outgoing:
-                await anyio.to_thread.run_sync(_write, wire_out, encode(message))
+                rest = output.write_now(encode(message))
+                if rest:
+                    await anyio.to_thread.run_sync(_write, wire_out, bytes(rest))
 
     try:
         async with anyio.create_task_group() as task_group:
             task_group.start_soon(write_output)
-            reader = threading.Thread(
-                target=_read_forever, args=(wire_in, limit, deliver, anyio.lowlevel.current_token()), name="opgate stdin", daemon=True,
-            )
+            task_group.start_soon(deliver)
+            reader = threading.Thread(target=_read_forever, args=(wire_in, limit, post, room), name="opgate stdin", daemon=True)
             reader.start()
             yield to_server, from_server
+            delivering.cancel()  # the server stopped: what the client sends now has nobody to go to
             # The writer drains what the server answered last, then ends when both senders are closed.
             from_server.close()
             replies.close()
@@ -127,11 +206,38 @@ async def _served(wire_in: int, wire_out: int, limit: int) -> AsyncIterator[tupl
         # wire_in stays open: the reader thread may still be blocked on it, and it must not be recycled under it.
 
 
-def serve_stdio(server: Any) -> None:
-    """Serve a :class:`GatewayMCPServer` over stdin and stdout until stdin closes."""
+def _stop_signals() -> list[int]:
+    # Only the main thread may take signals; a server run from another thread leaves them to its program.
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    return [number for name in ("SIGTERM", "SIGHUP") if (number := getattr(signal, name, None)) is not None]
+
+
+def serve_stdio(server: Any) -> int | None:
+    """Serve a :class:`GatewayMCPServer` over stdin and stdout until stdin closes, or SIGTERM or SIGHUP arrives.
+
+    Left at their default, those signals would end the process at once, with
+    no ``finally`` and no ``atexit``: the call log's last window would be
+    lost. They stop serving instead (calls running finish first: their
+    threads cannot be abandoned), and stay caught until serving has ended, so
+    a second one cannot cut that short. Returns the number of the signal
+    that stopped it, ``None`` when the input closed.
+    """
+    stopped_by: list[int] = []
+
+    async def stop_on(received: Any, serving: anyio.CancelScope) -> None:
+        async for number in received:
+            stopped_by.append(number)
+            serving.cancel()
 
     async def serve() -> None:
-        async with guarded_stdio() as (read_stream, write_stream):
-            await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
+        with anyio.open_signal_receiver(*_stop_signals()) as received:
+            async with anyio.create_task_group() as group:
+                with anyio.CancelScope() as serving:
+                    group.start_soon(stop_on, received, serving)
+                    async with guarded_stdio() as (read_stream, write_stream):
+                        await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
+                group.cancel_scope.cancel()
 
     anyio.run(serve)
+    return stopped_by[0] if stopped_by else None

@@ -127,10 +127,15 @@ def parse_line(line: bytes, size: int, limit: int) -> SessionMessage | Unusable 
     except safe_json.JsonInputError as exc:
         return _error(None, types.PARSE_ERROR, f"Parse error: {exc.message}")
     try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False))
+        message = types.jsonrpc_message_adapter.validate_python(data, by_name=False)
     except (ValidationError, ValueError, RecursionError):
         request_id = _request_id(data.get("id")) if isinstance(data, dict) else None
         return _error(request_id, types.INVALID_REQUEST, "Invalid request: a JSON-RPC 2.0 message needs jsonrpc '2.0' and a method (or a result or error), with params as an object")
+    if type(message) is types.JSONRPCNotification and "id" in data:
+        # An id that is not a string or an integer (1.5, null, true) made a request read as a notification,
+        # which nobody answers: its client would wait forever.
+        return _error(None, types.INVALID_REQUEST, "Invalid request: a request's id is a string or an integer")
+    return SessionMessage(message)
 
 
 def parsed_or_internal_error(line: bytes, size: int, limit: int) -> SessionMessage | Unusable | None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import mcp_types as types
+from mcp_types import SERVER_INFO_META_KEY
+from mcp_types import methods as _methods
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from opgate.core.modes import ToolSpec
 
@@ -60,3 +63,29 @@ def tool_result(answer: Any) -> types.CallToolResult:
     """The answer both as structured content and as its JSON text, for hosts that read only text."""
     content, text = _encoded(answer)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=content, is_error=is_error(answer))
+
+
+def tool_result_wire(answer: Any, version: str, stamp: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """:func:`tool_result` as the SDK puts it on the wire for protocol ``version``, built directly.
+
+    The same dict as the SDK's dump, its check against the version's result
+    schema and its 2026-07-28 additions (``resultType``, the server's
+    identity in ``_meta``), key for key (tests/mcp/test_tool_call_path.py
+    compares them for every version). A text with ``NaN`` or ``Infinity``
+    in it goes the SDK's way: only its schema check says what becomes of
+    numbers JSON has no word for.
+    """
+    content, text = _encoded(answer)
+    modern = version in MODERN_PROTOCOL_VERSIONS
+    if "NaN" in text or "Infinity" in text:
+        dumped = tool_result(answer).model_dump(by_alias=True, mode="json", exclude_none=True)
+        wire = _methods.serialize_server_result("tools/call", version, dumped)
+        if modern and wire.get("resultType") is None:
+            wire["resultType"] = "complete"
+    elif modern:
+        wire = {"content": [{"text": text, "type": "text"}], "isError": is_error(answer), "resultType": "complete", "structuredContent": content}
+    else:
+        wire = {"content": [{"text": text, "type": "text"}], "isError": is_error(answer), "structuredContent": content}
+    if modern:
+        wire["_meta"] = {SERVER_INFO_META_KEY: stamp()}
+    return wire

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from opgate.core import OpRecord, safe_json
 from opgate.core.argtext import ArgTextError, parse_key_values, typed_value
+from opgate.core.echo_text import quoted
 
 from ._completer import ReplCompleter
 from ._prefixed import PrefixedCompleter
@@ -128,7 +129,7 @@ def _step(state: ReplState, line: str) -> dict[str, Any]:
     if line.startswith("{"):
         step = safe_json.loads(line, what="the step", check_text=False)
         if not isinstance(step, dict):
-            raise ArgTextError(f"a JSON step is an object, not {line!r}")
+            raise ArgTextError(f"a JSON step is an object, not {quoted(line)}")
         return step
     command, _, rest = line.partition(" ")
     if command == "help":
@@ -142,7 +143,7 @@ def _step(state: ReplState, line: str) -> dict[str, Any]:
         if command == "dry":
             args["dry_run"] = True
         return {"tool": "exec", "args": args}
-    raise ArgTextError(f"{line!r} is not a batch step: write `exec OP key=value ...`, `dry OP ...`, `help PATH` or a JSON step")
+    raise ArgTextError(f"{quoted(line)} is not a batch step: write `exec OP key=value ...`, `dry OP ...`, `help PATH` or a JSON step")
 
 
 def _lines_until_blank(state: ReplState) -> list[str]:

@@ -13,6 +13,7 @@ from rich.console import Group
 from rich.text import Text
 
 from opgate.core.call_history import HistoryFilter, args_text, outcome_text
+from opgate.core.echo_text import quoted
 from opgate.views import render_help
 
 from ._calls import run_batch, run_dry, run_exec
@@ -35,7 +36,7 @@ def _closest(word: str, names) -> list[str]:
 def _path_problem(state: ReplState, text: str, what: str) -> bool:
     payload = state.gateway.help(state.namespace.guess(text))
     hints = [] if payload.get("ok") else (payload.get("error") or {}).get("hints") or []
-    state.show(problem(f"there is no {what} {text!r} here ({state.namespace.cwd or 'the root'})", hints, ""))
+    state.show(problem(f"there is no {what} {quoted(text)} here ({state.namespace.cwd or 'the root'})", hints, ""))
     return False
 
 
@@ -111,11 +112,11 @@ def set_command(state: ReplState, rest: str) -> bool:
         return True
     name = SETTING_ALIASES.get(name, name)
     if name not in SETTINGS:
-        state.show(problem(f"there is no setting {name!r}", _closest(name, SETTINGS) or list(SETTINGS), "set"))
+        state.show(problem(f"there is no setting {quoted(name)}", _closest(name, SETTINGS) or list(SETTINGS), "set"))
         return False
     choices = setting_values(name, state.gateway.contexts.names)
     if value not in choices:
-        state.show(problem(f"set {name} takes {'|'.join(choices)}, not {value!r}", _closest(value, choices)))
+        state.show(problem(f"set {name} takes {'|'.join(choices)}, not {quoted(value)}", _closest(value, choices)))
         return False
     if name == "writes":
         state.gateway.allow_write = value == "on"
@@ -137,7 +138,7 @@ def history_command(state: ReplState, rest: str) -> bool:
         return _history_calls(state, words[1:])
     count_text = words[0] if words else str(DEFAULT_HISTORY)
     if not count_text.isdigit():
-        state.show(problem(f"history takes a number of lines, not {count_text!r}", help_path="history"))
+        state.show(problem(f"history takes a number of lines, not {quoted(count_text)}", help_path="history"))
         return False
     count = int(count_text)
     lines = state.past_lines()
@@ -190,7 +191,7 @@ def _unknown(state: ReplState, name: str) -> bool:
         state.show(problem(f"unknown command {name!r}; to run that op: exec {name} ...", help_path=record.op))
     else:
         closest = _closest(name, COMMANDS)
-        message = f"unknown command {name!r}" + ("" if closest else "; the commands are " + ", ".join(COMMANDS))
+        message = f"unknown command {quoted(name)}" + ("" if closest else "; the commands are " + ", ".join(COMMANDS))
         state.show(problem(message, closest, ""))
     return False
 

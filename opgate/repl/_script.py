@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.text import Text
 
 from opgate.core import Gateway
+from opgate.core.echo_text import shortened
 from opgate.core.exec import ConfirmationRequest
 
 from ._commands import run_line
@@ -22,8 +23,12 @@ from ._namespace import Namespace
 from ._state import ReplState
 
 
+# The transcript names the line that ran; a line of a megabyte is not printed back whole.
+SCRIPT_ECHO_CHARS = 400
+
+
 def _echo(console: Console, prompt: str, line: str) -> None:
-    console.print(Text(prompt, style="bold").append(line, style="bold cyan"))
+    console.print(Text(prompt, style="bold").append(shortened(line, SCRIPT_ECHO_CHARS), style="bold cyan"))
 
 
 def _refusing_approver(console: Console):

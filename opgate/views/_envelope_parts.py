@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from opgate.core._record import record
+from opgate.core.echo_text import shortened, shortened_words
 
 
 @record(frozen=True)
@@ -84,10 +85,11 @@ def _status(envelope: dict[str, Any], meta: dict[str, Any]) -> Line:
 
 def _error_parts(envelope: dict[str, Any], help_command: str) -> list[Part]:
     error = envelope.get("error") or {}
-    parts: list[Part] = [_line(f"{error.get('code')}  {envelope.get('op', '')}", "bold red"), _line(error.get("message", ""))]
+    # The op and a field's path may be what the caller typed (an unknown op or argument): shown cut short.
+    parts: list[Part] = [_line(f"{error.get('code')}  {shortened(str(envelope.get('op', '')))}", "bold red"), _line(error.get("message", ""))]
     details = error.get("details") or {}
     for field_error in details.get("field_errors", []):
-        parts.append(_line(f"  {field_error.get('field')}: {field_error.get('message')}", "red"))
+        parts.append(_line(f"  {shortened_words(str(field_error.get('field')))}: {field_error.get('message')}", "red"))
     for key in ("usage", "example", "suggestions"):
         if key in details:
             parts += [_line(key, "bold"), json_block(details[key]) if not isinstance(details[key], str) else _line(details[key])]

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 import pytest
+from dry_run_pairs import plain_and_dry
 
 from opgate.core import Gateway
 from opgate.core.exec import Handler, OpError
@@ -25,14 +26,8 @@ PROJECT = "10000000-0000-4000-8000-000000000001"  # the demo workspace's first p
 NO_TASK = "10000000-0000-4000-8000-0000000000ff"
 
 
-def _plain_and_dry(gateway: Gateway, op: str, args: dict) -> tuple[dict, dict]:
-    plain, dry = gateway.exec(op, args), gateway.exec(op, args, dry_run=True)
-    assert plain["ok"] and dry["ok"], (plain, dry)
-    return plain, dry
-
-
 def _same_answer(gateway: Gateway, op: str, args: dict) -> dict:
-    plain, dry = _plain_and_dry(gateway, op, args)
+    plain, dry = plain_and_dry(gateway, op, args)
     assert json.dumps(plain["result"]) == json.dumps(dry["result"])
     assert plain["meta"]["entities"] == entities_touched(plain["result"]) == dry["meta"]["entities"]
     return plain

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from dry_run_pairs import plain_and_dry
 
 from opgate.core import Gateway
 from opgate.core.exec._entity_ids import entities_named, entities_touched
@@ -24,24 +25,19 @@ PROJECT = "10000000-0000-4000-8000-000000000001"  # the demo workspace's first p
 NO_PROJECT = "10000000-0000-4000-8000-0000000000ff"
 
 
-def _plain_and_dry(gateway: Gateway, op: str, args: dict) -> tuple[dict, dict]:
-    plain, dry = gateway.exec(op, args), gateway.exec(op, args, dry_run=True)
-    assert plain["ok"] and dry["ok"], (plain, dry)
-    return plain, dry
-
 
 @pytest.mark.parametrize("kind", ENTITY_KINDS)
 def test_every_kinds_list_answers_the_same_bytes_as_its_dry_run(store, kind):
     gateway = Gateway(store=store, call_log=False)
     for args in ({"limit": 3}, {"limit": 50}, {"limit": 2, "offset": 1}):
-        plain, dry = _plain_and_dry(gateway, f"onto.{kind}.list", args)
+        plain, dry = plain_and_dry(gateway, f"onto.{kind}.list", args)
         assert json.dumps(plain["result"]) == json.dumps(dry["result"])
         assert plain["meta"]["entities"] == entities_touched(plain["result"]) == dry["meta"]["entities"]
 
 
 def test_a_project_filtered_list_is_the_same_on_both_paths_and_names_its_ids(store):
     gateway = Gateway(store=store, call_log=False)
-    plain, dry = _plain_and_dry(gateway, "onto.task.list", {"project_id": PROJECT, "limit": 4})
+    plain, dry = plain_and_dry(gateway, "onto.task.list", {"project_id": PROJECT, "limit": 4})
     assert plain["result"] == dry["result"] and plain["result"]["tasks"]
     assert plain["meta"]["entities"] == [task["id"] for task in plain["result"]["tasks"]]
     assert list(plain["result"]["tasks"][0]) == ["id", "title", "state", "type", "priority"]
@@ -67,13 +63,13 @@ def test_a_task_with_documents_gets_the_same_answer_on_both_paths(store):
     assert linked, "the demo workspace links documents to tasks"
     gateway = Gateway(store=store, call_log=False)
     for task in linked:
-        plain, dry = _plain_and_dry(gateway, "onto.task.get", {"task_id": task["id"]})
+        plain, dry = plain_and_dry(gateway, "onto.task.get", {"task_id": task["id"]})
         assert json.dumps(plain["result"]) == json.dumps(dry["result"]) and plain["result"]["documents"]
         assert plain["meta"]["entities"] == dry["meta"]["entities"]
 
 
 def test_a_projects_get_nests_the_same_summaries_on_both_paths(store):
-    plain, dry = _plain_and_dry(Gateway(store=store, call_log=False), "onto.project.get", {"project_id": PROJECT})
+    plain, dry = plain_and_dry(Gateway(store=store, call_log=False), "onto.project.get", {"project_id": PROJECT})
     assert json.dumps(plain["result"]) == json.dumps(dry["result"]) and plain["result"]["tasks"]
     assert plain["meta"]["entities"] == dry["meta"]["entities"]
 

@@ -40,6 +40,16 @@ def test_stdio_answers_broken_json_rpc_and_keeps_serving(raw_server):
     assert raw_server.request(9, "tools/call", READ)["result"]["isError"] is False
 
 
+def test_stdio_answers_a_request_whose_id_is_not_a_string_or_an_integer(raw_server):
+    # Such a line read as a notification (it has no usable id) got no answer: the client waited forever.
+    for request_id in (1.5, None, True, [1], {}):
+        raw_server.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": READ})
+        answer = raw_server.receive(timeout=30)
+        assert answer["id"] is None and answer["error"]["code"] == -32600 and "id" in answer["error"]["message"], (request_id, answer)
+    raw_server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}})  # a real notification: no answer
+    assert raw_server.request(12, "tools/call", READ)["id"] == 12
+
+
 def test_stdio_skips_an_oversized_message_and_keeps_serving(raw_server):
     raw_server.send(oversized_call(11))
     answer = raw_server.receive()

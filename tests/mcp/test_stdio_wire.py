@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import time
 
 
@@ -104,3 +105,44 @@ def test_standard_output_to_a_file_gets_every_answer(db, tmp_path):
     initialized, *calls = (json.loads(line) for line in answers.read_bytes().splitlines())
     assert initialized["id"] == 0
     assert sorted(answer["id"] for answer in calls) == [1, 2] and all(_ok(answer, answer["id"]) for answer in calls)
+
+
+# A script serving in-process handlers over stdio, as the Python API allows; the handler prints.
+_PRINTING_SERVER = """
+import sys
+from opgate.core import Gateway
+from opgate.core.exec import Handler
+from opgate.mcp_server import GatewayMCPServer, serve_stdio
+
+def loud(ctx, args):
+    print("printed by a handler while serving")
+    return {"tasks": [], "total": 0}
+
+server = GatewayMCPServer(lambda *a, **k: Gateway(db_path=sys.argv[1], handlers={"onto.task.list": Handler(loud)}, call_log=False))
+try:
+    serve_stdio(server)
+finally:
+    server.close()
+print("printed after serving")
+"""
+
+
+def test_a_print_while_serving_never_reaches_the_protocol_even_at_exit(db, tmp_path):
+    # Without PYTHONUNBUFFERED (MCP hosts do not set it) print() fills sys.stdout's buffer; it used to be
+    # flushed at exit, after descriptor 1 was pointed back at the protocol, as a line that is not JSON.
+    script = tmp_path / "serve_printing.py"
+    script.write_text(_PRINTING_SERVER)
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    call = _line({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.list"}}})
+    process = subprocess.Popen([sys.executable, str(script), str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(_line(INITIALIZE) + _line(INITIALIZED) + call)
+    process.stdin.flush()
+    answers = [json.loads(process.stdout.readline()) for _ in range(2)]  # the call is answered before its input ends
+    assert [answer["id"] for answer in answers] == [0, 1] and _ok(answers[1], 1)
+    process.stdin.close()
+    process.stdin = None
+    rest, errors = process.communicate(timeout=60)
+    assert process.returncode == 0, errors[-2000:]
+    assert rest.splitlines() == [b"printed after serving"], rest[-500:]
+    assert b"printed by a handler while serving" in errors

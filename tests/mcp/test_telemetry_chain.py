@@ -4,6 +4,7 @@ and ``opgate stats`` shows the chain from the search to the exec."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 
@@ -96,3 +97,27 @@ async def test_an_http_server_stopped_by_sigterm_writes_its_last_calls(tmp_path)
     assert shown.returncode == 0, shown.stderr
     calls = {row["kind"]: row["calls"] for row in json.loads(shown.stdout)["by_kind"]}
     assert calls.get("exec") == 3, calls
+
+
+async def test_an_http_server_interrupted_twice_ends_quietly_and_writes_its_last_calls(tmp_path):
+    # ctrl+c twice: uvicorn raised SIGINT again once per press after its shutdown, and the second one
+    # interrupted asyncio's own ending, printing a lifespan traceback.
+    db = tmp_path / "workspace.db"
+    server = HttpServer(db).start()
+    try:
+        with anyio.fail_after(CALL_TIMEOUT * 2):
+            async with connect(server.url, "2026-07-28") as client:
+                listed = answer(await client.call_tool("exec", {"op": "onto.task.list", "args": {"project_id": DEMO_PROJECT, "limit": 2}}))
+                assert listed["ok"], listed
+        assert server.process is not None
+        server.process.send_signal(signal.SIGINT)
+        await anyio.sleep(0.05)
+        server.process.send_signal(signal.SIGINT)
+        server.process.wait(timeout=30)
+    finally:
+        server.stop()
+    await anyio.sleep(0.2)  # the stderr reader thread takes the last lines
+    assert "Traceback" not in server.stderr and "ERROR" not in server.stderr, server.stderr
+    assert server.process.returncode == 130, server.stderr
+    shown = subprocess.run([sys.executable, "-m", "opgate", "--db", str(db), "stats", "--json"], capture_output=True, text=True, timeout=120)
+    assert {row["kind"]: row["calls"] for row in json.loads(shown.stdout)["by_kind"]}.get("exec") == 1

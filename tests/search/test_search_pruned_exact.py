@@ -172,15 +172,19 @@ def test_new_words_and_typos_rank_exactly_at_100_blocks(monkeypatch, tmp_path):
     assert counting.answered > 0.3 * counting.asked
 
 
-@pytest.mark.parametrize("stage", ["divisors", "final"])
+@pytest.mark.parametrize("stage", ["divisors", "final", "floors"])
 def test_a_bound_that_misses_an_op_changes_the_ranking(monkeypatch, tmp_path, stage):
     """The identity tests can fail: with block bounds halved (no longer covering their ops), some ranking differs from the full walk.
 
     ``divisors``: the bounds of each lane's block walk (the best word and
-    gram scores); ``final``: the bounds on the final score (step 2).
+    gram scores); ``final``: the bounds on the final score (step 2);
+    ``floors``: step 2's word floor per block doubled (ops that could
+    reach the threshold dropped before they are scored).
     """
     index = _generated_index(6400, seed=7, folder=tmp_path)
-    if stage == "divisors":
+    if stage == "floors":
+        monkeypatch.setattr(_top, "FLOOR_SLACK", -1.0)
+    elif stage == "divisors":
         real_init = _blocks.BlockWalk.__init__
 
         def halved(self, *args, **kwargs):

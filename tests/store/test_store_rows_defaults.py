@@ -43,3 +43,21 @@ def test_a_missing_required_field_and_a_bad_given_value_are_still_refused():
         new_row(spec, {"project_id": "p", "title": "t", "priority": 9}, NOW)
     with pytest.raises(InvalidValue, match="state_key"):
         new_row(spec, {"project_id": "p", "title": "t", "state_key": "nope"}, NOW)
+
+
+
+def test_the_clock_moves_on_with_the_second():
+    # utc_now keeps its text for the second it was made in; a later second must give a later text.
+    import time
+    from datetime import datetime, timezone
+
+    from opgate.core.store._rows import utc_now
+
+    first = utc_now()
+    second = int(time.time())
+    while int(time.time()) == second:
+        time.sleep(0.01)
+    before = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    later = utc_now()
+    after = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert first < later and before <= later <= after

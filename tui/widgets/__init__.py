@@ -70,3 +70,7 @@ __all__ = [
 ]
 
 __getattr__ = lazy_attributes(__name__, globals(), _MODULES)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})  # the names not loaded yet too

@@ -1,0 +1,51 @@
+"""What is wrong with a batch step's shape, as field errors with the step's path.
+
+A step is ``{"tool": "help" | "exec", "args": {...}}``. ``{"exec": {...}}``
+or ``{"tool": "exec", "op": ...}`` is a step written another way; the answer
+names the step, the key and what belongs there, in the field-error shape
+the MCP tool's schema check gives (``args.steps[0].tool``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._plain_errors import _kind_of, _shown
+
+STEP_TOOLS = ("help", "exec")
+STEP_KEYS = ("tool", "args")
+SHAPE = '{"tool": "help" | "exec", "args": {...}}'
+
+
+def _row(index: int, key: str | None, code: str, message: str, **extra: Any) -> dict[str, Any]:
+    field = f"args.steps[{index}]" + (f".{key}" if key else "")
+    path = f"/steps/{index}" + (f"/{key}" if key else "")
+    return {"field": field, "path": path, "code": code, "message": message, **extra}
+
+
+def step_shape_errors(index: int, step: Any) -> list[dict[str, Any]]:
+    """The field errors of ``step`` (step ``index`` of its batch); empty when its shape is right."""
+    if not isinstance(step, dict):
+        return [_row(index, None, "invalid_type", f"{_shown(step)} is {_kind_of(step)}; expected an object", expected="object")]
+    rows = []
+    if "tool" not in step:
+        rows.append(_row(index, "tool", "missing_required", 'missing required key "tool" ("help" or "exec")', expected="one of help, exec"))
+    elif step["tool"] not in STEP_TOOLS or not isinstance(step["tool"], str):
+        rows.append(_row(index, "tool", "not_in_enum", f'{_shown(step["tool"])} is not one of "help", "exec"', expected="one of help, exec", allowed=list(STEP_TOOLS)))
+    if "args" in step and not isinstance(step["args"], dict):
+        rows.append(_row(index, "args", "invalid_type", f"{_shown(step['args'])} is {_kind_of(step['args'])}; expected an object", expected="object"))
+    for key in step:
+        if key not in STEP_KEYS:
+            hint = ""
+            if key in STEP_TOOLS:
+                hint = f'; the tool is a value: {{"tool": "{key}", "args": {{...}}}}'
+            elif key in ("op", "path", "format", "dry_run", "idempotency_key", "state_digest", "id_seed"):
+                hint = "; the tool's arguments go inside args"
+            rows.append(_row(index, _shown(key).strip('"'), "unknown_argument", f"unknown key {_shown(key)} in a step{hint}", allowed=list(STEP_KEYS)))
+    return rows
+
+
+def step_shape_message(index: int, rows: list[dict[str, Any]]) -> str:
+    """One line for the step's field errors: the first, and how many more."""
+    more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
+    return f"step {index}: {rows[0]['message']}{more}; a step is {SHAPE}"

@@ -1,0 +1,65 @@
+"""Errors quote what the caller sent cut short: an op name, path or argument of 100,000 characters comes back as its head and its length."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from opgate.core import Gateway
+from opgate.core.echo_text import quoted, shortened, shortened_words
+from opgate.core.modes import ToolRouter
+
+HUGE = "y" * 100_000
+
+
+def test_quoted_and_shortened_keep_short_text_and_cut_long_text():
+    assert quoted("onto.task") == "'onto.task'" and shortened("abc") == "abc"
+    assert quoted("a\x1b[2J") == repr("a\x1b[2J")
+    assert quoted(HUGE) == repr("y" * 80) + "… (100,000 characters)"
+    assert shortened(HUGE, 10) == "y" * 10 + "… (100,000 characters)"
+    assert quoted(None) == "None" and quoted(list(range(100_000))).endswith("characters)")
+    assert shortened_words(f"invalid choice: {HUGE} (choose from a, b)") == f"invalid choice: {'y' * 80}… (100,000 characters) (choose from a, b)"
+
+
+@pytest.fixture
+def gateway(tmp_path):
+    gateway = Gateway(db_path=tmp_path / "w.db", call_log=False)
+    yield gateway
+    gateway.close()
+
+
+def _message(answer):
+    return answer["error"]["message"]
+
+
+def test_core_error_messages_quote_huge_input_short(gateway):
+    router = ToolRouter(gateway)
+    messages = {
+        "exec op": _message(gateway.exec(f"onto.{HUGE}", {})),
+        "exec argument": _message(gateway.exec("onto.task.list", {HUGE: 1})),
+        "help path": _message(gateway.help(f"onto.{HUGE}")),
+        "search path": _message(gateway.search("tasks", path=HUGE)),
+        "tool name": _message(router.call(HUGE, {})),
+        "batch on_error": _message(gateway.batch([{"tool": "help", "args": {}}], on_error=HUGE)[0]),
+        "protocol tool": _message(router.call("expand_tool", {"tool_id": HUGE})),
+    }
+    for where, message in messages.items():
+        assert len(message) < 600, (where, message[:300])
+        assert "characters)" in message, (where, message)
+
+
+def test_a_huge_query_is_not_echoed_whole_in_a_search_error(gateway):
+    answer = gateway.search(HUGE, path="nowhere.at.all")
+    assert not answer["ok"] and len(json.dumps(answer)) < 2_000
+
+
+def test_a_help_error_echoes_a_huge_path_short(gateway):
+    answer = ToolRouter(gateway).call("help", {"path": HUGE})
+    assert not answer["ok"] and len(json.dumps(answer)) < 2_000 and answer["path"].endswith("(100,000 characters)")
+
+
+def test_a_search_answer_repeats_a_huge_query_short(gateway):
+    answer = gateway.search("list tasks " + HUGE)
+    assert answer["ok"] and len(json.dumps(answer)) < 5_000 and answer["query"].endswith("(100,011 characters)")
+    assert gateway.search("list tasks")["query"] == "list tasks"
