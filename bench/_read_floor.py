@@ -60,6 +60,10 @@ class BareConnection:
             self.conn.execute("PRAGMA foreign_keys = ON")
             self.conn.execute("PRAGMA synchronous = NORMAL")
             self.conn.execute("PRAGMA cache_size = -65536")  # as the store's connections
+            # As the store's connections too: without the query planner stability guarantee, SQLite prepares a
+            # statement that sorts and binds a value (a get's links and edges, every page with LIMIT ?) again on
+            # every run, which was most of this floor (docs/performance.md, "A get in session 9").
+            self.conn.config(apsw.SQLITE_DBCONFIG_ENABLE_QPSG, 1)
 
     def sql(self, sql: str) -> str:
         return sql.replace("?", "%s").replace("rowid", "seq") if self.postgres else sql

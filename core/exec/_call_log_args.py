@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from hashlib import sha256
 from typing import Any
 
+from .._json_encoder import JsonText, encoder_made_once
 from ..safe_json import is_clean_text, scrub_text
 
 _HEAD_CHARS = 200
 
 _FLAT = (str, int, float, bool, type(None))
-_SORTED_JSON = json.JSONEncoder(sort_keys=True).encode
-"""``json.dumps(value, sort_keys=True)`` without making an encoder on every call."""
+_SORTED_JSON = encoder_made_once(sort_keys=True)
+"""``json.dumps(value, sort_keys=True)`` of flat arguments (which cannot hold a cycle), without making an encoder on every call."""
 
 
 def plainly_writable(args: Any) -> bool:
@@ -85,11 +87,12 @@ def _shortened(args: dict, chars: int) -> dict:
 class ArgsLater:
     """An exec's entry whose argument columns are made when the entry is written, not on the call's path.
 
-    Only for flat arguments of plain text (:func:`plainly_writable`), copied
-    at call time: their values are immutable, so the digest and the kept copy
-    come out the same whenever they are made, and the writer makes a batch of
-    them in one loop instead of each call paying for the JSON text and the
-    hash between its own work.
+    Only for flat arguments of plain text whose ints can be written
+    (:func:`plainly_writable` and :func:`json_safe_numbers`, checked at call
+    time), copied at call time: their values are immutable, so the digest and
+    the kept copy come out the same whenever they are made, and the writer
+    makes a batch of them in one loop instead of each call paying for the
+    JSON text and the hash between its own work.
     """
 
     __slots__ = ("args", "row")
@@ -99,7 +102,12 @@ class ArgsLater:
         self.args = args
 
     def entry(self, chars: int) -> dict[str, Any]:
-        return {**args_columns(self.args, chars), **self.row}
+        args = self.args
+        text = _SORTED_JSON(args)
+        if len(text) > chars:
+            return {**args_columns(args, chars), **self.row}
+        # The digest's text is the stored copy too (the store writes it as it is): one encoding, not two.
+        return {"args_digest": sha256(text.encode()).hexdigest()[:16], "args": JsonText(text), "args_truncated": False, **self.row}
 
 
 def args_columns(args: Any, chars: int) -> dict[str, Any]:

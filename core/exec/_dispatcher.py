@@ -110,7 +110,8 @@ class Dispatcher:
             )
             self._authorize(call, allow_write, caller)
             # A repeat of a confirmed write replays its first answer without asking again.
-            outcome = self._replay(executor, call, session)
+            # Only a call with an idempotency key can have an answer to replay (both ways of replaying say None at once without one).
+            outcome = self._replay(executor, call, session) if call.idempotency_key else None
             if outcome is None:
                 if record.requires_confirmation and not call.dry_run:
                     self._confirm(call, executor, session, approver, caller, waits)

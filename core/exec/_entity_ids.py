@@ -60,13 +60,37 @@ def entities_named(ids: list[str], diff: dict[str, Any] | None = None) -> list[s
     return list(seen)[:MAX_ENTITIES]
 
 
-RowIdsPlan = tuple[tuple[str, bool], ...]
-"""The columns of a row that may name ids, in column order, each with whether it holds JSON to walk."""
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Types of values that a walk never enters: under a key that names no id, they name nothing."""
+
+
+class RowIdsPlan:
+    """The columns of a row that may name ids, in column order, each with whether it holds JSON to walk.
+
+    Iterates as ``(column, nested)`` pairs. When every text column comes
+    before every JSON one (as in the store's kinds), ``split`` holds those
+    two lists apart, so that :func:`add_row_ids` reads the text columns in one go.
+    """
+
+    __slots__ = ("pairs", "split")
+
+    def __init__(self, pairs: tuple[tuple[str, bool], ...]):
+        self.pairs = pairs
+        texts = tuple(column for column, nested in pairs if not nested)
+        nested = tuple(column for column, nested in pairs if nested)
+        in_order = texts and pairs[:len(texts)] == tuple((column, False) for column in texts)
+        self.split: tuple[tuple[str, ...], tuple[str, ...]] | None = (texts, nested) if in_order else None
+
+    def __iter__(self) -> Iterator[tuple[str, bool]]:
+        return iter(self.pairs)
 
 
 def row_ids_plan(columns: Iterable[str], json_columns: Collection[str] = ()) -> RowIdsPlan:
     """What :func:`add_row_ids` reads of a row with these columns: the ones whose name names an id, and the JSON ones."""
-    return tuple((column, column in json_columns) for column in columns if column in json_columns or _names_an_id(column))
+    return RowIdsPlan(tuple((column, column in json_columns) for column in columns if column in json_columns or _names_an_id(column)))
+
+
+_TEXT_OR_NONE = frozenset({str, type(None)})
 
 
 def add_row_ids(row: dict[str, Any], plan: RowIdsPlan, seen: dict[str, None]) -> None:
@@ -77,17 +101,38 @@ def add_row_ids(row: dict[str, Any], plan: RowIdsPlan, seen: dict[str, None]) ->
     builds its result from store rows names its ids with this
     (``HandlerContext.names``). Nested JSON is walked as the result is.
     """
-    for column, nested in plan:
+    split = plan.split
+    if split is not None:
+        texts, nested = split
+        values = tuple(map(row.__getitem__, texts))
+        if _TEXT_OR_NONE.issuperset(map(type, values)):
+            # Text and nulls only (a stored row's id columns): what the loop below adds, in order, asked in C.
+            seen.update(dict.fromkeys(filter(str.strip, filter(None, values))))
+            for column in nested:
+                _add_nested(row[column], column, seen)
+            return
+    for column, nested in plan.pairs:
         value = row[column]
         if type(value) is str and not nested:
             if value.strip():
                 seen.setdefault(value, None)
         elif value is None:
             continue
-        elif nested or isinstance(value, (dict, list)):
+        elif nested:
+            _add_nested(value, column, seen)
+        elif isinstance(value, (dict, list)):
             _collect_ids(value, seen, column)
         elif (text := _id_text(value)) is not None:
             seen.setdefault(text, None)
+
+
+def _add_nested(value: Any, column: str, seen: dict[str, None]) -> None:
+    """The ids in a JSON column's value, as the walk finds them under ``column``."""
+    if value is None:
+        return
+    if type(value) is dict and _SCALARS.issuperset(map(type, value.values())) and not any(map(_names_an_id, value)):
+        return  # a flat object whose keys name no id (the usual props): the walk would find nothing, and this asks in C
+    _collect_ids(value, seen, column)
 
 
 def _collect_ids(root: Any, seen: dict[str, None], under: str = "") -> None:

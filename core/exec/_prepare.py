@@ -37,6 +37,8 @@ class Call:
     id_seed: str | None = None
     # Whether id_seed came from the caller (a dry-run's, maybe run for real already) rather than drawn here.
     id_seed_given: bool = False
+    # Whether the arguments as sent were flat, ASCII and free of huge ints (see _plain_args): the call log need not check them again.
+    plain_args: bool = False
 
     @property
     def op(self) -> str:
@@ -202,4 +204,4 @@ def prepare_call(
     seed_given = id_seed is not None
     if record.kind == "write":
         id_seed = id_seed or os.urandom(16).hex()
-    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed, seed_given)
+    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed, seed_given, plain is not None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .._json_encoder import encoder_made_once
 from ..safe_json import MAX_DEPTH, scrub_text
 
 
@@ -24,8 +25,8 @@ _DEEPEST_ANSWER = 4 * MAX_DEPTH
 """Results hold stored values (bounded at 64 levels on the way in) a few levels down; deeper is left as it is."""
 
 
-_ANSWER_JSON = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False).encode
-"""``json.dumps`` with those options, without making an encoder on every call (two calls per exec)."""
+_ANSWER_JSON = encoder_made_once(ensure_ascii=False, default=str)
+"""``json.dumps(value, ensure_ascii=False, default=str, check_circular=False)``, one encoder for every call (two uses per exec)."""
 
 
 def _writable_text(value: Any) -> str | None:

@@ -177,14 +177,24 @@ class CallLog:
         """Queue one entry (call-log columns, or :meth:`with_args`'s); the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
             return
-        with self._wake:
-            self._queue([entry])
-            at_once = self._closed or self._per_thread_database()
+        wake = self._wake
+        # The condition's own lock, taken directly: ``with wake`` costs two Python calls on every call.
+        wake.acquire()
+        try:
+            pending = self._pending
+            pending.append(entry)
+            if len(pending) > PENDING_LIMIT:
+                self._queue([])  # drops the oldest, and says so
+            at_once = self._closed or (self._in_memory if self._in_memory is not None else self._per_thread_database())
             if not at_once:
-                self._start_writer()
+                if self._writer is None:
+                    self._start_writer()
                 # The first entry of a batch wakes a writer asleep on an empty queue; a full batch, one waiting out its window.
-                if len(self._pending) == 1 or len(self._pending) >= self._settings.call_log_flush_entries:
-                    self._wake.notify()
+                queued = len(pending)
+                if queued == 1 or queued >= self._settings.call_log_flush_entries:
+                    wake.notify()
+        finally:
+            wake.release()
         if at_once:  # after close() nothing comes back for it; see _per_thread_database
             self.flush()
 

@@ -57,7 +57,8 @@ def project_contents(ctx: HandlerContext, project: dict) -> dict[str, Any]:
 
 _ROW_IDS = {kind: row_ids_plan(spec.columns, json_columns_of(spec)) for kind, spec in KINDS.items()}
 _EDGE_IDS = row_ids_plan(EDGE_COLUMNS, ("props",))
-_LINKED_DOCUMENT_IDS = row_ids_plan((*(key for key, _ in summary_shape("document")), "role"))
+_DOCUMENT_SHAPE = summary_shape("document")
+_LINKED_DOCUMENT_IDS = row_ids_plan((*(key for key, _ in _DOCUMENT_SHAPE), "role"))
 
 
 def open_row(ctx: HandlerContext, kind: str, id: str) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def open_row(ctx: HandlerContext, kind: str, id: str) -> dict[str, Any]:
 
 def open_task(ctx: HandlerContext, task_id: str) -> dict[str, Any]:
     """The task, its linked documents (abbreviated, with their role) and the edges touching it, naming their ids."""
-    task, documents, edges = ctx.tx.task_details(task_id, summary_shape("document"))
+    task, documents, edges = ctx.tx.task_details(task_id, _DOCUMENT_SHAPE)
     named: dict[str, None] = {}
     add_row_ids(task, _ROW_IDS["task"], named)
     for document in documents:

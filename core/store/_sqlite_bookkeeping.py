@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from .._json_encoder import JsonText
 from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
 from ._rows import encode_json
@@ -102,7 +103,7 @@ def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]
         rows.append((
             get("ts") or clock(), get("trace_id"), get("op"), get("tool_name"), get("duration_ms"),
             1 if get("ok") else 0, get("code"), 1 if get("dry_run") else 0, get("caller"), get("args_digest"),
-            None if args is None else encode_json(args), 1 if get("args_truncated") else 0, get("kind") or "exec",
+            None if args is None else args if type(args) is JsonText else encode_json(args), 1 if get("args_truncated") else 0, get("kind") or "exec",
             get("session_id"), get("chain_id"), get("parent_id"), get("lane"),
             None if detail is None else encode_json(detail),
         ))

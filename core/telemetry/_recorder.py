@@ -27,6 +27,7 @@ from typing import Any
 from .._log import LazyLogger
 from .._record import field, record
 from ..exec._envelope import new_trace_id
+from ..exec._call_log_args import ArgsLater
 from ..exec._telemetry import CallLog, now_stamp, outcome_code
 from ..safe_json import scrub_text
 from ._events import CALL_KINDS, DISCOVERY_KINDS, CallEvent
@@ -226,7 +227,8 @@ class Telemetry:
         questions): it is not the call's, so the duration leaves it out.
         """
         listeners = self._listeners
-        logging_calls = self.call_log.enabled
+        call_log = self.call_log
+        logging_calls = call_log.enabled
         if not (logging_calls or listeners):
             return
         try:
@@ -239,9 +241,9 @@ class Telemetry:
             in_lane = trail.in_lane(op)
             if in_lane is not None:
                 detail["in_lane"] = in_lane
-            subject = bounded_text(op)
+            subject = op if type(op) is str and op.isascii() and len(op) <= SUBJECT_CHARS else bounded_text(op)
             ok = bool(envelope.get("ok"))
-            code = outcome_code(envelope)  # a declined confirmation is CANCELLED in the log, not a refusal
+            code = None if ok else outcome_code(envelope)  # a declined confirmation is CANCELLED in the log, not a refusal
             duration_ms = round((time.perf_counter() - started - waited_s) * 1000, 3)
             trace_id = meta.get("trace_id", "")
             actor = getattr(session, "caller", "local") or "local"
@@ -256,21 +258,22 @@ class Telemetry:
                     started_at=started_at, actor=actor, chain_id=chain_id, parent_id=parent_id, lane=lane, tool_name=tool_name,
                     dry_run=was_dry_run, detail=detail,
                 )
-            row = None
+            entry = None
             if logging_calls:
                 # The row straight from the same values (what event_row would give; the log adds the arguments):
                 # no event is built for the log alone.
-                row = self.call_log.with_args(call_row(
-                    trace_id=trace_id, subject=subject, tool_name=tool_name, duration_ms=duration_ms, ok=ok, code=code,
-                    dry_run=was_dry_run, actor=actor, kind="exec", session_id=session.id, chain_id=chain_id, parent_id=parent_id,
-                    lane=lane, detail=detail,
-                ), args)
+                row = call_row(trace_id, subject, tool_name, duration_ms, ok, code, was_dry_run, actor, "exec", session.id, chain_id, parent_id, lane, detail)
+                if call is not None and call.plain_args:
+                    # prepare_call found the arguments flat and ASCII, with ints short enough to write: nothing here can fail.
+                    entry = ArgsLater(row, dict(args))
+                else:
+                    entry = call_log.with_args(row, args)
         except Exception:
             log.warning("could not make the telemetry event of an exec", exc_info=True)
             return
-        if row is not None:
+        if entry is not None:
             try:
-                self.call_log.append(row)
+                call_log.append(entry)
             except Exception:
                 log.warning("could not queue the call log entry of an exec call", exc_info=True)
         if event is not None:
@@ -300,17 +303,19 @@ class Telemetry:
 def event_row(event: CallEvent) -> dict[str, Any]:
     """The call-log columns an event fills (an exec's arguments come from the call log's own entry)."""
     return call_row(
-        trace_id=event.trace_id, subject=event.subject, tool_name=event.tool_name, duration_ms=event.duration_ms, ok=event.ok,
-        code=event.code, dry_run=event.dry_run, actor=event.actor, kind=event.kind, session_id=event.session_id,
-        chain_id=event.chain_id, parent_id=event.parent_id, lane=event.lane, detail=event.detail,
+        event.trace_id, event.subject, event.tool_name, event.duration_ms, event.ok, event.code, event.dry_run, event.actor,
+        event.kind, event.session_id, event.chain_id, event.parent_id, event.lane, event.detail,
     )
 
 
 def call_row(
-    *, trace_id: str, subject: str, tool_name: str, duration_ms: float, ok: bool, code: str | None, dry_run: bool, actor: str,
+    trace_id: str, subject: str, tool_name: str, duration_ms: float, ok: bool, code: str | None, dry_run: bool, actor: str,
     kind: str, session_id: str, chain_id: str | None, parent_id: str | None, lane: str | None, detail: Any,
 ) -> dict[str, Any]:
-    """The call-log columns of a call, from the values its event holds (an exec's row is made without the event)."""
+    """The call-log columns of a call, from the values its event holds (an exec's row is made without the event).
+
+    Positional: every exec calls it, and fourteen keywords cost more to pass than the row does to make.
+    """
     return {
         "ts": now_stamp(),
         "trace_id": trace_id,

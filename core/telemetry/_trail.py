@@ -28,7 +28,7 @@ class DiscoveryTrail:
 
     def chain_of(self, subject: str | None) -> str | None:
         """The chain that surfaced ``subject`` (an op, or a group and then its nearest surfaced parent)."""
-        if not subject:
+        if not subject or not self._chains:  # nothing surfaced yet (every call of a session that never searched): no lock to take
             return None
         with self._lock:
             return self._chains.get(subject)

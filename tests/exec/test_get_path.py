@@ -101,6 +101,18 @@ ODD_ROWS: list[dict[str, Any]] = [
 ]
 
 
+# Text columns before JSON ones (the store's kinds), where add_row_ids reads the text columns at once and
+# skips a flat props whose keys name no id: blank and padded ids, ids in props, a props that only looks flat.
+ODD_ROWS += [
+    {"id": "t1", "project_id": "  ", "plan_id": None, "goal_id": "", "owner_id": " g ", "props": {"n": 1, "note": "x"}},
+    {"id": "t2", "project_id": "p", "props": {"n": 1, "ref_id": "r", "other": 2.5}},
+    {"id": "t3", "project_id": "p", "props": {"list": ["a"], "nested": {"id": "n"}}},
+    {"id": "t4", "project_id": "p", "props": {"count": 3, "Id": 7, "flag": True}},
+    {"id": "t5", "project_id": "t5", "props": {}},
+    {"id": "t6", "parent_id": 5, "props": {"n": None}},
+]
+
+
 @pytest.mark.parametrize("row", ODD_ROWS)
 def test_add_row_ids_finds_what_the_walk_finds_in_odd_rows(row):
     named: dict[str, None] = {}

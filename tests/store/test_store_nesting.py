@@ -52,3 +52,20 @@ def test_the_store_refuses_deep_or_cut_values_by_field(store):
             tx.insert("task", {"project_id": P1, "title": "t", "props": {"old": CUT_MARKER}})
         with pytest.raises(InvalidValue, match="nests deeper"):
             tx.add_edge("project", P1, "project", P1, "relates_to", nested(40))
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1, "b": [true, null, 1.5]}', '"text"', "3", "-0", "1e400", "NaN", '{"a":1,"a":2}', '{"t": "\\ud800"}',
+    ' {"a": 1}', '{"a": 1} ', '{"a": 1}{"b": 2}', '{"a": 1}x', "", "nul", "\ufeff{}", '{"a": ',
+])
+def test_a_stored_value_is_parsed_exactly_as_json_loads_parses_it(text):
+    # The scanner alone reads text that is one value end to end; anything else goes to json.loads, error included.
+    try:
+        expected, failure = json.loads(text), None
+    except ValueError as exc:
+        expected, failure = None, (type(exc), str(exc))
+    try:
+        got, got_failure = load_bounded(text), None
+    except ValueError as exc:
+        got, got_failure = None, (type(exc), str(exc))
+    assert (repr(got), got_failure) == (repr(expected), failure)
