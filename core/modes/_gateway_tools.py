@@ -82,7 +82,7 @@ GATEWAY_TOOLS = (
         {"readOnlyHint": False, "destructiveHint": True, "title": "exec"},
     ),
     ToolSpec("batch", "Several help/exec steps in one call, one answer each: use it for any task of more than one step.", BATCH_SCHEMA, {"readOnlyHint": False, "title": "batch"}),
-    ToolSpec("search", "Find ops by what they do when you do not know the name; ranked with confidence.", SEARCH_SCHEMA, {"readOnlyHint": True, "title": "search"}),
+    ToolSpec("search", "Find ops by what they do when the name is unknown; ranked with confidence.", SEARCH_SCHEMA, {"readOnlyHint": True, "title": "search"}),
 )
 
 
