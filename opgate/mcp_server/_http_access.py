@@ -27,6 +27,7 @@ from opgate.core.access import ROLES, SharedRate, TokenBook
 from opgate.core.config import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT
 
 from ._auth import CallerMiddleware, CallerSessions, RateLimits, StoreTokenVerifier
+from ._http_ids import RequestIdCheck
 
 ROOT_METADATA_PATH = "/.well-known/oauth-protected-resource"
 # Headers a browser client must be allowed to send and to read across origins.
@@ -99,6 +100,8 @@ def access_app(sdk_server, *, path: str, security, host: str, access: HttpAccess
     if access.tokens is not None:
         # Innermost: it runs after the SDK's authentication middleware has set scope["user"].
         app.user_middleware.append(Middleware(CallerMiddleware, sessions=access.sessions, limits=RateLimits(access.rate_limit, access.rate_burst, shared=access.shared_rate)))
+    # Innermost of ours: only a caller who passed authentication and its rate gets its body read.
+    app.user_middleware.append(Middleware(RequestIdCheck, path=path))
     if access.allowed_origins:
         app.user_middleware.insert(0, Middleware(
             CORSMiddleware, allow_origins=list(access.allowed_origins), allow_methods=["GET", "POST", "DELETE", "OPTIONS"],

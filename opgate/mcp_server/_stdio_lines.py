@@ -110,6 +110,18 @@ def _request_id(value: Any) -> types.RequestId | None:
     return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
 
 
+BAD_ID_MESSAGE = "Invalid request: a request's id is a string or an integer"
+
+
+def has_unusable_id(data: Any) -> bool:
+    """Whether a decoded message has an id that is not a string or an integer (1.5, null, true, [1]).
+
+    The SDK reads such a request as a notification, which nobody answers: its
+    client would wait forever. Both transports answer it with an error instead.
+    """
+    return isinstance(data, dict) and "id" in data and _request_id(data["id"]) is None
+
+
 def _leading_id(head: bytes) -> types.RequestId | None:
     match = _LEADING_ID.match(head)
     return _request_id(json.loads(match.group(1))) if match else None
@@ -131,10 +143,8 @@ def parse_line(line: bytes, size: int, limit: int) -> SessionMessage | Unusable 
     except (ValidationError, ValueError, RecursionError):
         request_id = _request_id(data.get("id")) if isinstance(data, dict) else None
         return _error(request_id, types.INVALID_REQUEST, "Invalid request: a JSON-RPC 2.0 message needs jsonrpc '2.0' and a method (or a result or error), with params as an object")
-    if type(message) is types.JSONRPCNotification and "id" in data:
-        # An id that is not a string or an integer (1.5, null, true) made a request read as a notification,
-        # which nobody answers: its client would wait forever.
-        return _error(None, types.INVALID_REQUEST, "Invalid request: a request's id is a string or an integer")
+    if type(message) is types.JSONRPCNotification and has_unusable_id(data):
+        return _error(None, types.INVALID_REQUEST, BAD_ID_MESSAGE)
     return SessionMessage(message)
 
 

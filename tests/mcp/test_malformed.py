@@ -180,3 +180,45 @@ def test_http_answers_deep_nesting_and_bad_text_with_json_rpc_errors_and_keeps_s
         assert answer["id"] == 54 and answer["result"]["isError"] is False
     finally:
         client.close()
+
+
+# -- a request whose id is not a string or an integer, over HTTP ------------------------------------
+
+BAD_IDS = (1.5, None, True, [1], {})
+MODERN = "2026-07-28"
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def _modern_headers(method: str) -> dict[str, str]:
+    return HEADERS | {"mcp-protocol-version": MODERN, "mcp-method": method}
+
+
+def _assert_invalid_id_answer(response: httpx.Response, request_id) -> None:
+    # The SDK's transport took such a request for a notification and answered 202 with no body: the client waited forever.
+    assert response.status_code == 400, (request_id, response.status_code, response.text)
+    answer = _message(response)
+    assert answer["id"] is None and answer["error"]["code"] == -32600 and "id" in answer["error"]["message"], (request_id, answer)
+
+
+def test_http_answers_a_request_whose_id_is_not_a_string_or_an_integer_in_the_handshake_era(http_server):
+    client, headers = _session(http_server.url)
+    try:
+        for request_id in BAD_IDS:
+            response = client.post(http_server.url, json={"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": READ}, headers=headers)
+            _assert_invalid_id_answer(response, request_id)
+        notification = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
+        assert client.post(http_server.url, json=notification, headers=headers).status_code == 202  # a real notification: no answer
+        answer = _message(client.post(http_server.url, json={"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": READ}, headers=headers))
+        assert answer["id"] == 12 and answer["result"]["isError"] is False
+    finally:
+        client.close()
+
+
+def test_http_answers_a_request_whose_id_is_not_a_string_or_an_integer_at_2026(http_server):
+    with httpx.Client(timeout=CALL_TIMEOUT) as client:
+        for request_id in BAD_IDS:
+            body = {"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": {"_meta": MODERN_META}}
+            _assert_invalid_id_answer(client.post(http_server.url, json=body, headers=_modern_headers("tools/list")), request_id)
+        body = {"jsonrpc": "2.0", "id": 12, "method": "tools/list", "params": {"_meta": MODERN_META}}
+        answer = _message(client.post(http_server.url, json=body, headers=_modern_headers("tools/list")))
+        assert answer["id"] == 12 and "exec" in {tool["name"] for tool in answer["result"]["tools"]}
