@@ -138,11 +138,12 @@ class PostgresStore:
             self._local.busy = False
 
     def _pool_now(self):
-        if os.getpid() != self._pid:
+        if os.getpid() != self._pid or self._pool.closed:
             # Inherited through fork(): the parent's sockets must not be touched
             # (closing them would end the parent's sessions), so a child opens its own.
+            # Closed: used again after close(), it reopens as an SQLite store does (a psycopg pool cannot reopen).
             with self._lock:
-                if os.getpid() != self._pid:
+                if os.getpid() != self._pid or self._pool.closed:
                     self._pool = open_pool(self.url)
                     self._pid = os.getpid()
         return self._pool
@@ -219,7 +220,7 @@ class PostgresStore:
         retrying(attempt)
 
     def close(self) -> None:
-        """Close this process's connections."""
+        """Close this process's connections; a later transaction opens new ones, as with SQLite."""
         if os.getpid() == self._pid:
             self._pool.close()
 

@@ -302,4 +302,4 @@ class OntologyStore(Protocol):
         """Every table's rows in a stable order (the call log excluded)."""
 
     def close(self) -> None:
-        """Close every connection this store opened."""
+        """Close every connection this store opened; a later transaction opens new ones (close is not final)."""

@@ -168,3 +168,15 @@ def test_a_killed_process_loses_at_most_its_last_flush_interval(tmp_path, new_wo
     assert finished.returncode == -9
     limits = [entry["args"]["limit"] for entry in _logged(db)]
     assert sorted(limit for limit in limits if limit != 99) == list(range(1, 41))
+
+
+def test_a_gateway_used_after_close_still_answers_and_logs(tmp_path, new_workspace):
+    # Gateway.close() is not the end: a call still running when a server closes its gateway finishes and is logged.
+    db = new_workspace(tmp_path, "ws.db")
+    gateway = Gateway(db_path=db)
+    gateway.exec("onto.project.list", {})
+    gateway.close()
+    envelope = gateway.exec("onto.task.list", {"limit": 1})
+    assert envelope["ok"], envelope
+    assert [c["op"] for c in gateway.recent_calls(2)] == ["onto.task.list", "onto.project.list"]
+    gateway.close()

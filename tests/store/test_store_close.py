@@ -87,3 +87,18 @@ def test_the_store_still_works_after_close_in_a_new_connection(tmp_path):
     with store.read() as tx:
         assert [row["name"] for row in tx.list("project").rows] == ["P"]
     store.close()
+
+
+def test_every_backend_reopens_after_close(store):
+    # SQLite opened a new connection; PostgreSQL answered "the database connection failed ... try again" from its closed pool.
+    with store.write() as tx:
+        tx.insert("project", {"name": "P"})
+    store.close()
+    with store.read() as tx:
+        assert [row["name"] for row in tx.list("project").rows] == ["P"]
+    with store.write() as tx:
+        tx.insert("project", {"name": "Q"})
+    store.close()
+    store.close()  # closing twice changes nothing
+    with store.read() as tx:
+        assert sorted(row["name"] for row in tx.list("project").rows) == ["P", "Q"]
