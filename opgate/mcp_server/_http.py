@@ -11,6 +11,7 @@ over 4 MiB); this module decides what it allows.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import socket
@@ -21,6 +22,8 @@ from typing import Any
 
 import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
+from sse_starlette.sse import AppStatus
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ._http_access import HttpAccess, access_app, extra_hosts
 from ._server import GatewayMCPServer
@@ -29,6 +32,8 @@ log = logging.getLogger(__name__)
 
 MCP_PATH = "/mcp"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+SHUTDOWN_GRACE_S = 5.0
+"""How long a stopping server waits for calls in flight to answer before it closes every stream."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,28 @@ class UnsafeBind(ValueError):
     """Serving a non-loopback address without authentication: anyone who reaches it could call the tools."""
 
 
+class CallsInFlight:
+    """Counts the POSTs being answered, but for subscription streams (which end only when closed).
+
+    A stopping server waits for this count to reach zero before it ends the
+    streams that only wait for events, so that no call loses its answer.
+    """
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+        self.count = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or (b"mcp-method", b"subscriptions/listen") in scope["headers"]:
+            await self.app(scope, receive, send)
+            return
+        self.count += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.count -= 1
+
+
 class _ClosingServer(uvicorn.Server):
     """uvicorn that closes the gateway at the end of its graceful shutdown.
 
@@ -99,10 +126,11 @@ class _ClosingServer(uvicorn.Server):
     log's last queued entries, batch workers, the store) is closed here first.
     """
 
-    def __init__(self, config: uvicorn.Config, *, on_shutdown: Callable[[], None]) -> None:
+    def __init__(self, config: uvicorn.Config, *, on_shutdown: Callable[[], None], calls: CallsInFlight) -> None:
         super().__init__(config)
         self._on_shutdown = on_shutdown
         self._stopping_on: int | None = None
+        self._calls = calls
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         # A second ctrl+c made uvicorn skip the app's lifespan shutdown (force exit) and raise SIGINT twice
@@ -114,10 +142,21 @@ class _ClosingServer(uvicorn.Server):
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        # sse_starlette would end every stream at the signal, a running call's answer with them (serve_http turns
+        # that off): the streams that only wait for events end once the calls in flight have answered.
+        releasing = asyncio.ensure_future(self._end_streams_after_calls())
         try:
             await super().shutdown(sockets=sockets)
         finally:
+            releasing.cancel()
+            AppStatus.should_exit = True
             self._on_shutdown()
+
+    async def _end_streams_after_calls(self) -> None:
+        deadline = asyncio.get_running_loop().time() + SHUTDOWN_GRACE_S
+        while self._calls.count and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        AppStatus.should_exit = True
 
 
 def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: Iterable[str] = (), access: HttpAccess | None = None) -> None:
@@ -136,7 +175,12 @@ def serve_http(mcp: GatewayMCPServer, address: HttpAddress, *, allowed_origins: 
     public_url = access.public_url or local_url
     security = transport_security(address, [*allowed_origins, *access.allowed_origins], extra_hosts(access, public_url))
     app = access_app(mcp.server, path=MCP_PATH, security=security, host=address.host, access=access, public_url=public_url)
-    server = _ClosingServer(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"), on_shutdown=mcp.close)
+    calls = CallsInFlight(app)
+    # The streams are ended by _ClosingServer once calls in flight have answered, not by sse_starlette at the signal.
+    AppStatus.disable_automatic_graceful_drain()
+    AppStatus.should_exit = False
+    config = uvicorn.Config(calls, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=SHUTDOWN_GRACE_S + 1)
+    server = _ClosingServer(config, on_shutdown=mcp.close, calls=calls)
     shown = "with bearer-token authentication" if access.authenticated else "without authentication"
     print(f"opgate MCP server listening on {local_url} ({shown})", file=sys.stderr, flush=True)
     server.run(sockets=[sock])

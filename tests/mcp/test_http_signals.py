@@ -106,3 +106,26 @@ def test_a_call_running_when_the_server_is_stopped_still_gets_its_answer(tmp_pat
         if process.poll() is None:
             process.kill()
             process.communicate()
+
+
+def test_a_stream_that_only_waits_for_events_does_not_hold_the_stop_up(tmp_path):
+    # Nothing running: the GET stream is ended at once rather than after the grace, when uvicorn would cancel it.
+    process, url, running = _start(tmp_path)
+    try:
+        with httpx.Client(timeout=CALL_TIMEOUT) as client:
+            _, headers = _legacy_call(client, url)
+            with client.stream("GET", url, headers=headers | {"Accept": "text/event-stream"}) as stream:
+                assert stream.status_code == 200
+                process.send_signal(signal.SIGTERM)
+                try:
+                    for _ in stream.iter_bytes():
+                        pass
+                except httpx.RemoteProtocolError:
+                    pass  # the server closed the stream without its last chunk: it ended all the same
+        _, errors = process.communicate(timeout=60)
+        assert "Traceback" not in errors and "timeout graceful shutdown exceeded" not in errors, errors[-2000:]
+        assert not running.exists()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
