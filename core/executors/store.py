@@ -56,7 +56,8 @@ class StoreExecutor:
         return self._handlers
 
     def has(self, op: str) -> bool:
-        return op in self.handlers
+        handlers = self._handlers  # the table itself once loaded: this runs on every call
+        return op in (handlers if handlers is not None else self.handlers)
 
     def dry_run_kind(self, call: Call) -> str:
         return READ if call.record.kind == "read" else ROLLBACK
@@ -68,7 +69,8 @@ class StoreExecutor:
         pass
 
     def _handler(self, call: Call) -> Handler:
-        handler = self.handlers.get(call.op)
+        handlers = self._handlers
+        handler = (handlers if handlers is not None else self.handlers).get(call.op)
         if handler is None:
             raise InternalError(f"{call.op} has no handler in the workspace store, so it cannot run here; its help and schema are still available")
         return handler
