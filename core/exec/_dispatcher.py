@@ -115,7 +115,7 @@ class Dispatcher:
             # Only a call with an idempotency key can have an answer to replay (both ways of replaying say None at once without one).
             outcome = self._replay(executor, call, session) if call.idempotency_key else None
             if outcome is None:
-                if record.requires_confirmation and not call.dry_run:
+                if record.metadata.requires_confirmation and not call.dry_run:
                     self._confirm(call, executor, session, approver, caller, waits)
                 outcome = self._run(executor, call, session, waits.wrap(asker) if asker is not None else None)
             envelope = self._success(call, outcome, trace_id, started, waits.seconds)
@@ -211,7 +211,7 @@ class Dispatcher:
             entities = entities_touched(outcome.result, meta.get("diff"))
         if entities:
             meta["entities"] = entities
-        return success(call.op, result, trace_id=trace_id, latency_ms=latency_ms, warnings=warnings, **meta)
+        return success(call.record.op, result, trace_id=trace_id, latency_ms=latency_ms, warnings=warnings, **meta)
 
     def _help_path(self, record: OpRecord | None, exc: Exception) -> str:
         if record is not None:
