@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
+from .._json_encoder import encoder_made_once
 from ._errors import InvalidValue
 from ._kinds import INT, JSON, KINDS, TYPE_KEY_PATTERN, Field, KindSpec
 from ._nesting import CUT_MARKER, MAX_VALUE_DEPTH, cut_marker_at, dotted, load_bounded, too_deep
@@ -128,8 +128,9 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 _CONTAINERS = frozenset({dict, list})
 
 
-_STORED_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-"""``json.dumps`` with these options makes an encoder on every call; every stored JSON value (and call-log entry) passes here."""
+# Made once: ``JSONEncoder.encode`` builds its C encoder again on every call, and every stored JSON value
+# (and call-log entry) passes here. Stored values passed the input checks (no cycle can reach the store).
+_STORED_JSON = encoder_made_once(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def encode_json(value: Any) -> str:
