@@ -22,7 +22,6 @@ from typing import Any
 from .._json_encoder import encoder_made_once
 from ._errors import StoreError
 
-
 # ``json.dumps`` with options builds an encoder on every call; a write's digest and its query signatures pass here.
 # What is hashed was read from the store or passed the input checks, so it holds no cycle.
 _canonical = encoder_made_once(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
