@@ -10,8 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
 from functools import lru_cache
 from operator import itemgetter
@@ -68,19 +67,25 @@ class _SeededIds:
 _SEEDED: ContextVar[_SeededIds | None] = ContextVar("opgate_seeded_ids", default=None)
 
 
-@contextmanager
-def seeded_ids(seed: str | None, *, reused: bool = True) -> Iterator[None]:
+class seeded_ids:  # lower case: used as ``with seeded_ids(...)``, like the function it was
     """New ids made inside the block come from ``seed`` (random uuid4 ids when it is None).
 
     ``reused=False`` says the seed was drawn for this call (at random, never
     handed out before it), so the ids it gives cannot be taken already and
-    nothing needs to check them.
+    nothing needs to check them. A class, not a ``@contextmanager``: every
+    write enters it, and the generator's machinery cost three more Python calls.
     """
-    token = _SEEDED.set(_SeededIds(seed, reused) if seed else None)
-    try:
-        yield
-    finally:
-        _SEEDED.reset(token)
+
+    __slots__ = ("_seeded", "_token")
+
+    def __init__(self, seed: str | None, *, reused: bool = True) -> None:
+        self._seeded = _SeededIds(seed, reused) if seed else None
+
+    def __enter__(self) -> None:
+        self._token = _SEEDED.set(self._seeded)
+
+    def __exit__(self, *exc: object) -> None:
+        _SEEDED.reset(self._token)
 
 
 def ids_may_be_taken() -> bool:
