@@ -253,7 +253,8 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         caller's own :class:`Session` when one gateway serves several callers
         (remembered ids, idempotency scope); by default, the gateway's.
         """
-        self.refresh_upstreams()
+        if self.upstreams is not None:  # refresh_upstreams does nothing without them
+            self.refresh_upstreams()
         caller = current_caller()
         if caller is None:
             return self._dispatcher.exec(

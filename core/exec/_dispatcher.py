@@ -28,7 +28,7 @@ from ._results import bound_envelope, bound_result
 from ._session import Session
 from ..access import Caller
 from ._validation import ArgumentValidator
-from ._waiting import PersonWait
+from ._waiting import NO_WAIT, PersonWait
 
 if TYPE_CHECKING:  # confirmation's classes load with the first op that needs a person's confirmation
     from ._confirm import Approver, Asker
@@ -99,7 +99,8 @@ class Dispatcher:
         shown_op = op if isinstance(op, str) else ""
         record: OpRecord | None = None
         call: Call | None = None
-        waits = PersonWait()
+        # Only an approver or an asker can make a call wait for a person; otherwise the shared nobody's wait (always 0 s).
+        waits = PersonWait() if approver is not None or asker is not None else NO_WAIT
         try:
             record = resolve_op(op, self.registry, self.visible, self.context)
             shown_op = record.op
@@ -108,14 +109,15 @@ class Dispatcher:
                 record, args, requested=shown_op, dry_run=dry_run, idempotency_key=idempotency_key,
                 expected_digest=state_digest, session=session, validator=self.validator, id_seed=id_seed,
             )
-            self._authorize(call, allow_write, caller)
+            if record.kind == "write":  # a read needs no permission beyond being visible
+                self._authorize(call, allow_write, caller)
             # A repeat of a confirmed write replays its first answer without asking again.
             # Only a call with an idempotency key can have an answer to replay (both ways of replaying say None at once without one).
             outcome = self._replay(executor, call, session) if call.idempotency_key else None
             if outcome is None:
-                if record.requires_confirmation and not call.dry_run:
+                if record.metadata.requires_confirmation and not call.dry_run:
                     self._confirm(call, executor, session, approver, caller, waits)
-                outcome = self._run(executor, call, session, waits.wrap(asker))
+                outcome = self._run(executor, call, session, waits.wrap(asker) if asker is not None else None)
             envelope = self._success(call, outcome, trace_id, started, waits.seconds)
             if not call.dry_run:
                 # A dry-run's ids were rolled back: they must not become the session's.
@@ -209,7 +211,7 @@ class Dispatcher:
             entities = entities_touched(outcome.result, meta.get("diff"))
         if entities:
             meta["entities"] = entities
-        return success(call.op, result, trace_id=trace_id, latency_ms=latency_ms, warnings=warnings, **meta)
+        return success(call.record.op, result, trace_id=trace_id, latency_ms=latency_ms, warnings=warnings, **meta)
 
     def _help_path(self, record: OpRecord | None, exc: Exception) -> str:
         if record is not None:

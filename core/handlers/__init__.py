@@ -45,6 +45,11 @@ class BuiltinHandlers(Mapping[str, Handler]):
         self._handlers.update(module.HANDLERS)
         self._unloaded.pop(0)
 
+    @property
+    def loaded(self) -> dict[str, Handler]:
+        """The handlers of the tables loaded so far: it only grows, and an op's handler in it never changes."""
+        return self._handlers
+
     def __getitem__(self, op: str) -> Handler:
         handler = self._handlers.get(op)
         if handler is not None:

@@ -124,9 +124,10 @@ class KindReads:
         return self._page(page, limit, offset)
 
     def get(self, ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
+        entity_id = args[self.kind + "_id"]  # id_arg's name, without the property's call on every get
         if self.opener is not None:
-            return self.opener(ctx, args[self.id_arg])
-        return open_row(ctx, self.kind, args[self.id_arg])
+            return self.opener(ctx, entity_id)
+        return open_row(ctx, self.kind, entity_id)
 
     def _page(self, page, limit: int, offset: int) -> dict[str, Any]:
         items = [abbreviate(self.kind, row) for row in page.rows]

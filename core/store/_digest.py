@@ -16,15 +16,15 @@ canonical text), so a changed row still gives a changed digest.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from typing import Any
 
+from .._json_encoder import encoder_made_once
 from ._errors import StoreError
 
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+# ``json.dumps`` with options builds an encoder on every call; a write's digest and its query signatures pass here.
+# What is hashed was read from the store or passed the input checks, so it holds no cycle.
+_canonical = encoder_made_once(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def content_hash(value: Any) -> str:

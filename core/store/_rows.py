@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
+from .._json_encoder import encoder_made_once
 from ._errors import InvalidValue
 from ._kinds import INT, JSON, KINDS, TYPE_KEY_PATTERN, Field, KindSpec
 from ._nesting import CUT_MARKER, MAX_VALUE_DEPTH, cut_marker_at, dotted, load_bounded, too_deep
@@ -68,19 +67,25 @@ class _SeededIds:
 _SEEDED: ContextVar[_SeededIds | None] = ContextVar("opgate_seeded_ids", default=None)
 
 
-@contextmanager
-def seeded_ids(seed: str | None, *, reused: bool = True) -> Iterator[None]:
+class seeded_ids:  # lower case: used as ``with seeded_ids(...)``, like the function it was
     """New ids made inside the block come from ``seed`` (random uuid4 ids when it is None).
 
     ``reused=False`` says the seed was drawn for this call (at random, never
     handed out before it), so the ids it gives cannot be taken already and
-    nothing needs to check them.
+    nothing needs to check them. A class, not a ``@contextmanager``: every
+    write enters it, and the generator's machinery cost three more Python calls.
     """
-    token = _SEEDED.set(_SeededIds(seed, reused) if seed else None)
-    try:
-        yield
-    finally:
-        _SEEDED.reset(token)
+
+    __slots__ = ("_seeded", "_token")
+
+    def __init__(self, seed: str | None, *, reused: bool = True) -> None:
+        self._seeded = _SeededIds(seed, reused) if seed else None
+
+    def __enter__(self) -> None:
+        self._token = _SEEDED.set(self._seeded)
+
+    def __exit__(self, *exc: object) -> None:
+        _SEEDED.reset(self._token)
 
 
 def ids_may_be_taken() -> bool:
@@ -128,8 +133,9 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 _CONTAINERS = frozenset({dict, list})
 
 
-_STORED_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-"""``json.dumps`` with these options makes an encoder on every call; every stored JSON value (and call-log entry) passes here."""
+# Made once: ``JSONEncoder.encode`` builds its C encoder again on every call, and every stored JSON value
+# (and call-log entry) passes here. Stored values passed the input checks (no cycle can reach the store).
+_STORED_JSON = encoder_made_once(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def encode_json(value: Any) -> str:
