@@ -28,6 +28,22 @@ ERAS = ("2026-07-28", "legacy")
 DEMO_PROJECT = "10000000-0000-4000-8000-000000000001"
 
 
+SLOW_CALL_SERVER = """
+import sys, time
+from opgate.core import Gateway
+from opgate.core.exec import Handler
+from opgate.mcp_server import GatewayMCPServer, HttpAddress, serve_http, serve_stdio
+
+def slow(ctx, args):
+    open(sys.argv[2], "w").close()  # the call is running
+    time.sleep(1.5)
+    return {"tasks": [], "total": 0}
+
+server = GatewayMCPServer(lambda *a, **k: Gateway(db_path=sys.argv[1], handlers={"onto.task.list": Handler(slow)}))
+"""
+"""The start of a child script (argv: workspace, marker file) whose onto.task.list marks the marker and takes 1.5 s; a test appends how it serves."""
+
+
 def serve_command(db: Path, *options: str) -> list[str]:
     return [sys.executable, "-m", "opgate", "--db", str(db), "serve", *options]
 

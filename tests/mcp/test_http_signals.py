@@ -17,25 +17,14 @@ import time
 
 import httpx
 import pytest
-from mcp_server_driver import CALL_TIMEOUT, child_env
+from mcp_server_driver import CALL_TIMEOUT, SLOW_CALL_SERVER, child_env
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 MODERN = "2026-07-28"
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
 CALL = {"name": "exec", "arguments": {"op": "onto.task.list"}}
 
-_SLOW_HTTP_SERVER = """
-import sys, time
-from opgate.core import Gateway
-from opgate.core.exec import Handler
-from opgate.mcp_server import GatewayMCPServer, HttpAddress, serve_http
-
-def slow(ctx, args):
-    open(sys.argv[2], "w").close()  # the call is running
-    time.sleep(1.5)
-    return {"tasks": [], "total": 0}
-
-server = GatewayMCPServer(lambda *a, **k: Gateway(db_path=sys.argv[1], handlers={"onto.task.list": Handler(slow)}))
+_SLOW_HTTP_SERVER = SLOW_CALL_SERVER + """
 try:
     serve_http(server, HttpAddress.parse("127.0.0.1:0"))
 except KeyboardInterrupt:  # as the CLI does: uvicorn raises ctrl+c again once its shutdown is over

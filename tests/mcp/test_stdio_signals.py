@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from mcp_server_driver import child_env, serve_command
+from mcp_server_driver import SLOW_CALL_SERVER, child_env, serve_command
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
@@ -60,18 +60,7 @@ def test_a_stopped_stdio_server_keeps_its_last_calls(tmp_path, stop):
     assert _logged_execs(db) == 3
 
 
-_SLOW_SERVER = """
-import sys, time
-from opgate.core import Gateway
-from opgate.core.exec import Handler
-from opgate.mcp_server import GatewayMCPServer, serve_stdio
-
-def slow(ctx, args):
-    open(sys.argv[2], "w").close()  # the call is running
-    time.sleep(1.5)
-    return {"tasks": [], "total": 0}
-
-server = GatewayMCPServer(lambda *a, **k: Gateway(db_path=sys.argv[1], handlers={"onto.task.list": Handler(slow)}))
+_SLOW_SERVER = SLOW_CALL_SERVER + """
 try:
     print("stopped by", serve_stdio(server), file=sys.stderr)
 finally:
