@@ -12,6 +12,7 @@ from mcp_types import methods as _methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from opgate.core.modes import ToolSpec
+from opgate.core.safe_json import scrub_text
 
 
 DEFER_LOADING_META = "io.opgate/defer_loading"
@@ -53,9 +54,14 @@ def _encoded(answer: Any) -> tuple[dict[str, Any], str]:
     Structured content is an object through MCP 2025-11-25, so a batch goes
     under ``results``. Decoding the text turns anything json could only
     stringify (dates, paths) into plain JSON, so both forms say the same.
+    Text that is not Unicode (a lone surrogate: bytes that were not UTF-8,
+    echoed back from a search query or a help path) becomes U+FFFD, as in an
+    exec envelope: no JSON line can carry it, and the whole answer was lost.
     """
     value = {"results": answer} if isinstance(answer, list) else answer
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    if not text.isascii():
+        text = scrub_text(text)  # written raw, never escaped, with ensure_ascii off: replaced in the text, they are gone from both forms
     return json.loads(text), text
 
 

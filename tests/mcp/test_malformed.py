@@ -7,6 +7,7 @@ import os
 import subprocess
 
 import httpx
+import pytest
 
 from mcp_server_driver import CALL_TIMEOUT, child_env, serve_command
 
@@ -222,3 +223,18 @@ def test_http_answers_a_request_whose_id_is_not_a_string_or_an_integer_at_2026(h
         body = {"jsonrpc": "2.0", "id": 12, "method": "tools/list", "params": {"_meta": MODERN_META}}
         answer = _message(client.post(http_server.url, json=body, headers=_modern_headers("tools/list")))
         assert answer["id"] == 12 and "exec" in {tool["name"] for tool in answer["result"]["tools"]}
+
+
+@pytest.mark.parametrize("tool, arguments", [
+    ("search", b'{"query": "\xff\xfe task"}'),
+    ("help", b'{"path": "onto.\xff"}'),
+    ("batch", b'{"steps": [{"tool": "\xff"}]}'),
+    ("batch", b'{"steps": [{"tool": "help", "args": {"path": "\xff"}}]}'),
+])
+def test_stdio_a_gateway_tool_given_text_that_is_not_utf8_answers_with_an_envelope(raw_server, tool, arguments):
+    # The answers echoed the bytes back as lone surrogates, which no JSON line can carry: the client got -32603 and no envelope.
+    raw_server.send(b'{"jsonrpc": "2.0", "id": 51, "method": "tools/call", "params": {"name": "' + tool.encode() + b'", "arguments": ' + arguments + b"}}")
+    answer = raw_server.receive()
+    assert answer["id"] == 51 and "result" in answer, answer
+    assert json.loads(answer["result"]["content"][0]["text"]) == answer["result"]["structuredContent"]
+    assert _envelope(raw_server.request(52, "tools/call", READ))["ok"] is True

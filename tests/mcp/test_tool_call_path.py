@@ -28,6 +28,7 @@ ANSWERS = {
     "a word that looks like a number json lacks": {"ok": True, "result": {"name": "NaN Infinity"}},
     "a number json lacks": {"ok": True, "result": {"ratio": float("nan"), "top": float("inf")}},
     "a help payload": {"ok": True, "path": "onto", "children": []},
+    "text that is not unicode": {"ok": False, "query": "\udcff task", "results": [], "\ud800": 1},
 }
 
 
@@ -45,6 +46,7 @@ def test_the_direct_result_is_the_sdks_own_wire_result(sdk_runner, version, labe
     direct = tool_result_wire(answer, version, lambda: sdk_runner.server.server_info_stamp)
     # Key for key and in the same order, so the bytes on the wire are the same too.
     assert json.dumps(direct, allow_nan=True) == json.dumps(expected, allow_nan=True)
+    json.dumps(direct, ensure_ascii=False, allow_nan=True).encode()  # every answer can go on the wire as UTF-8
 
 
 def test_only_plain_calls_take_the_direct_path():
