@@ -30,6 +30,7 @@ import signal
 import stat
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
@@ -42,6 +43,9 @@ from ._stdio_lines import MAX_MESSAGE_BYTES, Line, LineSplitter, Unusable, encod
 
 READ_BYTES = 64 * 1024  # under malloc's mmap threshold: a read allocates its buffer from the heap
 READS_AHEAD = 16  # reads handed to the event loop and not yet taken, at most (each at most READ_BYTES)
+STOP_GRACE_S = 5.0
+"""After a stop signal, how long an answer waits for a client that does not read its pipe before it is dropped."""
+WAIT_POLL_MS = 100
 
 
 def _read_forever(fd: int, limit: int, post: Callable[[list[Line], bool], None], room: threading.Semaphore) -> None:
@@ -70,10 +74,6 @@ def _read_forever(fd: int, limit: int, post: Callable[[list[Line], bool], None],
             return
 
 
-def _write(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 class _Output:
@@ -94,7 +94,7 @@ class _Output:
             self._poll = select.poll()
             self._poll.register(fd, select.POLLOUT)
 
-    def write_now(self, data: bytes) -> memoryview:
+    def write_now(self, data: bytes | memoryview) -> memoryview:
         """Write what the pipe takes without blocking; give back the rest."""
         view = memoryview(data)
         if self._poll is None:
@@ -102,6 +102,28 @@ class _Output:
         while view and self._poll.poll(0):
             view = view[os.write(self.fd, view[:select.PIPE_BUF]):]
         return view
+
+    def write_waiting(self, data: bytes, stop: threading.Event) -> None:
+        """Write all of ``data``, waiting for the client to read (from a worker thread).
+
+        Once ``stop`` is set (a stop signal), a client that takes nothing for
+        :data:`STOP_GRACE_S` gets nothing more: a blocked write cannot be
+        cancelled, and the server, waiting for it, never stopped.
+        """
+        view = memoryview(data)
+        if self._poll is None:  # a file, a terminal, a socket: written as before
+            while view:
+                view = view[os.write(self.fd, view):]
+            return
+        given_up_at: float | None = None
+        while view:
+            view = self.write_now(view)
+            if not view or self._poll.poll(WAIT_POLL_MS):
+                continue
+            if stop.is_set():
+                given_up_at = given_up_at or time.monotonic() + STOP_GRACE_S
+                if time.monotonic() >= given_up_at:
+                    return
 
 
 def _flush_stdout() -> None:
@@ -131,19 +153,23 @@ def _diverted(fd: int, target: int) -> Iterator[int]:
 
 
 @asynccontextmanager
-async def guarded_stdio(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[tuple[Any, Any]]:
-    """``(read_stream, write_stream)`` over this process's stdin and stdout, for ``Server.run``."""
+async def guarded_stdio(limit: int = MAX_MESSAGE_BYTES, stop: threading.Event | None = None) -> AsyncIterator[tuple[Any, Any]]:
+    """``(read_stream, write_stream)`` over this process's stdin and stdout, for ``Server.run``.
+
+    ``stop`` is set when serving is told to stop (a signal): an answer the
+    client does not read is then dropped after :data:`STOP_GRACE_S`.
+    """
     null = os.open(os.devnull, os.O_RDWR)
     try:
         with _diverted(0, null) as wire_in, _diverted(1, 2) as wire_out:
-            async with _served(wire_in, wire_out, limit) as streams:
+            async with _served(wire_in, wire_out, limit, stop or threading.Event()) as streams:
                 yield streams
     finally:
         os.close(null)
 
 
 @asynccontextmanager
-async def _served(wire_in: int, wire_out: int, limit: int) -> AsyncIterator[tuple[Any, Any]]:
+async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event) -> AsyncIterator[tuple[Any, Any]]:
     to_server_send, to_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     from_server, outgoing = anyio.create_memory_object_stream[SessionMessage](16)
     replies = from_server.clone()  # ours: the server closes its own copy when it stops
@@ -188,7 +214,7 @@ async def _served(wire_in: int, wire_out: int, limit: int) -> AsyncIterator[tupl
             async for message in outgoing:
                 rest = output.write_now(encode(message))
                 if rest:
-                    await anyio.to_thread.run_sync(_write, wire_out, bytes(rest))
+                    await anyio.to_thread.run_sync(output.write_waiting, bytes(rest), stop)
 
     try:
         async with anyio.create_task_group() as task_group:
@@ -224,10 +250,12 @@ def serve_stdio(server: Any) -> int | None:
     that stopped it, ``None`` when the input closed.
     """
     stopped_by: list[int] = []
+    stopping = threading.Event()
 
     async def stop_on(received: Any, serving: anyio.CancelScope) -> None:
         async for number in received:
             stopped_by.append(number)
+            stopping.set()  # an answer blocked on a client that does not read gives up, or the stop would wait for it
             serving.cancel()
 
     async def serve() -> None:
@@ -235,7 +263,7 @@ def serve_stdio(server: Any) -> int | None:
             async with anyio.create_task_group() as group:
                 with anyio.CancelScope() as serving:
                     group.start_soon(stop_on, received, serving)
-                    async with guarded_stdio() as (read_stream, write_stream):
+                    async with guarded_stdio(stop=stopping) as (read_stream, write_stream):
                         await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
                 group.cancel_scope.cancel()
 

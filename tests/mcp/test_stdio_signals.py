@@ -88,3 +88,27 @@ def test_sigterm_twice_during_a_call_lets_the_call_finish_and_be_logged(tmp_path
     _, errors = process.communicate(timeout=60)
     assert process.returncode == 0 and f"stopped by {int(signal.SIGTERM)}".encode() in errors, errors.decode()[-2000:]
     assert _logged_execs(db) == 1
+
+
+def test_sigterm_stops_a_server_whose_client_stopped_reading(tmp_path):
+    # The answers fill the pipe and the writer blocks: the stop waited for that write for good, and every later signal was caught.
+    db = tmp_path / "workspace.db"
+    errors = (tmp_path / "stderr").open("w+b")
+    process = subprocess.Popen(serve_command(db), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=os.environ | child_env())
+    assert process.stdout is not None
+    _send(process, INITIALIZE)
+    assert json.loads(process.stdout.readline())["id"] == 0
+    _send(process, INITIALIZED)
+    for n in range(1, 300):  # far more answer bytes than a pipe holds, and never read
+        _send(process, {"jsonrpc": "2.0", "id": n, "method": "tools/list"})
+    time.sleep(1.0)
+    process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+        raise AssertionError("SIGTERM did not stop a server whose client stopped reading") from None
+    errors.seek(0)
+    text = errors.read().decode(errors="replace")
+    assert code in (0, 128 + signal.SIGTERM) and "Traceback" not in text, (code, text[-2000:])
