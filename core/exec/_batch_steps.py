@@ -15,6 +15,9 @@ from ._plain_errors import _kind_of, _shown
 STEP_TOOLS = ("help", "exec")
 STEP_KEYS = ("tool", "args")
 SHAPE = '{"tool": "help" | "exec", "args": {...}}'
+MAX_STEP_ROWS = 20
+"""Field errors listed for one step. A step of 100,000 unknown keys made a row each, and the envelope's bound then
+spent 19 s of CPU cutting them back; past this many, one last row counts the keys not listed."""
 
 
 def _row(index: int, key: str | None, code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -34,18 +37,23 @@ def step_shape_errors(index: int, step: Any) -> list[dict[str, Any]]:
         rows.append(_row(index, "tool", "not_in_enum", f'{_shown(step["tool"])} is not one of "help", "exec"', expected="one of help, exec", allowed=list(STEP_TOOLS)))
     if "args" in step and not isinstance(step["args"], dict):
         rows.append(_row(index, "args", "invalid_type", f"{_shown(step['args'])} is {_kind_of(step['args'])}; expected an object", expected="object"))
-    for key in step:
-        if key not in STEP_KEYS:
-            hint = ""
-            if key in STEP_TOOLS:
-                hint = f'; the tool is a value: {{"tool": "{key}", "args": {{...}}}}'
-            elif key in ("op", "path", "format", "dry_run", "idempotency_key", "state_digest", "id_seed"):
-                hint = "; the tool's arguments go inside args"
-            rows.append(_row(index, _shown(key).strip('"'), "unknown_argument", f"unknown key {_shown(key)} in a step{hint}", allowed=list(STEP_KEYS)))
+    unknown = [key for key in step if key not in STEP_KEYS]
+    listed = MAX_STEP_ROWS - 1 - len(rows) if len(rows) + len(unknown) > MAX_STEP_ROWS else len(unknown)
+    for key in unknown[:listed]:
+        hint = ""
+        if key in STEP_TOOLS:
+            hint = f'; the tool is a value: {{"tool": "{key}", "args": {{...}}}}'
+        elif key in ("op", "path", "format", "dry_run", "idempotency_key", "state_digest", "id_seed"):
+            hint = "; the tool's arguments go inside args"
+        rows.append(_row(index, _shown(key).strip('"'), "unknown_argument", f"unknown key {_shown(key)} in a step{hint}", allowed=list(STEP_KEYS)))
+    if listed < len(unknown):
+        left = len(unknown) - listed
+        rows.append(_row(index, None, "unknown_argument", f"{left:,} more unknown keys in the step, not listed", allowed=list(STEP_KEYS), more=left))
     return rows
 
 
 def step_shape_message(index: int, rows: list[dict[str, Any]]) -> str:
     """One line for the step's field errors: the first, and how many more."""
-    more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
+    count = len(rows) + rows[-1].get("more", 1) - 1
+    more = f" (and {count - 1} more)" if count > 1 else ""
     return f"step {index}: {rows[0]['message']}{more}; a step is {SHAPE}"
