@@ -21,10 +21,26 @@ def shortened(text: str, chars: int = ECHO_CHARS) -> str:
 
 
 def quoted(value: Any, chars: int = ECHO_CHARS) -> str:
-    """``repr(value)`` for a message, its text cut as :func:`shortened` does (control characters stay escaped)."""
+    """``repr(value)`` for a message, its text cut as :func:`shortened` does (control characters stay escaped).
+
+    Never raises: a value ``repr`` cannot write (an int past Python's 4,300
+    digits, a list nested past the recursion limit) is named by its kind.
+    """
     if not isinstance(value, str):
-        return shortened(repr(value), chars)
+        return shortened(_repr(value), chars)
     return repr(value) if len(value) <= chars else f"{value[:chars]!r}… ({len(value):,} characters)"
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    except Exception:  # a repr of the caller's own that fails: the message must still be made
+        return f"(a {type(value).__name__} that cannot be shown)"
+    if isinstance(value, int):
+        return f"(an integer of about {int(value.bit_length() * 0.30103):,} digits)"
+    return f"(a {type(value).__name__} nested too deeply to show)"
 
 
 _LONG_WORD = re.compile(r"\S{%d,}" % (ECHO_CHARS + 1))

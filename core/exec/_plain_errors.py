@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..echo_text import quoted
+
 if TYPE_CHECKING:
     from .._jsonschema import ValidationError
 
@@ -28,7 +30,10 @@ _TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a numbe
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (ValueError, TypeError, RecursionError):  # a value no JSON can write (a batch step's, from Python): named, not quoted
+        text = quoted(value)
     return text if len(text) <= 60 else text[:59] + "…"
 
 

@@ -91,3 +91,18 @@ def test_a_step_with_thousands_of_unknown_keys_gets_a_few_rows_that_count_the_re
     assert "(and 4999 more)" in step_shape_message(0, rows)
     error = gateway.batch([step])[0]["error"]
     assert error["details"]["field_errors"][0]["path"] == "/steps/0/k0" and "(and 4999 more)" in error["message"]
+
+
+def _deep(levels: int) -> list:
+    value: list = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("step", [{"tool": 10**5000}, {"tool": _deep(100_000)}, {"tool": "exec", 10**5000: 1}, _deep(100_000)], ids=["huge int tool", "deep tool", "huge int key", "deep step"])
+def test_a_step_holding_a_value_json_cannot_write_is_a_validation_error(gateway, step):
+    # The step's error message quoted the value with json.dumps, which raised: the step answered INTERNAL, "failed unexpectedly".
+    envelope = gateway.batch([step])[0]
+    assert envelope["error"]["code"] == "VALIDATION_ERROR" and "step 0" in envelope["error"]["message"], envelope
+    assert len(json.dumps(envelope)) < 4_500

@@ -63,3 +63,34 @@ def test_a_search_answer_repeats_a_huge_query_short(gateway):
     answer = gateway.search("list tasks " + HUGE)
     assert answer["ok"] and len(json.dumps(answer)) < 5_000 and answer["query"].endswith("(100,011 characters)")
     assert gateway.search("list tasks")["query"] == "list tasks"
+
+
+def _deep(levels: int) -> list:
+    value: list = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+UNPRINTABLE = {"an int past Python's 4,300 digits": 10**5000, "a list nested 100,000 deep": _deep(100_000)}
+
+
+@pytest.mark.parametrize("label", UNPRINTABLE)
+def test_quoted_echoes_a_value_repr_cannot_write(label):
+    # repr raises for both (ValueError, RecursionError): every error message that quoted such a value raised instead.
+    text = quoted(UNPRINTABLE[label])
+    assert 0 < len(text) < 200
+
+
+@pytest.mark.parametrize("label", UNPRINTABLE)
+def test_gateway_calls_given_a_value_repr_cannot_write_answer_with_an_error(gateway, label):
+    value = UNPRINTABLE[label]
+    answers = {
+        "search limit": gateway.search("tasks", limit=value),
+        "help format": gateway.help("", format=value),
+        "batch on_error": gateway.batch([{"tool": "help", "args": {}}], on_error=value)[0],
+        "exec argument name": gateway.exec("onto.task.list", {10**5000: 1}),
+    }
+    for where, answer in answers.items():
+        assert answer["ok"] is False and answer["error"]["code"] != "INTERNAL", (where, answer)
+        assert len(json.dumps(answer)) < 2_000, where
