@@ -40,12 +40,14 @@ import anyio.to_thread
 from mcp.shared.message import SessionMessage
 
 from ._stdio_lines import MAX_MESSAGE_BYTES, Line, LineSplitter, Unusable, encode, parsed_or_internal_error
+from ._stdio_owed import Owed
 
 READ_BYTES = 64 * 1024  # under malloc's mmap threshold: a read allocates its buffer from the heap
 READS_AHEAD = 16  # reads handed to the event loop and not yet taken, at most (each at most READ_BYTES)
 STOP_GRACE_S = 5.0
 """After a stop signal, how long an answer waits for a client that does not read its pipe before it is dropped."""
 WAIT_POLL_MS = 100
+OWED_POLL_S = 0.02  # how often the end of input looks whether the calls still running have answered
 
 
 def _read_forever(fd: int, limit: int, post: Callable[[list[Line], bool], None], room: threading.Semaphore) -> None:
@@ -179,6 +181,7 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event
     loop = asyncio.get_running_loop()
 
     delivering = anyio.CancelScope()
+    owed = Owed()
 
     def take(batch: tuple[list[Line], bool]) -> None:
         try:
@@ -200,14 +203,25 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event
                             if isinstance(message, Unusable):
                                 await replies.send(message.reply)
                             elif message is not None:
+                                owed.came_in(message)
                                 await to_server_send.send(message)
                         except (anyio.BrokenResourceError, anyio.ClosedResourceError):  # the server stopped: nobody to hand it to
                             return
                     if ended:
+                        for answer in owed.input_end():
+                            await tell_server(answer)
+                        while not owed.settled:  # calls still running: their answers are owed (see _stdio_owed)
+                            await anyio.sleep(OWED_POLL_S)
                         to_server_send.close()
                         return
 
     output = _Output(wire_out)
+
+    async def tell_server(answer: SessionMessage) -> None:
+        try:
+            await to_server_send.send(answer)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):  # the server stopped: no question is left open
+            pass
 
     async def write_output() -> None:
         async with outgoing:
@@ -215,6 +229,8 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event
                 rest = output.write_now(encode(message))
                 if rest:
                     await anyio.to_thread.run_sync(output.write_waiting, bytes(rest), stop)
+                for answer in owed.went_out(message):  # a question asked after the input ended
+                    task_group.start_soon(tell_server, answer)
 
     try:
         async with anyio.create_task_group() as task_group:

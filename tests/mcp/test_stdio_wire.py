@@ -9,7 +9,7 @@ import sys
 import time
 
 
-from mcp_server_driver import RawStdioServer, child_env, serve_command
+from mcp_server_driver import SLOW_CALL_SERVER, RawStdioServer, child_env, serve_command
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
@@ -146,3 +146,35 @@ def test_a_print_while_serving_never_reaches_the_protocol_even_at_exit(db, tmp_p
     assert process.returncode == 0, errors[-2000:]
     assert rest.splitlines() == [b"printed after serving"], rest[-500:]
     assert b"printed by a handler while serving" in errors
+
+
+def test_a_call_still_running_when_input_ends_gets_its_answer(db, tmp_path):
+    # `opgate serve < requests.jsonl`: the server stopped at the end of input and the running call's answer was never written.
+    script = tmp_path / "slow_server.py"
+    script.write_text(SLOW_CALL_SERVER + "\nserve_stdio(server)\nserver.close()\n")
+    slow = _line({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.list"}}})
+    lines = _line(INITIALIZE) + _line(INITIALIZED) + slow + _listed(2)
+    done = subprocess.run([sys.executable, str(script), str(db), str(tmp_path / "running")], input=lines, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    answers = {message["id"]: message for message in map(json.loads, done.stdout.splitlines())}
+    assert sorted(answers) == [0, 1, 2], done.stdout.decode()[-2000:]
+    assert json.loads(answers[1]["result"]["content"][0]["text"])["result"]["total"] == 0 and len(answers[2]["result"]["tools"]) == 4
+
+
+def test_a_call_waiting_for_a_confirmation_when_input_ends_is_answered_and_the_server_ends(db):
+    # The client can no longer answer the question: the call is refused at once, rather than left unanswered or waiting 10 minutes.
+    process = subprocess.Popen(serve_command(db, "--allow-write"), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ | child_env())
+    assert process.stdin is not None and process.stdout is not None
+    asking = {**INITIALIZE, "params": {**INITIALIZE["params"], "capabilities": {"elicitation": {"form": {}}}}}
+    process.stdin.write(_line(asking) + _line(INITIALIZED))
+    process.stdin.write(_line({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.delete", "args": {"task_id": "20000000-0000-4000-8000-000000000009"}}}}))
+    process.stdin.flush()
+    assert json.loads(process.stdout.readline())["id"] == 0
+    assert json.loads(process.stdout.readline())["method"] == "elicitation/create"
+    process.stdin.close()
+    process.stdin = None
+    rest, errors = process.communicate(timeout=60)
+    assert process.returncode == 0 and b"Traceback" not in errors, errors.decode()[-2000:]
+    (answer,) = map(json.loads, rest.splitlines())
+    assert answer["id"] == 1 and answer["result"]["isError"] is True
+    assert json.loads(answer["result"]["content"][0]["text"])["error"]["code"] in ("PERMISSION_DENIED", "CANCELLED")
