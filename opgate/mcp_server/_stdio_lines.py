@@ -33,7 +33,9 @@ HEAD_BYTES = 64 * 1024
 """What is kept of a line over the limit: enough to read the request's id from."""
 
 # An id is read from a skipped line only when it comes first (after jsonrpc or method): an "id" inside params is not the request's.
-_LEADING_ID = re.compile(rb'^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,200}")')
+# It must end where the value ends (a longer number was read as its first 18 digits, 1.5e3 as 1: an id the client never
+# sent), and be a JSON number (007 made json.loads raise, and the line was answered as an internal error with a traceback).
+_LEADING_ID = re.compile(rb'^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^"\\]*"\s*,)*\s*"id"\s*:\s*(-?(?:0|[1-9]\d{0,17})|"[^"\\]{0,200}")\s*[,}]')
 
 Line = tuple[bytes, int]
 """A line's bytes (only its head when it is over the limit) and its full length, newline included."""
@@ -124,7 +126,12 @@ def has_unusable_id(data: Any) -> bool:
 
 def _leading_id(head: bytes) -> types.RequestId | None:
     match = _LEADING_ID.match(head)
-    return _request_id(json.loads(match.group(1))) if match else None
+    if match is None:
+        return None
+    try:
+        return _request_id(json.loads(match.group(1)))
+    except ValueError:  # a raw control character or bytes that are not UTF-8 in a string id: not one to answer with
+        return None
 
 
 def parse_line(line: bytes, size: int, limit: int) -> SessionMessage | Unusable | None:

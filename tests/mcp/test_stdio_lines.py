@@ -68,3 +68,19 @@ def test_lines_that_fit_are_parsed_whatever_the_reads():
     lines = _fed(splitter, *(message[i:i + 1000] for i in range(0, len(message), 1000)))
     assert [size for _, size in lines] == [len(message)]
     assert parse_line(*lines[0], 1 << 20).message.params["arguments"]["args"]["t"] == "é" * 3000
+
+
+@pytest.mark.parametrize(("head", "request_id"), [
+    (b'{"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"x": "', 42),
+    (b'{"id": "abc", "method": "tools/call", "params": {"x": "', "abc"),
+    # Not ids this reading can tell: a number longer than 18 digits was cut to its first 18, and 1.5e3 read as 1.
+    (b'{"jsonrpc": "2.0", "id": 12345678901234567890123, "method": "tools/call", "params": {"x": "', None),
+    (b'{"jsonrpc": "2.0", "id": 1.5e3, "method": "tools/call", "params": {"x": "', None),
+    (b'{"jsonrpc": "2.0", "id": 007, "method": "tools/call", "params": {"x": "', None),
+    (b'{"id": -0, "method": "tools/call", "params": {"x": "', 0),
+    (b'{"id": "a\tb", "method": "tools/call", "params": {"x": "', None),  # a raw tab: not a JSON string
+    (b'{"id": "\xff", "method": "tools/call", "params": {"x": "', None),  # not UTF-8
+])
+def test_a_line_over_the_limit_is_answered_with_its_own_id_or_none(head, request_id):
+    answer = parse_line(head + b"x" * 100, 10_000, 1_000).reply.message
+    assert answer.id == request_id and "over the 1000-byte limit" in answer.error.message
