@@ -18,6 +18,8 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 
 INPUT_ENDED_MESSAGE = "the client closed its input: it cannot answer"
+STREAMS = frozenset({"subscriptions/listen"})
+"""Requests answered only when their stream ends (2026-07-28): the end of input does not wait for them."""
 
 
 def _unanswerable(request_id: types.RequestId) -> SessionMessage:
@@ -43,7 +45,8 @@ class Owed:
         inner = message.message
         kind = type(inner)
         if kind is types.JSONRPCRequest:
-            self._asked[inner.id] += 1
+            if inner.method not in STREAMS:
+                self._asked[inner.id] += 1
         elif kind is types.JSONRPCNotification:
             # A cancelled request is never answered (MCP): nothing is owed for it any more.
             if inner.method == "notifications/cancelled" and isinstance(inner.params, dict):

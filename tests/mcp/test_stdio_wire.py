@@ -178,3 +178,13 @@ def test_a_call_waiting_for_a_confirmation_when_input_ends_is_answered_and_the_s
     (answer,) = map(json.loads, rest.splitlines())
     assert answer["id"] == 1 and answer["result"]["isError"] is True
     assert json.loads(answer["result"]["content"][0]["text"])["error"]["code"] in ("PERMISSION_DENIED", "CANCELLED")
+
+
+def test_an_open_subscription_does_not_keep_the_server_after_its_input_ends(db):
+    # subscriptions/listen is answered only when its stream ends: it is no call whose answer the end of input waits for.
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"}}
+    listen = {"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen", "params": {"_meta": meta, "notifications": {"toolsListChanged": True}}}
+    lines = _line({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}) + _line(listen)
+    done = subprocess.run(serve_command(db, "--mode", "hybrid"), input=lines, capture_output=True, timeout=60, env=os.environ | child_env())
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert 1 in [json.loads(line).get("id") for line in done.stdout.splitlines()]
