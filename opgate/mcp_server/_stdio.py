@@ -154,24 +154,37 @@ def _diverted(fd: int, target: int) -> Iterator[int]:
         os.close(saved)
 
 
-@asynccontextmanager
-async def guarded_stdio(limit: int = MAX_MESSAGE_BYTES, stop: threading.Event | None = None) -> AsyncIterator[tuple[Any, Any]]:
-    """``(read_stream, write_stream)`` over this process's stdin and stdout, for ``Server.run``.
+class Stop:
+    """A stop asked for (a signal), seen by the event loop and by the thread writing an answer.
 
-    ``stop`` is set when serving is told to stop (a signal): an answer the
-    client does not read is then dropped after :data:`STOP_GRACE_S`.
+    Made inside the event loop. Serving then ends as at the end of input (no
+    more messages are read; the calls running send their answers), and an
+    answer the client does not read is dropped after :data:`STOP_GRACE_S`.
     """
+
+    def __init__(self) -> None:
+        self.flag = threading.Event()
+        self.asked = anyio.Event()
+
+    def set(self) -> None:
+        self.flag.set()
+        self.asked.set()
+
+
+@asynccontextmanager
+async def guarded_stdio(limit: int = MAX_MESSAGE_BYTES, stop: Stop | None = None) -> AsyncIterator[tuple[Any, Any]]:
+    """``(read_stream, write_stream)`` over this process's stdin and stdout, for ``Server.run``; ``stop`` ends them early."""
     null = os.open(os.devnull, os.O_RDWR)
     try:
         with _diverted(0, null) as wire_in, _diverted(1, 2) as wire_out:
-            async with _served(wire_in, wire_out, limit, stop or threading.Event()) as streams:
+            async with _served(wire_in, wire_out, limit, stop or Stop()) as streams:
                 yield streams
     finally:
         os.close(null)
 
 
 @asynccontextmanager
-async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event) -> AsyncIterator[tuple[Any, Any]]:
+async def _served(wire_in: int, wire_out: int, limit: int, stop: Stop) -> AsyncIterator[tuple[Any, Any]]:
     to_server_send, to_server = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     from_server, outgoing = anyio.create_memory_object_stream[SessionMessage](16)
     replies = from_server.clone()  # ours: the server closes its own copy when it stops
@@ -181,6 +194,7 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event
     loop = asyncio.get_running_loop()
 
     delivering = anyio.CancelScope()
+    watching = anyio.CancelScope()
     owed = Owed()
 
     def take(batch: tuple[list[Line], bool]) -> None:
@@ -208,12 +222,22 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event
                         except (anyio.BrokenResourceError, anyio.ClosedResourceError):  # the server stopped: nobody to hand it to
                             return
                     if ended:
-                        for answer in owed.input_end():
-                            await tell_server(answer)
-                        while not owed.settled:  # calls still running: their answers are owed (see _stdio_owed)
-                            await anyio.sleep(OWED_POLL_S)
-                        to_server_send.close()
+                        await finish_input()
                         return
+
+    async def finish_input() -> None:
+        # The client's open questions are answered in its place; the calls still running owe answers (see _stdio_owed).
+        for answer in owed.input_end():
+            await tell_server(answer)
+        while not owed.settled:
+            await anyio.sleep(OWED_POLL_S)
+        to_server_send.close()
+
+    async def end_input_on_stop() -> None:
+        with watching:
+            await stop.asked.wait()
+            delivering.cancel()  # what the client sends from now on is not read
+            await finish_input()
 
     output = _Output(wire_out)
 
@@ -228,7 +252,7 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event
             async for message in outgoing:
                 rest = output.write_now(encode(message))
                 if rest:
-                    await anyio.to_thread.run_sync(output.write_waiting, bytes(rest), stop)
+                    await anyio.to_thread.run_sync(output.write_waiting, bytes(rest), stop.flag)
                 for answer in owed.went_out(message):  # a question asked after the input ended
                     task_group.start_soon(tell_server, answer)
 
@@ -236,10 +260,12 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: threading.Event
         async with anyio.create_task_group() as task_group:
             task_group.start_soon(write_output)
             task_group.start_soon(deliver)
+            task_group.start_soon(end_input_on_stop)
             reader = threading.Thread(target=_read_forever, args=(wire_in, limit, post, room), name="opgate stdin", daemon=True)
             reader.start()
             yield to_server, from_server
             delivering.cancel()  # the server stopped: what the client sends now has nobody to go to
+            watching.cancel()
             # The writer drains what the server answered last, then ends when both senders are closed.
             from_server.close()
             replies.close()
@@ -260,26 +286,32 @@ def serve_stdio(server: Any) -> int | None:
 
     Left at their default, those signals would end the process at once, with
     no ``finally`` and no ``atexit``: the call log's last window would be
-    lost. They stop serving instead (calls running finish first: their
-    threads cannot be abandoned), and stay caught until serving has ended, so
-    a second one cannot cut that short. Returns the number of the signal
-    that stopped it, ``None`` when the input closed.
+    lost. They stop serving instead, as the end of input does: no more
+    messages are read, and the calls running send their answers for up to
+    :data:`STOP_GRACE_S` (as over HTTP); then serving ends (a call still
+    running finishes first: its thread cannot be abandoned). They stay
+    caught until serving has ended, so a second one cannot cut that short.
+    Returns the number of the signal that stopped it, ``None`` when the
+    input closed.
     """
     stopped_by: list[int] = []
-    stopping = threading.Event()
 
-    async def stop_on(received: Any, serving: anyio.CancelScope) -> None:
+    async def stop_on(received: Any, stop: Stop, serving: anyio.CancelScope) -> None:
         async for number in received:
             stopped_by.append(number)
-            stopping.set()  # an answer blocked on a client that does not read gives up, or the stop would wait for it
-            serving.cancel()
+            if not stop.flag.is_set():
+                stop.set()
+                # The calls running answer within the grace, as over HTTP; then serving ends whatever is left.
+                await anyio.sleep(STOP_GRACE_S)
+                serving.cancel()
 
     async def serve() -> None:
+        stop = Stop()
         with anyio.open_signal_receiver(*_stop_signals()) as received:
             async with anyio.create_task_group() as group:
                 with anyio.CancelScope() as serving:
-                    group.start_soon(stop_on, received, serving)
-                    async with guarded_stdio(stop=stopping) as (read_stream, write_stream):
+                    group.start_soon(stop_on, received, stop, serving)
+                    async with guarded_stdio(stop=stop) as (read_stream, write_stream):
                         await server.server.run(read_stream, write_stream, server.server.create_initialization_options())
                 group.cancel_scope.cancel()
 

@@ -112,3 +112,25 @@ def test_sigterm_stops_a_server_whose_client_stopped_reading(tmp_path):
     errors.seek(0)
     text = errors.read().decode(errors="replace")
     assert code in (0, 128 + signal.SIGTERM) and "Traceback" not in text, (code, text[-2000:])
+
+
+def test_a_call_running_at_sigterm_sends_its_answer_before_the_server_stops(tmp_path):
+    # As over HTTP: the call ran to the end and was logged, but its answer was never written.
+    db = tmp_path / "workspace.db"
+    script = tmp_path / "slow_server.py"
+    script.write_text(_SLOW_SERVER)
+    running = tmp_path / "running"
+    process = subprocess.Popen([sys.executable, str(script), str(db), str(running)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    _send(process, INITIALIZE)
+    assert json.loads(process.stdout.readline())["id"] == 0
+    _send(process, INITIALIZED)
+    _send(process, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.list"}}})
+    deadline = time.monotonic() + 60
+    while not running.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGTERM)
+    rest, errors = process.communicate(timeout=60)
+    assert process.returncode == 0 and f"stopped by {int(signal.SIGTERM)}".encode() in errors, errors.decode()[-2000:]
+    (answer,) = map(json.loads, rest.splitlines())
+    assert answer["id"] == 1 and json.loads(answer["result"]["content"][0]["text"])["result"]["total"] == 0
