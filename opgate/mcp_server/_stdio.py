@@ -248,11 +248,23 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: Stop) -> AsyncI
             pass
 
     async def write_output() -> None:
+        reader_gone = False
         async with outgoing:
             async for message in outgoing:
-                rest = output.write_now(encode(message))
-                if rest:
-                    await anyio.to_thread.run_sync(output.write_waiting, bytes(rest), stop.flag)
+                if reader_gone:
+                    continue  # taken and dropped, so that the server is never blocked on an answer nobody can read
+                try:
+                    rest = output.write_now(encode(message))
+                    if rest:
+                        await anyio.to_thread.run_sync(output.write_waiting, bytes(rest), stop.flag)
+                except BrokenPipeError:
+                    # The client closed its end of our output: nothing can reach it any more, so serving ends
+                    # as at the end of input, without waiting for answers that have nowhere to go.
+                    reader_gone = True
+                    delivering.cancel()
+                    watching.cancel()
+                    to_server_send.close()
+                    continue
                 for answer in owed.went_out(message):  # a question asked after the input ended
                     task_group.start_soon(tell_server, answer)
 
