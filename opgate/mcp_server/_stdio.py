@@ -18,6 +18,10 @@ Standard output is the protocol: while serving, file descriptor 1 points at
 standard error, so a stray print or a library's chatter cannot corrupt it,
 and descriptor 0 at the null device, so no child process can read the
 client's messages; the protocol goes through private duplicates.
+
+Serving ends at the end of input, on SIGTERM or SIGHUP (after up to
+``STOP_GRACE_S``), or when the client closes our output. The first two write
+the answers still owed before the server stops (``_stdio_owed``).
 """
 
 from __future__ import annotations
