@@ -123,7 +123,7 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
                     from .executors import StoreExecutor
                     from .executors._defaults import default_executors
 
-                    self._executors = default_executors(StoreExecutor(lambda: self.store, self._handlers, self.settings))
+                    self._executors = default_executors(StoreExecutor(self._store_now, self._handlers, self.settings))
         return self._executors
 
     @executors.setter
@@ -140,6 +140,11 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
 
                     self._store = open_store(self._db_path)
         return self._store
+
+    def _store_now(self) -> Any:
+        """:attr:`store`, with one Python call instead of a lambda and the property (every read and write asks)."""
+        store = self._store
+        return store if store is not None else self.store
 
     @property
     def db_location(self) -> str:
@@ -203,7 +208,7 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
 
                     self._built_dispatcher = Dispatcher(
                         self._registry,
-                        store_provider=lambda: self.store,
+                        store_provider=self._store_now,
                         executors=self.executors,
                         visible=self._visible,
                         settings=self.settings,
@@ -257,7 +262,8 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
             self.refresh_upstreams()
         caller = current_caller()
         if caller is None:
-            return self._dispatcher.exec(
+            # The built dispatcher read directly: the property's call is for the first exec only.
+            return (self._built_dispatcher or self._dispatcher).exec(
                 op, args, session=session or self.session, allow_write=self.allow_write, approver=self.approver,
                 idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker, id_seed=id_seed,
             )

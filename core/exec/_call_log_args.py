@@ -12,6 +12,7 @@ import json
 from hashlib import sha256
 from typing import Any
 
+from .._call_log_row import ARGS_AT, CALL_ROW_KEYS, CallLogRow
 from .._json_encoder import JsonText, encoder_made_once
 from ..safe_json import is_clean_text, scrub_text
 
@@ -93,21 +94,30 @@ class ArgsLater:
     the kept copy come out the same whenever they are made, and the writer
     makes a batch of them in one loop instead of each call paying for the
     JSON text and the hash between its own work.
+
+    ``row`` is the entry's other columns: a dict, or (an exec's entry)
+    ``call_row``'s values in :data:`CALL_ROW_KEYS` order, which make the
+    stored row itself.
     """
 
     __slots__ = ("args", "row")
 
-    def __init__(self, row: dict[str, Any], args: dict[str, Any]):
+    def __init__(self, row: dict[str, Any] | tuple[Any, ...], args: dict[str, Any]):
         self.row = row
         self.args = args
 
-    def entry(self, chars: int) -> dict[str, Any]:
-        args = self.args
+    def entry(self, chars: int) -> dict[str, Any] | CallLogRow:
+        args, row = self.args, self.row
         text = _SORTED_JSON(args)
+        if type(row) is tuple:
+            if len(text) <= chars:
+                # The digest's text is the stored copy too (the store writes it as it is): one encoding, not two.
+                return CallLogRow((*row[:5], 1 if row[5] else 0, row[6], 1 if row[7] else 0, *row[8:ARGS_AT],
+                                   sha256(text.encode()).hexdigest()[:16], JsonText(text), 0, *row[ARGS_AT:]))
+            row = dict(zip(CALL_ROW_KEYS, row))
         if len(text) > chars:
-            return {**args_columns(args, chars), **self.row}
-        # The digest's text is the stored copy too (the store writes it as it is): one encoding, not two.
-        return {"args_digest": sha256(text.encode()).hexdigest()[:16], "args": JsonText(text), "args_truncated": False, **self.row}
+            return {**args_columns(args, chars), **row}
+        return {"args_digest": sha256(text.encode()).hexdigest()[:16], "args": JsonText(text), "args_truncated": False, **row}
 
 
 def args_columns(args: Any, chars: int) -> dict[str, Any]:

@@ -150,7 +150,7 @@ class StoreExecutor:
             raise
         finally:
             if watch is not None:
-                watch.cancel()
+                watch.cancelled = True  # Watch.cancel()'s body: one Python call less on every call
 
     def _run_external(self, invocation: Invocation, handler: Handler) -> Outcome:
         call = invocation.call

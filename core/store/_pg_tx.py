@@ -47,6 +47,9 @@ class PGTxCore(SQLiteTxCore):
         except TRANSLATED as exc:
             raise store_error(exc) from exc
 
+    def _fetch_each(self, *statements: tuple[str, Any]) -> list[list[tuple]]:
+        return [self._fetch(sql, params) for sql, params in statements]
+
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
         statement = translate(sql)

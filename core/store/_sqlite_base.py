@@ -74,6 +74,19 @@ class SQLiteTxCore:
         except _TRANSLATED as exc:
             raise store_error(exc) from exc
 
+    def _fetch_each(self, *statements: tuple[str, Any]) -> list[list[tuple]]:
+        """:meth:`_fetch` of each ``(sql, params)`` in turn, in one Python call (a get's row, links and edges)."""
+        if not self._open:
+            self._check_open()
+        execute = self._conn.execute
+        fetched = []
+        try:
+            for sql, params in statements:
+                fetched.append(execute(sql, params).fetchall())
+        except _TRANSLATED as exc:
+            raise store_error(exc) from exc
+        return fetched
+
     def _run(self, sql: str, params: Any = ()) -> int:
         self._check_open()
         self._lock_for_write()

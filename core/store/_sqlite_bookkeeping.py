@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from .._call_log_row import CALL_LOG_COLUMNS, CallLogRow
 from .._json_encoder import JsonText
 from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
@@ -20,9 +21,6 @@ from ._rows import encode_json
 from ._sqlite_base import SQLiteTxCore
 
 _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_at", "expires_at")
-CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
-                    "caller", "args_digest", "args", "args_truncated",
-                    "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
 _JSON_COLUMNS = ("args", "detail")
 _FLAGS = ("ok", "dry_run", "args_truncated")
 _CALL_LOG_COLUMN_SET = frozenset(CALL_LOG_COLUMNS)
@@ -85,7 +83,7 @@ class BookkeepingReads(SQLiteTxCore):
         return _decoded(rows[::-1])
 
 
-def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]) -> list[tuple[Any, ...]]:
+def call_log_rows(entries: Sequence[Mapping[str, Any] | CallLogRow], clock: Callable[[], str]) -> list[tuple[Any, ...]]:
     """Call-log entries as rows of CALL_LOG_COLUMNS values, checked and encoded.
 
     Apart from the transaction, so that a writer can make them before it
@@ -93,6 +91,10 @@ def call_log_rows(entries: Sequence[Mapping[str, Any]], clock: Callable[[], str]
     """
     rows = []
     for entry in entries:
+        if type(entry) is CallLogRow:  # an exec's row, made by the call log's writer: only its detail to encode
+            detail = entry[-1]
+            rows.append(entry if detail is None else (*entry[:-1], encode_json(detail)))
+            continue
         if not _CALL_LOG_COLUMN_SET.issuperset(entry):
             unknown = set(entry) - _CALL_LOG_COLUMN_SET
             raise InvalidValue(sorted(unknown)[0], "is not a call-log column", CALL_LOG_COLUMNS)

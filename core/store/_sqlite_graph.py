@@ -87,20 +87,19 @@ class GraphReads(SQLiteTxCore):
                 for row in self.task_documents(task_id, task_read=True)
             ]
             return task, documents, self.edges_of(task_id)
-        fetch = self._fetch
-        found = fetch(_TASK_ROW, (task_id,))
+        # The row, its links and its edges in one call (the linked documents, when there are any, after them).
+        found, links, edge_rows = self._fetch_each((_TASK_ROW, (task_id,)), (_TASK_LINKS, (task_id,)), (_TASK_EDGES, (task_id,)))
         if not found:
             raise NotFound("task", task_id)
         task = decode(_TASK.columns, found[0], _TASK_JSON)
-        links = fetch(_TASK_LINKS, (task_id,))
         documents: list[dict] = []
         if links:
             keys = (*(key for key, _ in document_shape), "role")
             columns = ", ".join(column for _, column in document_shape)
-            shown = {values[0]: values for values in fetch(f"SELECT {columns} FROM documents WHERE id IN ({', '.join('?' * len(links))})",
-                                                           [document_id for document_id, _ in links])}
+            shown = {values[0]: values for values in self._fetch(f"SELECT {columns} FROM documents WHERE id IN ({', '.join('?' * len(links))})",
+                                                                 [document_id for document_id, _ in links])}
             documents = [dict(zip(keys, (*shown[document_id], role))) for document_id, role in links]
-        edges = [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in fetch(_TASK_EDGES, (task_id,))]
+        edges = [decode(EDGE_COLUMNS, values, _EDGE_JSON) for values in edge_rows] if edge_rows else []
         return task, documents, edges
 
 

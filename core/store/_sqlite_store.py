@@ -27,7 +27,7 @@ from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
 from ._migrate import migrate
 from ._rows import decode, json_columns_of, utc_now
 from ._sqlite_bookkeeping import call_log_rows
-from ._sqlite_conn import connect, fetch, run
+from ._sqlite_conn import _TRANSLATED, connect, fetch, run, store_error
 from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
 
 _DUMP_ORDER = {
@@ -280,10 +280,26 @@ class _ReadScope:
         if conn.in_transaction:
             raise StoreError("a transaction is already open on this thread; pass its tx along instead")
         tx = SQLiteReadTransaction(conn, store._clock, observe=self._observe)
-        run(conn, "BEGIN")
+        # run()'s body, inline (as at the COMMIT below): every read call passes here.
+        try:
+            conn.execute("BEGIN")
+        except _TRANSLATED as error:
+            raise store_error(error) from error
         self._conn, self._tx = conn, tx
         return tx
 
     def __exit__(self, exc_type: Any, exc: Any, traceback: Any) -> None:
         self._tx._open = False
-        _end(self._conn, failed=exc_type is not None)
+        conn = self._conn
+        if exc_type is not None or not conn.in_transaction:
+            _end(conn, failed=exc_type is not None)
+            return
+        # _end's commit, inline: a clean read is nearly every call.
+        try:
+            conn.execute("COMMIT")
+        except BaseException as error:
+            if conn.in_transaction:
+                run(conn, "ROLLBACK")
+            if isinstance(error, _TRANSLATED):
+                raise store_error(error) from error
+            raise

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from .._call_log_row import CALL_ROW_KEYS
 from .._log import LazyLogger
 from .._record import field, record
 from ..exec._envelope import new_trace_id
@@ -267,7 +268,7 @@ class Telemetry:
                     # prepare_call found the arguments flat and ASCII, with ints short enough to write: nothing here can fail.
                     entry = ArgsLater(row, dict(args))
                 else:
-                    entry = call_log.with_args(row, args)
+                    entry = call_log.with_args(dict(zip(CALL_ROW_KEYS, row)), args)
         except Exception:
             log.warning("could not make the telemetry event of an exec", exc_info=True)
             return
@@ -302,34 +303,20 @@ class Telemetry:
 
 def event_row(event: CallEvent) -> dict[str, Any]:
     """The call-log columns an event fills (an exec's arguments come from the call log's own entry)."""
-    return call_row(
+    return dict(zip(CALL_ROW_KEYS, call_row(
         event.trace_id, event.subject, event.tool_name, event.duration_ms, event.ok, event.code, event.dry_run, event.actor,
         event.kind, event.session_id, event.chain_id, event.parent_id, event.lane, event.detail,
-    )
+    )))
 
 
 def call_row(
     trace_id: str, subject: str, tool_name: str, duration_ms: float, ok: bool, code: str | None, dry_run: bool, actor: str,
     kind: str, session_id: str, chain_id: str | None, parent_id: str | None, lane: str | None, detail: Any,
-) -> dict[str, Any]:
-    """The call-log columns of a call, from the values its event holds (an exec's row is made without the event).
+) -> tuple[Any, ...]:
+    """The call-log columns of a call (:data:`CALL_ROW_KEYS`, in order), from the values its event holds (an exec's row is made without the event).
 
     Positional: every exec calls it, and fourteen keywords cost more to pass than the row does to make.
+    A tuple: an exec's entry becomes its stored row with no dict in between (see ``ArgsLater``).
     """
-    return {
-        "ts": now_stamp(),
-        "trace_id": trace_id,
-        "op": subject,
-        "tool_name": tool_name,
-        "duration_ms": duration_ms,
-        "ok": ok,
-        "code": code,
-        "dry_run": dry_run,
-        "caller": actor,
-        "kind": kind,
-        "session_id": session_id,
-        "chain_id": chain_id,
-        "parent_id": parent_id,
-        "lane": lane,
-        "detail": scrub_text(dict(detail)) if detail else None,
-    }
+    return (now_stamp(), trace_id, subject, tool_name, duration_ms, ok, code, dry_run, actor,
+            kind, session_id, chain_id, parent_id, lane, scrub_text(dict(detail)) if detail else None)

@@ -101,3 +101,26 @@ def test_the_arguments_are_copied_when_called_and_every_entry_is_written_in_orde
     assert [entry["args"] for entry in execs] == [{"limit": 2}, {"limit": 4, "state_key": "todo"}]
     assert [entry["kind"] for entry in entries] == ["exec", "help", "exec"]
     assert all(len(entry["args_digest"]) == 16 for entry in execs)
+
+
+def test_an_exec_row_made_without_a_dict_is_the_row_the_dict_gives():
+    from opgate.core._call_log_row import CALL_ROW_KEYS, CallLogRow
+    from opgate.core.exec._call_log_args import ArgsLater
+    from opgate.core.store._sqlite_bookkeeping import call_log_rows
+    from opgate.core.telemetry._recorder import call_row
+
+    def clock():
+        return "2026-01-01T00:00:00Z"
+
+    for detail, args in (
+        ({}, {"task_id": "t-1", "limit": 5, "ratio": 0.5, "flag": True, "none": None}),
+        ({"in_lane": True}, {}),
+        ({"in_lane": False}, {"text": "x" * 5000}),  # past the bound: the general path's columns
+    ):
+        for ok, dry_run in ((True, False), (False, True)):
+            values = call_row("tr_1", "onto.task.get", "get_onto_task", 1.25, ok, None if ok else "NOT_FOUND", dry_run, "local",
+                              "exec", "se_1", None, "tr_0", "lane", detail)
+            made = ArgsLater(values, dict(args)).entry(4096)
+            as_dict = ArgsLater(dict(zip(CALL_ROW_KEYS, values)), dict(args)).entry(4096)
+            assert isinstance(made, CallLogRow) == ("text" not in args)  # arguments cut to the bound go the general way
+            assert call_log_rows([made], clock) == call_log_rows([as_dict], clock), (detail, args, ok)

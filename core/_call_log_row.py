@@ -1,0 +1,35 @@
+"""The call log's columns, and a row of them made already (an exec's, by the call log's writer).
+
+Here rather than in the store so that the call log (loaded by every command,
+help and search included) can make a row without importing the store.
+"""
+
+from __future__ import annotations
+
+CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
+                    "caller", "args_digest", "args", "args_truncated",
+                    "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
+"""The call_log table's columns (``seq`` aside), in the order every row of it is spelled."""
+
+ARGS_AT = CALL_LOG_COLUMNS.index("args_digest")
+"""Where the three argument columns (digest, kept copy, whether it was cut) start."""
+
+CALL_ROW_KEYS = (*CALL_LOG_COLUMNS[:ARGS_AT], *CALL_LOG_COLUMNS[ARGS_AT + 3:])
+"""The columns a call's own values fill (``call_row``), the argument columns being the log's."""
+
+assert CALL_LOG_COLUMNS[ARGS_AT:ARGS_AT + 3] == ("args_digest", "args", "args_truncated")
+
+
+class CallLogRow(tuple):
+    """The values of :data:`CALL_LOG_COLUMNS` in order, as the store writes them (flags 0 or 1, ``args`` as JSON text), ``detail`` aside.
+
+    ``detail`` (the last value) is still a dict or ``None``: the store encodes
+    it as it encodes every entry's. ``call_log_rows`` takes such a row as it
+    is: an exec's entry goes from the call's values to the INSERT with no
+    dict in between (one per entry cost more than the row's other work).
+    """
+
+    __slots__ = ()
+
+
+__all__ = ["ARGS_AT", "CALL_LOG_COLUMNS", "CALL_ROW_KEYS", "CallLogRow"]
