@@ -30,6 +30,7 @@ from .._record import field, record
 from ..exec._envelope import new_trace_id
 from ..exec._call_log_args import ArgsLater
 from ..exec._telemetry import CallLog, now_stamp, outcome_code
+from ..echo_text import quoted
 from ..safe_json import scrub_text
 from ._events import CALL_KINDS, DISCOVERY_KINDS, CallEvent
 
@@ -87,7 +88,9 @@ def made_in_this_call(call: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def bounded_text(value: Any, chars: int = SUBJECT_CHARS) -> str:
-    text = value if type(value) is str and value.isascii() else scrub_text(value if isinstance(value, str) else "" if value is None else str(value))
+    # A subject that is not text (a caller's mistake, refused later) is shown by quoted(), which never raises: str() of
+    # an int past 4,300 digits or of a list nested past the recursion limit would.
+    text = value if type(value) is str and value.isascii() else scrub_text(value if isinstance(value, str) else "" if value is None else quoted(value, chars))
     return text if len(text) <= chars else text[:chars] + "…"
 
 

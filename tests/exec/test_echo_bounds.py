@@ -94,3 +94,21 @@ def test_gateway_calls_given_a_value_repr_cannot_write_answer_with_an_error(gate
     for where, answer in answers.items():
         assert answer["ok"] is False and answer["error"]["code"] != "INTERNAL", (where, answer)
         assert len(json.dumps(answer)) < 2_000, where
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("subject", [10**5000, _nested(100_000)], ids=["int-of-5000-digits", "list-nested-100k"])
+def test_help_and_search_refuse_a_subject_no_text_can_show(tmp_path, subject):
+    """The telemetry subject of a call whose path or query is not text is made without raising, so the refusal is the answer."""
+    gateway = Gateway(db_path=tmp_path / "w.db")  # call log on: the subject is recorded
+    try:
+        assert gateway.help(subject)["error"]["code"] == "VALIDATION_ERROR"
+        assert gateway.search(subject)["error"]["code"] == "VALIDATION_ERROR"
+    finally:
+        gateway.close()
