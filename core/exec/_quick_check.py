@@ -14,6 +14,7 @@ the shared catalogues, on generated valid and invalid arguments.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from ..linear_regex import PatternNotSupported, search
@@ -88,14 +89,22 @@ def _string_ok(schema: dict[str, Any], value: str) -> bool:
     return True
 
 
+# Each bound keyword with how the value must compare to it; no closure is made per call (every argument passes here).
+_NUMBER_BOUNDS = (("minimum", operator.ge), ("maximum", operator.le), ("exclusiveMinimum", operator.gt), ("exclusiveMaximum", operator.lt))
+
+
 def _number_ok(schema: dict[str, Any], value: int | float) -> bool:
-    for keyword, holds in (
-        ("minimum", lambda bound: value >= bound), ("maximum", lambda bound: value <= bound),
-        ("exclusiveMinimum", lambda bound: value > bound), ("exclusiveMaximum", lambda bound: value < bound),
-    ):
-        if keyword in schema and not (_limit(schema[keyword]) and holds(schema[keyword])):
+    for keyword, holds in _NUMBER_BOUNDS:
+        if keyword in schema and not (_limit(schema[keyword]) and holds(value, schema[keyword])):
             return False
     return True
+
+
+def _size_ok(schema: dict[str, Any], size: int, least: str, most: str) -> bool:
+    """``size`` (of an object or array) within the schema's ``least`` and ``most`` keywords, where present."""
+    if least in schema and not (_count(schema[least]) and size >= schema[least]):
+        return False
+    return most not in schema or (_count(schema[most]) and size <= schema[most])
 
 
 def _object_ok(schema: dict[str, Any], value: dict[str, Any], depth: int) -> bool:
@@ -105,9 +114,8 @@ def _object_ok(schema: dict[str, Any], value: dict[str, Any], depth: int) -> boo
         return False
     if not all(type(name) is str and name in value for name in required):
         return False
-    for keyword, holds in (("minProperties", lambda n: len(value) >= n), ("maxProperties", lambda n: len(value) <= n)):
-        if keyword in schema and not (_count(schema[keyword]) and holds(schema[keyword])):
-            return False
+    if not _size_ok(schema, len(value), "minProperties", "maxProperties"):
+        return False
     additional = schema.get("additionalProperties", True)
     for name, item in value.items():
         if name in properties:
@@ -119,9 +127,8 @@ def _object_ok(schema: dict[str, Any], value: dict[str, Any], depth: int) -> boo
 
 
 def _array_ok(schema: dict[str, Any], value: list[Any], depth: int) -> bool:
-    for keyword, holds in (("minItems", lambda n: len(value) >= n), ("maxItems", lambda n: len(value) <= n)):
-        if keyword in schema and not (_count(schema[keyword]) and holds(schema[keyword])):
-            return False
+    if not _size_ok(schema, len(value), "minItems", "maxItems"):
+        return False
     if "items" in schema:
         return all(_valid(schema["items"], item, depth + 1) for item in value)
     return True
