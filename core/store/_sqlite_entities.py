@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ._errors import Conflict, NotFound
@@ -42,6 +43,16 @@ def title_key(title: str) -> str:
     CPU in a create; the stored side stays the indexed expression.
     """
     return title.translate(_TITLE_KEY_TABLE)
+
+
+@lru_cache(maxsize=16)
+def _title_where(display: str, char_function: str, bound: bool) -> str:
+    """The title check's WHERE: the key bound as computed by :func:`title_key`, or computed by the database.
+
+    Spelled once per kind and dialect rather than on every create (seven nested strings each time).
+    """
+    key = title_key_sql(display, char_function)
+    return f"project_id = ? AND {key} = {'?' if bound else title_key_sql('?', char_function)}"
 
 
 def _insert_sql(spec: KindSpec) -> str:
@@ -110,11 +121,9 @@ class EntityReads(SQLiteTxCore):
         notion of equal.
         """
         spec = spec_for(kind)
-        key = title_key_sql(spec.display, self._CHAR_FUNCTION)
-        if self._TITLE_KEY_BOUND:
-            where, params = f"project_id = ? AND {key} = ?", [project_id, title_key(title)]
-        else:
-            where, params = f"project_id = ? AND {key} = {title_key_sql('?', self._CHAR_FUNCTION)}", [project_id, title]
+        bound = self._TITLE_KEY_BOUND
+        where = _title_where(spec.display, self._CHAR_FUNCTION, bound)
+        params = [project_id, title_key(title) if bound else title]
         lim, _ = page_params(limit, 0)
         rows = self._select(spec, where, [*params, lim], "ORDER BY seq LIMIT ?", checked_fields(spec, fields))
         total, exact = self._count(f"FROM {spec.table} WHERE {where}", params, limit, 0, len(rows))
