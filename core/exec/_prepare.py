@@ -20,7 +20,7 @@ from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._errors import InvalidArguments, NotFoundError
 from ._session import Session
-from ._validation import ArgumentValidator
+from ._validation import ArgumentValidator, problem_count
 
 
 @record
@@ -192,8 +192,8 @@ def prepare_call(
     field_errors, headline = validator.check(record, args)
     if field_errors:
         extra = help_inline(record) if _mostly_wrong(args, field_errors) else {}
-        count = len(field_errors)
-        message = f"{count} problem{'s' if count > 1 else ''} with the arguments of {record.op}: {field_errors[0]['message'] if field_errors else headline}"
+        count = problem_count(field_errors)
+        message = f"{count:,} problem{'s' if count > 1 else ''} with the arguments of {record.op}: {field_errors[0]['message'] if field_errors else headline}"
         raise CallRejected(message, field_errors=field_errors, **extra)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255):
         raise CallRejected("idempotency_key must be a string of 1 to 255 characters", field_errors=[{"field": "idempotency_key", "path": "/idempotency_key", "code": "invalid_type", "message": "1 to 255 characters"}])

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..echo_text import quoted
 from ..exec._envelope import failure
 from ..jsonpointer import resolve_local_schema
 
 _MAX_REF_DEPTH = 8
 _MAX_NESTING = 32
 _MAX_VALIDATORS = 64
+UNKNOWN_NAMED = 10
+"""Unknown argument names a gateway tool's refusal names; the rest are counted."""
 # The tools' schemas are module constants: each gets its validator once, not on every call
 # (building one took about a tenth of a gateway call over MCP). Keyed by identity, and the
 # schema kept with it, so that an id reused by another dict can never find a stale validator.
@@ -87,7 +90,10 @@ def check_arguments(tool: str, arguments: Any, schema: dict[str, Any]) -> dict[s
     allowed = set(schema.get("properties", {}))
     unknown = sorted(str(name) for name in set(arguments) - allowed)
     if unknown:
-        return _bad_arguments(tool, f"{tool} does not take {', '.join(map(repr, unknown))}; it takes {', '.join(sorted(allowed))}")
+        named = ", ".join(map(quoted, unknown[:UNKNOWN_NAMED]))
+        if len(unknown) > UNKNOWN_NAMED:
+            named += f" and {len(unknown) - UNKNOWN_NAMED:,} more"
+        return _bad_arguments(tool, f"{tool} does not take {named}; it takes {', '.join(sorted(allowed))}")
     from ..exec._validation import field_errors_of
 
     errors = list(_validator(schema).iter_errors(arguments))

@@ -112,3 +112,27 @@ def test_help_and_search_refuse_a_subject_no_text_can_show(tmp_path, subject):
         assert gateway.search(subject)["error"]["code"] == "VALIDATION_ERROR"
     finally:
         gateway.close()
+
+
+def test_thousands_of_unknown_arguments_are_counted_not_each_listed(gateway):
+    """Each listed unknown name looks for a close known one; 30,000 of them are 49 rows and one that counts the rest."""
+    args = {"titl": "x", **{f"k{i}": i for i in range(30_000)}}
+    error = gateway.exec("onto.task.create", args)["error"]
+    rows = error["details"]["field_errors"]
+    unknown = [row for row in rows if row["code"] == "unknown_argument"]
+    assert len(unknown) == 50 and unknown[-1]["more"] == 30_001 - 49
+    assert unknown[-1]["message"] == "29,952 more unknown arguments, not listed"
+    assert error["message"].startswith("30,003 problems with the arguments of onto.task.create")
+    assert any(row.get("suggestion") == "title" for row in unknown)  # a listed typo still gets its suggestion
+    assert [row["code"] for row in rows[50:]] == ["missing_required", "missing_required"]
+
+
+def test_a_few_unknown_arguments_are_each_listed(gateway):
+    rows = gateway.exec("onto.task.create", {f"k{i}": i for i in range(50)})["error"]["details"]["field_errors"]
+    assert sum(row["code"] == "unknown_argument" for row in rows) == 50 and not any("more" in row for row in rows)
+
+
+def test_a_gateway_tool_names_ten_unknown_arguments_and_counts_the_rest():
+    router = ToolRouter(Gateway(call_log=False))
+    message = router.call("search", {"query": "tasks", **{f"k{i}": i for i in range(30_000)}})["error"]["message"]
+    assert message.count("'k") == 10 and "and 29,990 more; it takes" in message
