@@ -234,3 +234,27 @@ def test_the_builtin_requests_meet_the_issue_goals(gateway, part):
         r5 += sum(bool(slot & set(found)) for slot in slots) / len(slots)
     assert 100 * r5 / len(requests) >= 85
     assert 100 * r1 / len(requests) >= 65
+
+
+def test_a_verbs_lifted_and_barred_ops_are_worked_out_once_and_equal_the_rule(gateway):
+    """Requests naming the same verb (or its synonyms) share one lifted set and one barred set, equal to the rule worked out from scratch."""
+    index = gateway.search_index
+    rules, lexical = index.rules, index.lexical
+    found = {}
+    for query in ("create one", "make one", "add one", "create a task", "make a new goal", "create a task in the project", "delete the task", "list tasks", "list them"):
+        intent = index.read_request(query)
+        terms = set(lexical.query_terms(query))
+        lifted, barred = rules.factors(intent, terms)
+        named: set[int] = set()
+        for term in sorted(t for t in terms if t in rules._by_action_term):
+            ops = rules._by_action_term[term]
+            by_entity = rules._by_entity_of(term)
+            narrowed = [d for entity in intent.entities for d in by_entity.get(entity, ())] if intent.entities else []
+            named.update([*narrowed, *by_entity.get(None, ())] if narrowed else ops)
+        assert lifted == named, query
+        assert barred == (set() if intent.asks_removal else set(rules.destructive) - named), query
+        found[query] = (lifted, barred)
+    # "create", "make" and "add" are one verb: the same set object, so what is kept per set is worked out once.
+    assert found["create one"][0] and found["create one"][0] is found["make one"][0] is found["add one"][0]
+    assert found["create one"][1] is found["add one"][1]
+    assert found["create one"][0] != found["list them"][0]
