@@ -23,8 +23,9 @@ assert CALL_LOG_COLUMNS[ARGS_AT:ARGS_AT + 3] == ("args_digest", "args", "args_tr
 class CallLogRow(tuple):
     """The values of :data:`CALL_LOG_COLUMNS` in order, as the store writes them (flags 0 or 1, ``args`` as JSON text), ``detail`` aside.
 
-    ``detail`` (the last value) is still a dict or ``None``: the store encodes
-    it as it encodes every entry's. ``call_log_rows`` takes such a row as it
+    ``args`` is plain ``str`` (a row is stored as it is, so no ``JsonText``
+    mark is needed). ``detail`` (the last value) is still a dict or ``None``:
+    the store encodes it as it encodes every entry's. ``call_log_rows`` takes such a row as it
     is: an exec's entry goes from the call's values to the INSERT with no
     dict in between (one per entry cost more than the row's other work).
     """

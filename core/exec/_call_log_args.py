@@ -18,6 +18,9 @@ from ..safe_json import is_clean_text, scrub_text
 
 _HEAD_CHARS = 200
 
+# ArgsLater.entry spells an exec's row in this order: the call's first nine values, the three argument columns, the rest.
+assert ARGS_AT == 9 and len(CALL_ROW_KEYS) == 15 and CALL_ROW_KEYS[5] == "ok" and CALL_ROW_KEYS[7] == "dry_run"
+
 _FLAT = (str, int, float, bool, type(None))
 _SORTED_JSON = encoder_made_once(sort_keys=True)
 """``json.dumps(value, sort_keys=True)`` of flat arguments (which cannot hold a cycle), without making an encoder on every call."""
@@ -112,8 +115,10 @@ class ArgsLater:
         if type(row) is tuple:
             if len(text) <= chars:
                 # The digest's text is the stored copy too (the store writes it as it is): one encoding, not two.
-                return CallLogRow((*row[:5], 1 if row[5] else 0, row[6], 1 if row[7] else 0, *row[8:ARGS_AT],
-                                   sha256(text.encode()).hexdigest()[:16], JsonText(text), 0, *row[ARGS_AT:]))
+                # Spelled value by value (see the assert below): slices and unpacking built three lists per entry.
+                return CallLogRow((row[0], row[1], row[2], row[3], row[4], 1 if row[5] else 0, row[6], 1 if row[7] else 0, row[8],
+                                   sha256(text.encode()).hexdigest()[:16], text, 0,  # a stored row's args is its text already
+                                   row[9], row[10], row[11], row[12], row[13], row[14]))
             row = dict(zip(CALL_ROW_KEYS, row))
         if len(text) > chars:
             return {**args_columns(args, chars), **row}

@@ -248,10 +248,10 @@ class CallLog:
 
     def _completed(self, batch: list[dict[str, Any] | ArgsLater]) -> list[dict[str, Any]]:
         """The batch with every entry's argument columns made (see :class:`ArgsLater`)."""
-        if not any(type(entry) is ArgsLater for entry in batch):
-            return batch
         chars = self._settings.call_log_args_chars
-        entries = []
+        entries: list[Any] = []
+        keep = entries.append
+        # One pass, no test of the whole batch first: nearly every entry is an ArgsLater.
         for entry in batch:
             if type(entry) is ArgsLater:
                 try:
@@ -259,7 +259,7 @@ class CallLog:
                 except Exception:  # as when the entry was made at call time: reported, and that entry alone is left out
                     log.warning("could not make the call log entry", exc_info=True)
                     continue
-            entries.append(entry)
+            keep(entry)
         return entries
 
     def _per_thread_database(self) -> bool:

@@ -107,7 +107,21 @@ class UnobservedReads(ReadLog):
     A plain read hands out no digest, so noting what it read (every column
     of every row, the canonical text of every query) was work thrown away;
     without it a list also fetches only the columns it shows.
+
+    It keeps nothing either, so every such transaction shares one,
+    :data:`UNOBSERVED` (a plain get made two dicts and two sets for it).
     """
+
+    _rows: dict = {}
+    _queries: dict = {}
+    _written: frozenset = frozenset()
+    _written_ids: frozenset = frozenset()
+
+    def __init__(self) -> None:
+        pass
+
+    def wrote(self, kind: str, id: str) -> None:
+        raise StoreError("a transaction opened with observe=False is a read: it writes nothing")
 
     def saw(self, kind: str, id: str, values: tuple) -> None:
         pass
@@ -120,3 +134,7 @@ class UnobservedReads(ReadLog):
 
     def digest(self) -> str:
         raise StoreError("this read transaction was opened with observe=False, so it has no state digest")
+
+
+UNOBSERVED = UnobservedReads()
+"""The read log every ``observe=False`` transaction shares: it notes nothing, so there is nothing to share."""

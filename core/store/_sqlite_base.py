@@ -15,7 +15,7 @@ from typing import Any
 
 import apsw
 
-from ._digest import ReadLog, UnobservedReads
+from ._digest import UNOBSERVED, ReadLog
 from ._errors import Conflict, NotFound, StoreBusy, StoreError
 from ._kinds import EDGE_COLUMNS, LINK_COLUMNS, KindSpec, spec_for
 from ._rows import Shape, decode, rows_plan
@@ -53,9 +53,9 @@ class SQLiteTxCore:
     def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
         self._conn = conn
         self._clock = clock
-        # A transaction that will never be asked for its digest notes nothing (see UnobservedReads).
+        # A transaction that will never be asked for its digest notes nothing (see UnobservedReads; they share UNOBSERVED).
         self._observing = observe
-        self._reads = ReadLog() if observe else UnobservedReads()
+        self._reads = ReadLog() if observe else UNOBSERVED
         self._open = True
         # False only in a write transaction opened with ``lock_late`` until its first write.
         self._locked = True
