@@ -13,7 +13,7 @@ same load from other jobs on a shared machine:
   the call log on (validation, the handler's checks, the write transaction,
   the envelope, the log entry);
 - floor: an apsw connection set up like the store's (WAL, busy timeout,
-  synchronous NORMAL, 64 MiB page cache) doing ``BEGIN IMMEDIATE; INSERT INTO tasks ...; COMMIT``
+  synchronous NORMAL, 64 MiB page cache, the store's checkpoint pace) doing ``BEGIN IMMEDIATE; INSERT INTO tasks ...; COMMIT``
   per task on the same schema (its search triggers included).
 Throughput is all creates over the summed wall time of the slices (each from
 the common start to the last process's end); the worst call is the slowest
@@ -60,6 +60,8 @@ def opgate_worker(db: str, creates: int, tag: str) -> list[float]:
 def raw_worker(db: str, creates: int, tag: str, patient: bool = False) -> list[float]:
     import apsw
 
+    from opgate.core.store._sqlite_conn import checkpoint_policy
+
     conn = apsw.Connection(db)
     if patient:
         from opgate.core.store._sqlite_conn import patient as patient_handler
@@ -71,6 +73,7 @@ def raw_worker(db: str, creates: int, tag: str, patient: bool = False) -> list[f
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA cache_size = -65536")  # the store's CACHE_KIB
+    conn.set_wal_hook(checkpoint_policy())  # the store's checkpoint pace: once per 1,000 new WAL frames
 
     def insert(n: int) -> bool:
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
