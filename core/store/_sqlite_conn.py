@@ -27,8 +27,6 @@ random page of the id index), and a bulk insert slowed down as the store
 grew: 100,000 entities took 157 s in raw apsw against 57 s with 64 MiB. The
 cache fills only as pages are read, so a small workspace stays small.
 """
-CHECKPOINT_EVERY_FRAMES = 1000
-"""A connection checkpoints the WAL once this many frames were added since its last checkpoint (SQLite's mark)."""
 BUSY_POLL_S = (0.0005, 0.002)
 """How long a connection waiting for a lock sleeps between tries: a random span in this range."""
 
@@ -58,38 +56,8 @@ def patient(timeout_ms: int = BUSY_TIMEOUT_MS) -> Callable[[int], bool]:
     return handler
 
 
-def checkpoint_policy(every_frames: int = CHECKPOINT_EVERY_FRAMES) -> Callable[[apsw.Connection, str, int], int]:
-    """A WAL hook: a passive checkpoint once the WAL grew ``every_frames`` since this connection's last one.
-
-    SQLite's own hook checkpoints after every commit that leaves the WAL at
-    1,000 frames or more. With one writer the WAL then starts again from
-    the top, so that is one checkpoint per 1,000 frames. With several
-    processes writing, some connection always holds a snapshot, the WAL is
-    never restarted, and every commit tries a checkpoint, each one syncing
-    the WAL and copying the few frames no reader still needs (4 processes
-    making tasks: 0.8 syncs a create against raw apsw's 0.25, see
-    docs/performance.md). This hook keeps the single writer's pace in that
-    case too: as many commits wait for their WAL sync (the only thing
-    ``synchronous = NORMAL`` defers to a checkpoint) as with one writer.
-    """
-    last = 0
-
-    def hook(conn: apsw.Connection, db_name: str, wal_frames: int) -> int:
-        nonlocal last
-        if wal_frames < last:  # the WAL started again from the top
-            last = 0
-        if wal_frames - last >= every_frames:
-            last = wal_frames
-            # As SQLite's own hook does, a checkpoint that cannot run now is left to the next one.
-            with contextlib.suppress(apsw.Error):
-                conn.wal_checkpoint(db_name)
-        return apsw.SQLITE_OK
-
-    return hook
-
-
 def connect(path: str) -> apsw.Connection:
-    """A connection in WAL mode with foreign keys on, a patient busy handler and a paced checkpoint."""
+    """A connection in WAL mode with foreign keys on and a patient busy handler."""
     with translated():
         conn = apsw.Connection(path)
         conn.set_busy_handler(patient())
@@ -98,7 +66,6 @@ def connect(path: str) -> apsw.Connection:
         # In WAL mode NORMAL still never corrupts; it only skips the fsync per commit.
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        conn.set_wal_hook(checkpoint_policy())  # instead of SQLite's checkpoint on every commit past 1,000 frames
         # The query planner stability guarantee: a plan never depends on a value bound to it. Without it,
         # the SQLite apsw bundles plans a statement with ``LIMIT ?`` (every page of a list), or with ORDER
         # BY over an equality on an indexed expression (the title check of every new task), for the values
