@@ -18,7 +18,11 @@ same load from other jobs on a shared machine:
 Throughput is all creates over the summed wall time of the slices (each from
 the common start to the last process's end); the worst call is the slowest
 single create anywhere. CPU is the workers' own CPU time (every thread) per
-create, which moves less than wall time when the machine is busy.
+create, which moves less than wall time when the machine is busy. Pages read
+is SQLite's page-cache misses per create over the worker's connections (each
+one a read from the database file or its WAL): in WAL mode a connection drops
+its whole page cache whenever another one has committed since its last
+transaction.
 Goal: opgate at least 50% of the floor's throughput, worst call under 0.3 s.
 """
 
@@ -42,6 +46,27 @@ GOAL_THROUGHPUT = 0.5
 GOAL_WORST_S = 0.3
 PATIENT_FLOOR = "raw apsw, patient"
 CPU_AT_START = 0.0
+PAGES_READ = 0
+_CONNECTIONS: list = []  # every apsw connection a worker opens, for its cache misses
+
+
+def _count_connections() -> None:
+    import apsw
+
+    apsw.connection_hooks.append(_CONNECTIONS.append)
+
+
+def _pages_read() -> dict[int, int]:
+    """Page-cache misses so far, by connection; a closed connection or one busy in another thread is left out."""
+    import apsw
+
+    misses = {}
+    for conn in _CONNECTIONS:
+        try:
+            misses[id(conn)] = conn.status(apsw.SQLITE_DBSTATUS_CACHE_MISS)[0]
+        except apsw.Error:
+            pass
+    return misses
 
 
 def opgate_worker(db: str, creates: int, tag: str) -> list[float]:
@@ -97,17 +122,20 @@ def _timed(creates: int, call) -> list[float]:
     time.sleep(max(0.0, start_at - time.time()))
     global CPU_AT_START
     CPU_AT_START = time.process_time()  # the import and warm-up before the start are not a create's
+    pages_at_start = _pages_read()
     times = []
     for n in range(creates):
         started = time.perf_counter()
         if not call(n):
             raise RuntimeError("a create failed")
         times.append(time.perf_counter() - started)
+    global PAGES_READ
+    PAGES_READ = sum(n - pages_at_start.get(conn, 0) for conn, n in _pages_read().items())
     return times
 
 
-def run_slice(side: str, db: Path, processes: int, creates: int, first: int, python: str) -> tuple[float, list[float], float]:
-    """(wall seconds, every call's time, CPU seconds of the workers) of one slice."""
+def run_slice(side: str, db: Path, processes: int, creates: int, first: int, python: str) -> tuple[float, list[float], float, int]:
+    """(wall seconds, every call's time, CPU seconds of the workers, pages they read) of one slice."""
     workers = [
         subprocess.Popen([python, __file__, "--worker", side, str(db), str(creates), f"{first}-{n}"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -126,7 +154,8 @@ def run_slice(side: str, db: Path, processes: int, creates: int, first: int, pyt
     if any(worker.returncode for worker in workers):
         raise RuntimeError(f"a {side} worker failed")
     ended = max(out["ended"] for out in outputs)
-    return ended - start_at, [t for out in outputs for t in out["times"]], sum(out["cpu"] for out in outputs)
+    cpu, pages = sum(out["cpu"] for out in outputs), sum(out["pages"] for out in outputs)
+    return ended - start_at, [t for out in outputs for t in out["times"]], cpu, pages
 
 
 def main() -> None:
@@ -140,11 +169,12 @@ def main() -> None:
     options = parser.parse_args()
     if options.worker:
         side, db, creates, tag = options.worker
+        _count_connections()
         if side.startswith("raw apsw"):
             times = raw_worker(db, int(creates), tag, patient=side == PATIENT_FLOOR)
         else:
             times = opgate_worker(db, int(creates), tag)
-        print(json.dumps({"times": times, "ended": time.time(), "cpu": time.process_time() - CPU_AT_START}))
+        print(json.dumps({"times": times, "ended": time.time(), "cpu": time.process_time() - CPU_AT_START, "pages": PAGES_READ}))
         return
     pythons = {"opgate": sys.executable, "raw apsw": sys.executable}
     if options.compare:
@@ -152,7 +182,7 @@ def main() -> None:
     if options.patient_floor:
         pythons[PATIENT_FLOOR] = sys.executable
     sides = tuple(pythons)
-    totals = {side: [0.0, [], 0.0] for side in sides}
+    totals = {side: [0.0, [], 0.0, 0] for side in sides}
     per_slice = options.creates // options.rounds
     with tempfile.TemporaryDirectory() as tmp:
         dbs = {side: Path(tmp) / f"{side.replace(' ', '_').replace(',', '')}.db" for side in sides}
@@ -161,23 +191,24 @@ def main() -> None:
             subprocess.run([pythons[side], "-c", f"from opgate.core.store import open_store; open_store({str(db)!r}).close()"], check=True)
         for round_ in range(options.rounds):
             for side in sides if round_ % 2 == 0 else sides[::-1]:
-                wall, times, cpu = run_slice(side, dbs[side], options.processes, per_slice, round_, pythons[side])
+                wall, times, cpu, pages = run_slice(side, dbs[side], options.processes, per_slice, round_, pythons[side])
                 totals[side][0] += wall
                 totals[side][1] += times
                 totals[side][2] += cpu
-    results = {side: (len(times) / wall, times, cpu / len(times)) for side, (wall, times, cpu) in totals.items()}
+                totals[side][3] += pages
+    results = {side: (len(times) / wall, times, cpu / len(times), pages / len(times)) for side, (wall, times, cpu, pages) in totals.items()}
     rows = []
-    for side, (throughput, times, cpu) in results.items():
+    for side, (throughput, times, cpu, pages) in results.items():
         ms = [t * 1000 for t in times]
-        rows.append([side, f"{throughput:.0f}", f"{median(ms):.2f}", f"{p95(ms):.2f}", f"{max(ms):.1f}", f"{cpu * 1000:.2f}"])
+        rows.append([side, f"{throughput:.0f}", f"{median(ms):.2f}", f"{p95(ms):.2f}", f"{max(ms):.1f}", f"{cpu * 1000:.2f}", f"{pages:.1f}"])
     ours, floor = results["opgate"], results["raw apsw"]
     ratio = ours[0] / floor[0]
-    for side, (throughput, times, cpu) in results.items():
+    for side, (throughput, times, cpu, pages) in results.items():
         if side != "raw apsw":  # every other side against the floor as the issue measured it
-            rows.append([f"{side} / raw", f"{throughput / floor[0]:.0%}", "", "", f"{max(times) / max(floor[1]):.1f}x", f"{cpu / floor[2]:.1f}x"])
+            rows.append([f"{side} / raw", f"{throughput / floor[0]:.0%}", "", "", f"{max(times) / max(floor[1]):.1f}x", f"{cpu / floor[2]:.1f}x", ""])
     print_table(
         f"{options.processes} processes x {per_slice * options.rounds} creates in {options.rounds} slices per side, taking turns, one shared workspace",
-        ["side", "creates/s", "median ms", "p95 ms", "worst ms", "CPU ms/create"], rows,
+        ["side", "creates/s", "median ms", "p95 ms", "worst ms", "CPU ms/create", "pages read/create"], rows,
     )
     worst = max(ours[1])
     print(f"\ngoal: >= {GOAL_THROUGHPUT:.0%} of raw throughput ({'met' if ratio >= GOAL_THROUGHPUT else 'NOT met'}: {ratio:.0%}); "
