@@ -68,8 +68,8 @@ finally:
 """
 
 
-def test_sigterm_twice_during_a_call_lets_the_call_finish_and_be_logged(tmp_path):
-    db = tmp_path / "workspace.db"
+def _slow_call_running(tmp_path, db) -> subprocess.Popen:
+    """A stdio server on ``db`` whose one exec (id 1) is running, slowly, when this returns."""
     script = tmp_path / "slow_server.py"
     script.write_text(_SLOW_SERVER)
     running = tmp_path / "running"
@@ -82,6 +82,12 @@ def test_sigterm_twice_during_a_call_lets_the_call_finish_and_be_logged(tmp_path
     deadline = time.monotonic() + 60
     while not running.exists() and time.monotonic() < deadline:
         time.sleep(0.02)
+    return process
+
+
+def test_sigterm_twice_during_a_call_lets_the_call_finish_and_be_logged(tmp_path):
+    db = tmp_path / "workspace.db"
+    process = _slow_call_running(tmp_path, db)
     process.send_signal(signal.SIGTERM)
     time.sleep(0.1)
     process.send_signal(signal.SIGTERM)  # a second one must not cut the ending short
@@ -117,18 +123,7 @@ def test_sigterm_stops_a_server_whose_client_stopped_reading(tmp_path):
 def test_a_call_running_at_sigterm_sends_its_answer_before_the_server_stops(tmp_path):
     # As over HTTP: the call ran to the end and was logged, but its answer was never written.
     db = tmp_path / "workspace.db"
-    script = tmp_path / "slow_server.py"
-    script.write_text(_SLOW_SERVER)
-    running = tmp_path / "running"
-    process = subprocess.Popen([sys.executable, str(script), str(db), str(running)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert process.stdout is not None
-    _send(process, INITIALIZE)
-    assert json.loads(process.stdout.readline())["id"] == 0
-    _send(process, INITIALIZED)
-    _send(process, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.list"}}})
-    deadline = time.monotonic() + 60
-    while not running.exists() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    process = _slow_call_running(tmp_path, db)
     process.send_signal(signal.SIGTERM)
     rest, errors = process.communicate(timeout=60)
     assert process.returncode == 0 and f"stopped by {int(signal.SIGTERM)}".encode() in errors, errors.decode()[-2000:]
