@@ -112,10 +112,8 @@ class UnobservedReads(ReadLog):
     :data:`UNOBSERVED` (a plain get made two dicts and two sets for it).
     """
 
-    _rows: dict = {}
-    _queries: dict = {}
+    # What is_own reads; every other method that would read ReadLog's fields is replaced below, so it holds none.
     _written: frozenset = frozenset()
-    _written_ids: frozenset = frozenset()
 
     def __init__(self) -> None:
         pass
