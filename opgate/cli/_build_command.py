@@ -81,7 +81,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print("[red]error:[/] give a folder of tool folders, or --builtin (not both)")
         return 2
     if folder is not None and not folder.is_dir():
-        console.print(Text.assemble(("error:", "red"), f" {folder} is not a folder"))
+        console.print(Text.assemble(("error:", "red"), f" {folder} is not a folder"), soft_wrap=True)
         return 2
     loads = builtin_catalog_loads() if args.builtin else [_folder_load(folder, args.namespace)]
     registry = build_registry(loads)
@@ -90,12 +90,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{errors} error(s); {len(registry)} tool(s) are fine. Nothing written.[/]")
         return 1
     if len(registry) == 0:
-        console.print(Text.assemble(("error:", "red"), f" no tool folders in {folder}: a tool folder holds schema.json, guide.md and handler.py (`opgate new tool NAME {folder}` makes one). Nothing written."))
+        console.print(Text.assemble(("error:", "red"), f" no tool folders in {folder}: a tool folder holds schema.json, guide.md and handler.py (`opgate new tool NAME {folder}` makes one). Nothing written."), soft_wrap=True)
         return 1
     try:
         write_registry(registry, args.out, commit=git_commit(fixtures_dir() if args.builtin else folder))
     except OSError as exc:
-        console.print(Text.assemble(("error:", "red"), f" cannot write {args.out}: {exc.strerror or exc}"))
+        console.print(Text.assemble(("error:", "red"), f" cannot write {args.out}: {exc.strerror or exc}"), soft_wrap=True)
         return 2
-    console.print(Text(f"wrote {args.out}: {len(registry)} ops, registry_version {registry.version}"))
+    console.print(Text(f"wrote {args.out}: {len(registry)} ops, registry_version {registry.version}"), soft_wrap=True)
     return _run_examples(args.out, console) if args.run_examples else 0

@@ -32,10 +32,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:
         folder = scaffold_tool_folder(args.name, args.dir)
     except ScaffoldError as exc:
-        console.print(Text.assemble(("error:", "red"), f" {exc}"), highlight=False)
+        console.print(Text.assemble(("error:", "red"), f" {exc}"), highlight=False, soft_wrap=True)
         return 2
     except OSError as exc:
-        console.print(Text.assemble(("error:", "red"), f" cannot write {args.dir / args.name}: {exc.strerror or exc}"), highlight=False)
+        console.print(Text.assemble(("error:", "red"), f" cannot write {args.dir / args.name}: {exc.strerror or exc}"), highlight=False, soft_wrap=True)
         return 2
-    console.print(Text(f"made {folder}: edit schema.json, guide.md and handler.py, then `opgate build {args.dir}`"), highlight=False)
+    console.print(Text(f"made {folder}: edit schema.json, guide.md and handler.py, then `opgate build {args.dir}`"), highlight=False, soft_wrap=True)
     return 0

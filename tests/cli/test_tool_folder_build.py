@@ -52,6 +52,19 @@ def test_new_refuses_a_bad_name_and_an_existing_folder(tmp_path):
     assert again.returncode == 2 and "already exists" in again.stdout
 
 
+def test_messages_naming_a_long_path_stay_on_one_line_in_a_pipe(tmp_path):
+    # Written for scripts: a path cut at the 80th column by a line break cannot be grepped or pasted.
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 4)
+    made = opgate("new", "tool", "fine", str(deep))
+    assert made.returncode == 0 and f"made {deep / 'fine'}:" in made.stdout, made.stdout
+    again = opgate("new", "tool", "fine", str(deep))
+    assert again.returncode == 2 and f"{deep / 'fine'} already exists;" in again.stdout, again.stdout
+    empty = deep / "empty"
+    empty.mkdir()
+    none = opgate("build", str(empty), "--out", str(tmp_path / "registry.json"))
+    assert none.returncode == 1 and f"no tool folders in {empty}:" in none.stdout, none.stdout
+
+
 def test_one_tool_folder_builds_that_tool_with_the_same_op(tmp_path):
     tools = tmp_path / "tools"
     opgate("new", "tool", "word-echo", str(tools))
