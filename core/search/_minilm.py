@@ -122,33 +122,8 @@ class Embedder:
 
     tokenizer: WordPiece
 
-    def _hidden(self, ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-        """The last hidden state of each row of ``ids`` (padded), and the mask of real tokens (1.0) against padding (0.0)."""
-        raise NotImplementedError
-
     def _encode(self, ids: list[list[int]]) -> np.ndarray:
-        hidden, real = self._hidden(ids)
-        return _pooled(hidden, real)
-
-    def _encode_with_tokens(self, ids: list[list[int]], cap: int) -> tuple[np.ndarray, list[np.ndarray]]:
-        """Pooled embeddings, and each row's first ``cap`` word-piece states (without [CLS] and [SEP]) at unit length, from one pass."""
-        hidden, real = self._hidden(ids)
-        rows = [_unit_rows(hidden[i, 1 : len(row) - 1][:cap]) for i, row in enumerate(ids)]
-        return _pooled(hidden, real), rows
-
-    def embed_with_tokens(self, texts: Sequence[str], cap: int, batch: int = BATCH) -> tuple[Any, list[Any]]:
-        """``embed(texts)``, and each text's token states (see ``_encode_with_tokens``), from the same passes."""
-        ids = [self.tokenizer.ids(t) for t in texts]
-        out = np.empty((len(ids), HIDDEN), dtype=np.float32)
-        tokens: list[Any] = [None] * len(ids)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), batch):
-            chosen = order[start : start + batch]
-            pooled, rows = self._encode_with_tokens([ids[i] for i in chosen], cap)
-            out[chosen] = pooled
-            for i, row in zip(chosen, rows):
-                tokens[i] = row
-        return out, tokens
+        raise NotImplementedError
 
     def embed(self, texts: Sequence[str], batch: int = BATCH) -> Any:
         ids = [self.tokenizer.ids(t) for t in texts]
@@ -180,7 +155,7 @@ class MiniLM(Embedder):
         """The model in a sentence-transformers folder (``model.safetensors``, ``vocab.txt``)."""
         return cls(read_safetensors(folder / "model.safetensors"), WordPiece.from_vocab_file(folder / "vocab.txt", MAX_TOKENS))
 
-    def _hidden(self, ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    def _encode(self, ids: list[list[int]]) -> np.ndarray:
         padded, real = padded_batch(ids, np.float32)
         length = padded.shape[1]
         x = _layer_norm(self.words[padded] + self.positions[:length], *self.norm)
@@ -189,16 +164,6 @@ class MiniLM(Embedder):
         mask = ((real[:, None, None, :] - 1.0) * np.float32(1e9)) if padding else None
         for layer in self.layers:
             x = layer(x, mask)
-        return x, real
-
-
-def _pooled(hidden: np.ndarray, real: np.ndarray) -> np.ndarray:
-    """Mean pooling over the real tokens, then unit length, as sentence-transformers does."""
-    weights = real.astype(np.float32)[:, :, None]
-    pooled = (hidden * weights).sum(1) / weights.sum(1)
-    return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
-
-
-def _unit_rows(rows: np.ndarray) -> np.ndarray:
-    return (rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)).astype(np.float32)
+        pooled = (x * real[:, :, None]).sum(1) / real.sum(1, keepdims=True)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 

