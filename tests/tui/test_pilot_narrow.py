@@ -1,0 +1,32 @@
+"""The explorer at 80x24, the smallest terminal a person demos on: nothing is cut, nothing is lost."""
+
+from __future__ import annotations
+
+import pytest
+from pilot_helpers import PROJECT, settle, type_text
+
+from opgate.tui.screens import IdPickerScreen
+from opgate.tui.widgets import FormField
+
+pytestmark = pytest.mark.anyio
+NARROW = (80, 24)
+
+
+def shown_text(widget) -> str:
+    """What the widget draws on the screen, line by line."""
+    return "\n".join(strip.text for strip in widget.render_lines(widget.size.region))
+
+
+async def test_a_field_error_wraps_instead_of_being_cut(app):
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await screen.open_op("onto.task.list")
+        await settle(pilot)
+        field = next(f for f in screen.query(FormField) if f.slot.path == ("limit",))
+        field.focus_input()
+        await type_text(pilot, "abc")
+        await settle(pilot)
+        label = field.query_one(".field-error")
+        assert label.size.width <= field.size.width
+        shown = " ".join(shown_text(label).split())
+        assert shown.endswith("abc' is not a whole number: type digits only, such as 3 or -2"), shown
