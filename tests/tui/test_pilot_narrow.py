@@ -30,3 +30,16 @@ async def test_a_field_error_wraps_instead_of_being_cut(app):
         assert label.size.width <= field.size.width
         shown = " ".join(shown_text(label).split())
         assert shown.endswith("abc' is not a whole number: type digits only, such as 3 or -2"), shown
+
+
+async def test_every_choice_of_the_id_picker_shows_its_id(app):
+    """A choice that fits the list's width until its scrollbar appears wraps onto a second line then: that line is drawn too."""
+    async with app.run_test(size=NARROW) as pilot:
+        app.push_screen(IdPickerScreen("document_id", PROJECT))
+        await settle(pilot)
+        options = app.screen.query_one("#picker-choices")
+        assert options.virtual_size.height > options.size.height, "the list scrolls, as the demo workspace's documents do at 80x24"
+        for index in range(options.option_count):
+            options.highlighted = index
+            await pilot.pause()
+            assert options.get_option_at_index(index).id in shown_text(options)
