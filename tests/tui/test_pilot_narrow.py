@@ -43,3 +43,40 @@ async def test_every_choice_of_the_id_picker_shows_its_id(app):
             options.highlighted = index
             await pilot.pause()
             assert options.get_option_at_index(index).id in shown_text(options)
+
+
+async def test_a_key_moved_by_the_keymap_keeps_its_place_in_the_footer(gateway):
+    """The README's keymap moves Dry-run to F10: the footer still shows it beside Find, not past the 80th column."""
+    from textual.widgets._footer import FooterKey
+
+    from opgate.tui import make_app
+
+    def footer(app) -> list[tuple[str, str]]:
+        return [(key.key, key.description) for key in app.screen.query(FooterKey)]
+
+    async with make_app(gateway).run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        default = footer(pilot.app)
+    async with make_app(gateway, keymap={"opgate.dry_run": "f10", "opgate.maximize": "f11"}).run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        moved = footer(pilot.app)
+    assert [d for _, d in moved] == [d for _, d in default]
+    assert ("f10", "Dry-run") in moved and ("f5", "Dry-run") not in moved
+
+
+async def test_the_history_screen_at_80_columns(gateway):
+    """Its title says every key it names, and a key the keymap moved keeps its place in the footer."""
+    from textual.widgets._footer import FooterKey
+
+    from opgate.tui import make_app
+    from opgate.tui.screens import HistoryScreen
+
+    app = make_app(gateway, keymap={"opgate.history.batch": "ctrl+a"})
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        title = " ".join(shown_text(app.screen.query_one("#history-title")).split())
+        assert title.endswith("Space adds to the batch · / filters"), title
+        footer = [(key.key, key.description) for key in app.screen.query(FooterKey)]
+        assert footer[0] == ("ctrl+a", "Batch ±"), footer
