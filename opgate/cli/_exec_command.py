@@ -113,7 +113,10 @@ def _exec_one(gateway, args: argparse.Namespace, console: Console) -> int:
         call_args = None
         envelope = {"op": args.op, "ok": False, "error": {"code": "VALIDATION_ERROR", "message": str(exc), "details": {"field_errors": []}, "help_path": record.op if record else "root"}}
     try:
-        if call_args is not None:
+        if call_args is None and record is None:
+            # An unknown op is the first thing to fix: the gateway's NOT_FOUND names the closest ops (a dry-run, so nothing can run).
+            envelope = gateway.exec(args.op, {}, dry_run=True)
+        elif call_args is not None:
             envelope = gateway.exec(args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run or args.curl, state_digest=args.state_digest)
     finally:
         gateway.close()

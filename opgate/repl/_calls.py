@@ -103,7 +103,8 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
         if record is not None and state.interactive and not arg_text.lstrip().startswith("{"):
             args = _ask_missing(state, record, args)
     except ArgTextError as exc:
-        envelope = _bad_arguments(op, record, str(exc))
+        # An unknown op is the first thing to fix: the gateway's NOT_FOUND names the closest ops (a dry-run, so nothing can run).
+        envelope = _bad_arguments(op, record, str(exc)) if record is not None else state.gateway.exec(op, {}, dry_run=True)
     except ArgumentDeclined as exc:
         state.show(Text(str(exc), style="yellow"))
         return False

@@ -190,3 +190,10 @@ def test_no_error_ends_the_loop_and_none_prints_a_traceback(tmp_path):
     assert "history failed: storage error" in out and "StoreError" not in out, "the short form drops the class name"
     assert "opgate> ls" in out and "onto." in out
     assert "Traceback" not in out
+
+
+def test_an_unknown_op_is_named_before_its_arguments_are_judged(shared_gateway):
+    status, out = run_script_text(shared_gateway, "exec onto.task notakv\n")
+    assert status == 1
+    assert "NOT_FOUND" in out and "Did you mean 'onto.task.get'" in out, out
+    assert "is not key=value" not in out

@@ -1,0 +1,20 @@
+"""An op that does not exist is the first thing said, even when the words after it are not key=value."""
+
+from __future__ import annotations
+
+import json
+
+from opgate.cli import main
+
+
+def test_exec_names_the_unknown_op_before_judging_its_arguments(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task", "notakv", "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "NOT_FOUND", error
+    assert "onto.task.list" in error["details"]["suggestions"]
+
+
+def test_a_known_op_with_words_that_are_not_key_value_is_still_a_validation_error(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.list", "notakv", "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "VALIDATION_ERROR" and "is not key=value" in error["message"]
