@@ -18,3 +18,10 @@ def test_a_known_op_with_words_that_are_not_key_value_is_still_a_validation_erro
     assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.list", "notakv", "--json"]) == 1
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "VALIDATION_ERROR" and "is not key=value" in error["message"]
+
+
+def test_a_write_refused_because_writes_are_off_says_which_flag_turns_them_on(tmp_path, capsys):
+    project = "10000000-0000-4000-8000-000000000001"
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.create", "title=x", f"project_id={project}"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "PERMISSION_DENIED" in out and "--allow-write lets it write" in out, out

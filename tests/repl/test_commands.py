@@ -197,3 +197,10 @@ def test_an_unknown_op_is_named_before_its_arguments_are_judged(shared_gateway):
     assert status == 1
     assert "NOT_FOUND" in out and "Did you mean 'onto.task.get'" in out, out
     assert "is not key=value" not in out
+
+
+def test_a_write_refused_because_writes_are_off_says_how_to_turn_them_on(gateway):
+    status, out = run_script_text(gateway, f"exec onto.task.create title=x project_id={RELAY}\nset verbose on\nexec onto.task.create title=x project_id={RELAY}\n")
+    assert status == 1
+    assert out.count("set writes on lets it write") == 2, out
+    assert "--allow-write" not in out, "that is the command line's flag, not the REPL's"
