@@ -112,7 +112,7 @@ class ExplorerApp(App[int]):
     def set_context(self, name: str) -> None:
         self.gateway.set_context(None if name == ALL else name)
         self.context = name
-        self.notify(f"Context: {name} ({self.gateway.help_tree.root.total} ops)", markup=False)
+        self.notify(f"Context: {name} ({self.gateway.help_tree.root.total} op{'' if self.gateway.help_tree.root.total == 1 else 's'})", markup=False)
 
     async def go_to_op(self, op: str) -> None:
         """Open ``op`` in the explorer (from the palette or anywhere)."""

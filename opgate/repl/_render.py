@@ -100,7 +100,7 @@ def listing(node: HelpNode) -> Table:
     for name in sorted(node.children):
         child = node.children[name]
         if child.children:
-            table.add_row(Text(f"{name}.", style="bold cyan"), Text(f"{child.total} ops", style="dim"), Text(f"{child.reads} read, {child.writes} write", style="dim"))
+            table.add_row(Text(f"{name}.", style="bold cyan"), Text(f"{child.total} op{'' if child.total == 1 else 's'}", style="dim"), Text(f"{child.reads} read, {child.writes} write", style="dim"))
         if child.record is not None:
             record = child.record
             badges = " ".join(b for b in record.badges if b not in ("read", "write"))

@@ -87,17 +87,21 @@ def _page_note(payload: dict[str, Any]) -> list[HelpPart]:
     return [_plain(note, "dim")]
 
 
+def _ops(count: int) -> str:
+    return f"{count} op" if count == 1 else f"{count} ops"
+
+
 def _root(payload: dict[str, Any]) -> list[HelpPart]:
     table = TableBlock(
         (Column("group", style="bold cyan"), Column("ops", justify="right"), Column("summary")),
         tuple((_plain(group["name"]), str(group["ops"]), _plain(group.get("summary", ""))) for group in payload["groups"]),
-        title=f"opgate: {payload['ops']} ops",
+        title=f"opgate: {_ops(payload['ops'])}",
     )
     return [table, *_page_note(payload), _text(payload.get("next", ""), "dim")]
 
 
 def _group(payload: dict[str, Any]) -> list[HelpPart]:
-    parts: list[HelpPart] = [_plain(f"{payload['path']}  ({payload['ops']} ops)", "bold cyan")]
+    parts: list[HelpPart] = [_plain(f"{payload['path']}  ({_ops(payload['ops'])})", "bold cyan")]
     if payload.get("summary"):
         parts.append(_text(payload["summary"]))
     if payload.get("groups"):

@@ -25,3 +25,9 @@ def test_a_write_refused_because_writes_are_off_says_which_flag_turns_them_on(tm
     assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.create", "title=x", f"project_id={project}"]) == 1
     out = " ".join(capsys.readouterr().out.split())
     assert "PERMISSION_DENIED" in out and "--allow-write lets it write" in out, out
+
+
+def test_a_group_of_one_op_says_one_op(capsys):
+    assert main(["help", "util.schema"]) == 0
+    out = capsys.readouterr().out
+    assert "util.schema  (1 op)" in out and "1 ops" not in out, out

@@ -204,3 +204,9 @@ def test_a_write_refused_because_writes_are_off_says_how_to_turn_them_on(gateway
     assert status == 1
     assert out.count("set writes on lets it write") == 2, out
     assert "--allow-write" not in out, "that is the command line's flag, not the REPL's"
+
+
+def test_a_group_of_one_op_says_one_op(shared_gateway):
+    status, out = run_script_text(shared_gateway, "ls util\n")
+    assert status == 0
+    assert "1 op " in out and "1 ops" not in out, out

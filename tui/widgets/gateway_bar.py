@@ -67,7 +67,7 @@ class GatewayBar(Horizontal):
         where.update(Text(f"running {self.running}…" if self.running else f"{self.catalog} · db {self.db}"))
         where.set_class(bool(self.running), "-running")
         where.tooltip = f"catalogue: {self.catalog}\ndatabase: {self.db}"
-        self.query_one("#bar-context", Label).update(Text(f"context: {self.context} · {self.ops} ops"))
+        self.query_one("#bar-context", Label).update(Text(f"context: {self.context} · {self.ops} op{'' if self.ops == 1 else 's'}"))
         mode = self.query_one("#bar-mode", Label)
         mode.update(" WRITES ON " if self.allow_write else " READ-ONLY ")
         mode.set_class(self.allow_write, "-writes")
