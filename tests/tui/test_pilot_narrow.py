@@ -80,3 +80,29 @@ async def test_the_history_screen_at_80_columns(gateway):
         assert title.endswith("Space adds to the batch · / filters"), title
         footer = [(key.key, key.description) for key in app.screen.query(FooterKey)]
         assert footer[0] == ("ctrl+a", "Batch ±"), footer
+
+
+async def test_tab_to_the_entities_a_call_touched_then_enter_opens_the_first(app):
+    """Tab lands on the list with nothing highlighted: Enter there did nothing until Down was pressed."""
+    from pilot_helpers import API_SPEC, ENGINEERING
+
+    from opgate.tui.widgets import CallBuilder, EntityLinks
+
+    move = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await screen.open_op("onto.document.tree.move", move)
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        links = screen.query_one(EntityLinks)
+        first = links.get_option_at_index(0).id
+        for _ in range(12):
+            if app.focused is links:
+                break
+            await pilot.press("tab")
+        assert app.focused is links
+        await pilot.press("enter")
+        await settle(pilot)
+        record = screen.query_one(CallBuilder).record
+        assert record.op.endswith(".get") and first in screen.call_args.values(), (record.op, screen.call_args)
