@@ -150,3 +150,20 @@ def test_settings_use_the_explorers_words_and_errors_are_short_until_verbose(gat
         repl.type("exec onto.task.get task_id=nope")
         repl.enter_and_wait_for("usage")
         assert repl.quit() == 0
+
+
+def test_a_no_at_the_confirmation_is_said_once_and_is_not_an_error(gateway, tmp_path):
+    gateway.allow_write = True
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
+        repl.enter_and_wait_for("needs your confirmation")
+        repl.enter_and_wait_for("not confirmed; nothing was written")
+        repl.wait_for_prompt()
+        repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
+        repl.press(ENTER)
+        wait_for(lambda: repl.output.count("needs your confirmation") == 2, "the second question")
+        repl.press(CTRL_C)
+        wait_for(lambda: repl.output.count("not confirmed; nothing was written") == 2, "the second no")
+        repl.wait_for_prompt()
+        repl.quit()
+    assert "PERMISSION_DENIED" not in repl.output and "did not confirm" not in repl.output, repl.output
