@@ -21,7 +21,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("exec", help="run an op", description="Run an op and print its envelope. Exit status 0 when ok, 1 when not.")
     parser.add_argument("op", help="an op (onto.task.list) or its tool name (list_onto_tasks)")
     parser.add_argument("args", nargs="*", help="key=value words typed by the op's schema, or one JSON object")
-    parser.add_argument("--dry-run", action="store_true", help="run in a transaction that is rolled back; show the diff")
+    parser.add_argument("--dry-run", action="store_true", help="write nothing: a workspace op runs in a transaction that is rolled back and shows the diff; an HTTP or MCP op sends nothing and shows the request")
     parser.add_argument("--allow-write", action="store_true", help="let write ops write")
     parser.add_argument("--yes", action="store_true", help="confirm ops that need a person's confirmation without asking")
     parser.add_argument("--idempotency-key", metavar="KEY", help="replay the first response for this key instead of running again")

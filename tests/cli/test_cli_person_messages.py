@@ -1,4 +1,4 @@
-"""An op that does not exist is the first thing said, even when the words after it are not key=value."""
+"""What a person reads from the command line: an unknown op named first, how to turn writes on, counts and flags said right."""
 
 from __future__ import annotations
 
@@ -31,3 +31,12 @@ def test_a_group_of_one_op_says_one_op(capsys):
     assert main(["help", "util.schema"]) == 0
     out = capsys.readouterr().out
     assert "util.schema  (1 op)" in out and "1 ops" not in out, out
+
+
+def test_exec_help_says_what_a_dry_run_of_an_upstream_op_does(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["exec", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "an HTTP or MCP op sends nothing and shows the request" in out, out
