@@ -191,7 +191,8 @@ class ExplorerApp(App[int]):
         yield SystemCommand("Reset demo workspace", "Replace what the workspace holds with the demo (asks first)", self.action_reset_demo)
         if isinstance(screen, ExplorerScreen):
             for fmt, title in COPY_FORMATS:
-                yield SystemCommand(f"Copy as {title}", f"Copy the call being built as {title}", partial(screen.copy_as, fmt))
+                if fmt in screen.copy_formats():
+                    yield SystemCommand(f"Copy as {title}", f"Copy the call being built as {title}", partial(screen.copy_as, fmt))
         for command in super().get_system_commands(screen):
             if command.title.startswith(KEPT_SYSTEM_COMMANDS):
                 yield command

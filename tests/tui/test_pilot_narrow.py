@@ -106,3 +106,17 @@ async def test_tab_to_the_entities_a_call_touched_then_enter_opens_the_first(app
         await settle(pilot)
         record = screen.query_one(CallBuilder).record
         assert record.op.endswith(".get") and first in screen.call_args.values(), (record.op, screen.call_args)
+
+
+async def test_copy_as_curl_is_offered_for_http_ops_only_and_never_copies_a_comment(app):
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await screen.open_op("onto.task.list")
+        await settle(pilot)
+        titles = [command.title for command in app.get_system_commands(screen)]
+        assert "Copy as JSON payload" in titles and not any("curl" in title for title in titles), titles
+        screen.copy_as("curl")
+        await settle(pilot)
+        shown = [(n.title, n.message) for n in app._notifications]
+        assert any(title == "Nothing copied" for title, _ in shown), shown
+        assert not any(title.startswith("Copied") for title, _ in shown), shown
