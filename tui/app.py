@@ -74,6 +74,10 @@ class ExplorerApp(App[int]):
             self.set_keymap(self.keymap_overrides)
         if self.unknown_bindings:
             self.notify(f"opgate.toml [explorer.keymap]: no binding {', '.join(self.unknown_bindings)} (F1 lists the binding ids)", severity="warning", timeout=10, markup=False)
+        for problem in self.gateway.registry.problems:
+            # A server that did not start leaves its ops out of the tree: say so, or the person looks for them in vain.
+            if problem.source == "upstreams" or problem.source.startswith("upstream "):
+                self.notify(f"{problem.source}: {problem.message}", title="An upstream is missing", severity="warning", timeout=15, markup=False)
         if self.wanted_theme:
             if self.wanted_theme in self.available_themes:
                 self.theme = self.wanted_theme

@@ -120,3 +120,23 @@ async def test_copy_as_curl_is_offered_for_http_ops_only_and_never_copies_a_comm
         shown = [(n.title, n.message) for n in app._notifications]
         assert any(title == "Nothing copied" for title, _ in shown), shown
         assert not any(title.startswith("Copied") for title, _ in shown), shown
+
+
+async def test_an_upstream_that_did_not_start_is_said_at_once(tmp_path):
+    """Its ops are missing from the tree; without a word the person looks for them in vain."""
+    import json
+
+    from opgate.core import Gateway
+    from opgate.core.executors.mcp import Upstreams
+    from opgate.tui import make_app
+
+    servers = tmp_path / "servers.json"
+    servers.write_text(json.dumps({"mcpServers": {"ghost": {"command": str(tmp_path / "no-such-server")}}}), encoding="utf-8")
+    gateway = Gateway(db_path=tmp_path / "w.db", upstreams=Upstreams.from_files([servers]))
+    try:
+        async with make_app(gateway).run_test(size=NARROW) as pilot:
+            await settle(pilot)
+            shown = [n.message for n in pilot.app._notifications]
+    finally:
+        gateway.close()
+    assert any("ghost" in message and "not found" in message for message in shown), shown
