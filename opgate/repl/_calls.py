@@ -110,8 +110,8 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
         return False
     else:
         envelope = state.gateway.exec(op, args, dry_run=dry_run)
-        if ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
-            return True  # the person said no at the confirmation, which said so: not an error, nothing to fix
+        if state.interactive and ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
+            return True  # the person said no at the confirmation, which said so: not an error (a script that cannot confirm fails)
     state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose)
     return bool(envelope.get("ok"))
 
