@@ -65,12 +65,15 @@ def _json(value: Any) -> JsonBlock:
     return JsonBlock(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def _error(payload: dict[str, Any]) -> list[HelpPart]:
+def _error(payload: dict[str, Any], help_command: str) -> list[HelpPart]:
     error = payload["error"]
     parts: list[HelpPart] = [_plain(f"{error['code']}: {error['message']}", "bold red")]
     if error.get("hints"):
         parts.append(_plain("closest: " + ", ".join(error["hints"]), "yellow"))
-    if error.get("next_action"):
+    if error.get("code") == "UNKNOWN_PATH" and error.get("hints"):
+        # next_action is the agent's call (help(path='onto.output')); a person types this front end's command.
+        parts.append(_plain(f"next: {help_command} {error['hints'][0]}", "dim"))
+    elif error.get("next_action"):
         parts.append(_plain(f"next: {error['next_action']}", "dim"))
     return parts
 
@@ -153,9 +156,10 @@ def _op(payload: dict[str, Any]) -> list[HelpPart]:
     return parts
 
 
-def help_parts(payload: dict[str, Any]) -> list[HelpPart]:
+def help_parts(payload: dict[str, Any], *, help_command: str = "opgate help") -> list[HelpPart]:
+    """A help answer for people; ``help_command`` is how this front end asks for help (the REPL says ``help``)."""
     if not payload.get("ok"):
-        return _error(payload)
+        return _error(payload, help_command)
     kind = payload.get("type")
     if kind == "root":
         return _root(payload)

@@ -40,3 +40,9 @@ def test_exec_help_says_what_a_dry_run_of_an_upstream_op_does(capsys):
         main(["exec", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "an HTTP or MCP op sends nothing and shows the request" in out, out
+
+
+def test_an_unknown_help_path_says_the_command_to_type_next(capsys):
+    assert main(["help", "onto.nope"]) == 1
+    out = capsys.readouterr().out
+    assert "next: opgate help onto.output" in out and "help(path=" not in out, out

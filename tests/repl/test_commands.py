@@ -210,3 +210,9 @@ def test_a_group_of_one_op_says_one_op(shared_gateway):
     status, out = run_script_text(shared_gateway, "ls util\n")
     assert status == 0
     assert "1 op " in out and "1 ops" not in out, out
+
+
+def test_an_unknown_help_path_says_the_command_to_type_next(shared_gateway):
+    status, out = run_script_text(shared_gateway, "help onto.nope\n")
+    assert status == 1
+    assert "next: help onto.output" in out and "help(path=" not in out, out
