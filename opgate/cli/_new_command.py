@@ -37,5 +37,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
     except OSError as exc:
         console.print(Text.assemble(("error:", "red"), f" cannot write {args.dir / args.name}: {exc.strerror or exc}"), highlight=False)
         return 2
-    console.print(Text(f"made {folder}: edit schema.json, guide.md and handler.py, then `opgate build {args.dir}`"), highlight=False)
+    # soft_wrap: the terminal wraps the line, rich adds no newline in the middle of a path or of the command to copy.
+    console.print(Text(f"made {folder}: edit schema.json, guide.md and handler.py, then `opgate build {args.dir}`"), highlight=False, soft_wrap=True)
     return 0

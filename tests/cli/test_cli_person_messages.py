@@ -46,3 +46,10 @@ def test_an_unknown_help_path_says_the_command_to_type_next(capsys):
     assert main(["help", "onto.nope"]) == 1
     out = capsys.readouterr().out
     assert "next: opgate help onto.output" in out and "help(path=" not in out, out
+
+
+def test_new_tool_prints_the_next_command_on_one_line_to_copy(tmp_path, capsys):
+    tools = tmp_path / "a-folder-with-a-rather-long-name" / "tools"
+    assert main(["new", "tool", "kb-search", str(tools)]) == 0
+    out = capsys.readouterr().out
+    assert f"`opgate build {tools}`" in out, out
