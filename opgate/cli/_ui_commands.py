@@ -55,6 +55,13 @@ def run_explore(args: argparse.Namespace, console: Console) -> int:
     return _explore(args, demo=False)
 
 
+def catalog_label(args: argparse.Namespace) -> str:
+    """What the explorer's top bar says it shows: the catalogues, and the MCP server files beside them."""
+    label = ", ".join(args.catalog) if args.catalog else "built-in catalogue"
+    servers = getattr(args, "mcp_servers", None) or []
+    return label + "".join(f" + {path}" for path in servers)
+
+
 def copied_options(args: argparse.Namespace, *, demo: bool) -> list[str]:
     """The global options a call copied as an ``opgate exec`` line needs to find the same op and workspace.
 
@@ -76,7 +83,7 @@ def _explore(args: argparse.Namespace, *, demo: bool) -> int:
     gateway = make_gateway(args, allow_write=getattr(args, "allow_write", False))
     try:
         return run_explorer(
-            gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=copied_options(args, demo=demo),
+            gateway, catalog_label=catalog_label(args), global_options=copied_options(args, demo=demo),
             keymap=dict(config.keymap), theme=config.theme, demo=demo, collections_dir=getattr(args, "collections", None),
         )
     finally:

@@ -21,3 +21,11 @@ def test_a_demo_copy_leaves_out_the_scratch_database():
     args = _args(["--demo", "--mcp-servers", "servers.json"])
     args.db = "/tmp/scratch/demo.db"
     assert copied_options(args, demo=True) == ["--mcp-servers", "servers.json"]
+
+
+def test_the_top_bar_names_the_mcp_server_files_beside_the_catalogue():
+    from opgate.cli._ui_commands import catalog_label
+
+    assert catalog_label(_args([])) == "built-in catalogue"
+    assert catalog_label(_args(["--mcp-servers", "servers.json"])) == "built-in catalogue + servers.json"
+    assert catalog_label(_args(["--catalog", "tools/", "--mcp-servers", "a.json", "--mcp-servers", "b.json"])) == "tools/ + a.json + b.json"
