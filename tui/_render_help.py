@@ -25,6 +25,10 @@ def badges_text(badges: list[str] | tuple[str, ...], palette: Palette) -> Text:
     return text
 
 
+def _ops(count: int) -> str:
+    return f"{count} op" if count == 1 else f"{count} ops"
+
+
 def _heading(title: str, palette: Palette) -> Text:
     return Text(f"\n{title}", style=f"bold {palette.primary}")
 
@@ -79,7 +83,7 @@ def _examples(examples: list[dict[str, Any]], palette: Palette) -> list[Renderab
 def render_group(payload: dict[str, Any], palette: Palette) -> RenderableType:
     """A group, a read/write bucket or the root: its ops (or subgroups) with counts and badges."""
     title = "all ops" if payload.get("type") == "root" else payload.get("path", "")
-    parts: list[RenderableType] = [Text.assemble((title, "bold"), (f"  {payload.get('ops', 0)} ops", "dim"))]
+    parts: list[RenderableType] = [Text.assemble((title, "bold"), (f"  {_ops(payload.get('ops', 0))}", "dim"))]
     if payload.get("summary"):
         parts.append(Text(payload["summary"]))
     groups = payload.get("groups") or []

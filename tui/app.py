@@ -74,6 +74,10 @@ class ExplorerApp(App[int]):
             self.set_keymap(self.keymap_overrides)
         if self.unknown_bindings:
             self.notify(f"opgate.toml [explorer.keymap]: no binding {', '.join(self.unknown_bindings)} (F1 lists the binding ids)", severity="warning", timeout=10, markup=False)
+        for problem in self.gateway.registry.problems:
+            # A server that did not start leaves its ops out of the tree: say so, or the person looks for them in vain.
+            if problem.source == "upstreams" or problem.source.startswith("upstream "):
+                self.notify(f"{problem.source}: {problem.message}", title="An upstream is missing", severity="warning", timeout=15, markup=False)
         if self.wanted_theme:
             if self.wanted_theme in self.available_themes:
                 self.theme = self.wanted_theme
@@ -112,7 +116,7 @@ class ExplorerApp(App[int]):
     def set_context(self, name: str) -> None:
         self.gateway.set_context(None if name == ALL else name)
         self.context = name
-        self.notify(f"Context: {name} ({self.gateway.help_tree.root.total} ops)", markup=False)
+        self.notify(f"Context: {name} ({self.gateway.help_tree.root.total} op{'' if self.gateway.help_tree.root.total == 1 else 's'})", markup=False)
 
     async def go_to_op(self, op: str) -> None:
         """Open ``op`` in the explorer (from the palette or anywhere)."""
@@ -191,7 +195,8 @@ class ExplorerApp(App[int]):
         yield SystemCommand("Reset demo workspace", "Replace what the workspace holds with the demo (asks first)", self.action_reset_demo)
         if isinstance(screen, ExplorerScreen):
             for fmt, title in COPY_FORMATS:
-                yield SystemCommand(f"Copy as {title}", f"Copy the call being built as {title}", partial(screen.copy_as, fmt))
+                if fmt in screen.copy_formats():
+                    yield SystemCommand(f"Copy as {title}", f"Copy the call being built as {title}", partial(screen.copy_as, fmt))
         for command in super().get_system_commands(screen):
             if command.title.startswith(KEPT_SYSTEM_COMMANDS):
                 yield command

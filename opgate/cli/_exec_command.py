@@ -21,7 +21,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("exec", help="run an op", description="Run an op and print its envelope. Exit status 0 when ok, 1 when not.")
     parser.add_argument("op", help="an op (onto.task.list) or its tool name (list_onto_tasks)")
     parser.add_argument("args", nargs="*", help="key=value words typed by the op's schema, or one JSON object")
-    parser.add_argument("--dry-run", action="store_true", help="run in a transaction that is rolled back; show the diff")
+    parser.add_argument("--dry-run", action="store_true", help="write nothing: a workspace op runs in a transaction that is rolled back and shows the diff; an HTTP or MCP op sends nothing and shows the request")
     parser.add_argument("--allow-write", action="store_true", help="let write ops write")
     parser.add_argument("--yes", action="store_true", help="confirm ops that need a person's confirmation without asking")
     parser.add_argument("--idempotency-key", metavar="KEY", help="replay the first response for this key instead of running again")
@@ -113,7 +113,10 @@ def _exec_one(gateway, args: argparse.Namespace, console: Console) -> int:
         call_args = None
         envelope = {"op": args.op, "ok": False, "error": {"code": "VALIDATION_ERROR", "message": str(exc), "details": {"field_errors": []}, "help_path": record.op if record else "root"}}
     try:
-        if call_args is not None:
+        if call_args is None and record is None:
+            # An unknown op is the first thing to fix: the gateway's NOT_FOUND names the closest ops (a dry-run, so nothing can run).
+            envelope = gateway.exec(args.op, {}, dry_run=True)
+        elif call_args is not None:
             envelope = gateway.exec(args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run or args.curl, state_digest=args.state_digest)
     finally:
         gateway.close()

@@ -29,6 +29,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from opgate.core.catalog._scaffold import ScaffoldError, scaffold_tool_folder
 
     # Names and folders are what the person typed: printed as text, never read as markup.
+    # soft_wrap: the terminal wraps a long line; rich adds no newline inside a path or the command to copy.
     try:
         folder = scaffold_tool_folder(args.name, args.dir)
     except ScaffoldError as exc:

@@ -55,17 +55,35 @@ def run_explore(args: argparse.Namespace, console: Console) -> int:
     return _explore(args, demo=False)
 
 
+def catalog_label(args: argparse.Namespace) -> str:
+    """What the explorer's top bar says it shows: the catalogues, and the MCP server files beside them."""
+    label = ", ".join(args.catalog) if args.catalog else "built-in catalogue"
+    servers = getattr(args, "mcp_servers", None) or []
+    return label + "".join(f" + {path}" for path in servers)
+
+
+def copied_options(args: argparse.Namespace, *, demo: bool) -> list[str]:
+    """The global options a call copied as an ``opgate exec`` line needs to find the same op and workspace.
+
+    Without ``--mcp-servers`` or ``--config`` an upstream's op is NOT_FOUND where the line is pasted.
+    The demo's scratch database is deleted at exit: a copied line uses the person's own.
+    """
+    options = [word for path in args.catalog for word in ("--catalog", path)]
+    options += [word for path in getattr(args, "mcp_servers", None) or [] for word in ("--mcp-servers", path)]
+    options += ["--config", str(args.config)] if getattr(args, "config", None) else []
+    options += ["--db", args.db] if args.db and not demo else []
+    options += ["--context", args.context] if args.context else []
+    return options
+
+
 def _explore(args: argparse.Namespace, *, demo: bool) -> int:
     from opgate.tui import run_explorer
 
     config = cli_config(args)
     gateway = make_gateway(args, allow_write=getattr(args, "allow_write", False))
-    options = [word for path in args.catalog for word in ("--catalog", path)]
-    options += ["--db", args.db] if args.db and not demo else []
-    options += ["--context", args.context] if args.context else []
     try:
         return run_explorer(
-            gateway, catalog_label=", ".join(args.catalog) if args.catalog else "built-in catalogue", global_options=options,
+            gateway, catalog_label=catalog_label(args), global_options=copied_options(args, demo=demo),
             keymap=dict(config.keymap), theme=config.theme, demo=demo, collections_dir=getattr(args, "collections", None),
         )
     finally:

@@ -103,12 +103,15 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
         if record is not None and state.interactive and not arg_text.lstrip().startswith("{"):
             args = _ask_missing(state, record, args)
     except ArgTextError as exc:
-        envelope = _bad_arguments(op, record, str(exc))
+        # An unknown op is the first thing to fix: the gateway's NOT_FOUND names the closest ops (a dry-run, so nothing can run).
+        envelope = _bad_arguments(op, record, str(exc)) if record is not None else state.gateway.exec(op, {}, dry_run=True)
     except ArgumentDeclined as exc:
         state.show(Text(str(exc), style="yellow"))
         return False
     else:
         envelope = state.gateway.exec(op, args, dry_run=dry_run)
+        if state.interactive and ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
+            return True  # the person said no at the confirmation, which said so: not an error (a script that cannot confirm fails)
     state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose)
     return bool(envelope.get("ok"))
 

@@ -44,14 +44,14 @@ def help_command(state: ReplState, rest: str) -> bool:
     if not rest:
         payload = state.gateway.help(state.namespace.cwd)
         commands = Text("commands: " + ", ".join(COMMANDS) + "  (help COMMAND for one)", style="dim")
-        state.show(Group(render_help(payload), commands))
+        state.show(Group(render_help(payload, help_command="help"), commands))
         return bool(payload.get("ok"))
     tried = [state.gateway.help(path) for path in state.namespace.candidates(rest)]
     found = next((payload for payload in tried if payload.get("ok")), None)
     if found is None and rest in COMMANDS:
         state.show(Text(COMMANDS[rest]))
         return True
-    state.show(render_help(found or state.gateway.help(state.namespace.guess(rest))))
+    state.show(render_help(found or state.gateway.help(state.namespace.guess(rest)), help_command="help"))
     return found is not None
 
 

@@ -131,7 +131,7 @@ class ReplCompleter(Completer):
                     yield Completion(name, -len(last), display_meta=_meta(f"{child.record.kind}  {child.record.summary}"))
                 if child.children:
                     text = f"{name}." if s.ops else name
-                    yield Completion(text, -len(last), display=f"{name}.", display_meta=f"group, {child.total} ops")
+                    yield Completion(text, -len(last), display=f"{name}.", display_meta=f"group, {child.total} op{'' if child.total == 1 else 's'}")
             if base_text:
                 break
 

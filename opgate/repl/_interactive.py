@@ -104,6 +104,10 @@ def _toolbar(session: PromptSession, state: ReplState):
 def run_interactive(gateway: Gateway, console: Console, history_path: Path, *, verbose: bool = False) -> int:
     """Read, run and print until Ctrl-D or ``quit``; always 0."""
     namespace = Namespace(gateway)
+    for problem in gateway.registry.problems:
+        # A server that did not start leaves its ops out: said before the first prompt, not discovered by a NOT_FOUND.
+        if problem.source == "upstreams" or problem.source.startswith("upstream "):
+            console.print(Text(f"{problem.source}: {problem.message}", style="yellow"))
     questions = Questions()
     session: PromptSession[str] = PromptSession(
         history=_history(history_path),

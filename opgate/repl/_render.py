@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from opgate.views import render_envelope
+from opgate.views._envelope_parts import writes_are_off
 from opgate.core.help import HelpNode
 
 CELL_WIDTH = 48
@@ -50,6 +51,7 @@ def rows_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
 
 # An error is at most this many lines unless the person asks for more (--verbose, set verbose on).
 SHORT_ERROR_LINES = 3
+ENABLE_WRITES = "set writes on"  # how the REPL turns writes on, where the command line says --allow-write
 SHOWN_FIELD_ERRORS = 2
 
 
@@ -67,6 +69,8 @@ def short_error(envelope: dict[str, Any]) -> RenderableType:
         shown = "; ".join(f"{row.get('field')}: {row.get('message')}" for row in field_errors[:SHOWN_FIELD_ERRORS])
         more = len(field_errors) - SHOWN_FIELD_ERRORS
         lines.append(Text(f"  {shown}" + (f" (+{more} more)" if more > 0 else ""), style="red"))
+    if writes_are_off(envelope):
+        lines.append(Text(f"  {ENABLE_WRITES} lets it write · dry shows the diff first", style="yellow"))
     where = f"help {error['help_path']}" if error.get("help_path") else "help"
     lines.append(Text(f"  {where} · set verbose on shows the details", style="dim"))
     return Group(*lines[:SHORT_ERROR_LINES])
@@ -81,10 +85,10 @@ def render_call(envelope: dict[str, Any], format: str, *, verbose: bool = False)
         return short_error(envelope)
     found = split_rows(envelope.get("result")) if format == "table" and envelope.get("ok") else None
     if found is None:
-        return render_envelope(envelope, help_command="help")
+        return render_envelope(envelope, help_command="help", enable_writes=ENABLE_WRITES)
     key, rows, rest = found
     summary = {**envelope, "result": rest if rest else {"rows": len(rows)}}
-    return Group(render_envelope(summary, help_command="help"), rows_table(rows, title=key))
+    return Group(render_envelope(summary, help_command="help", enable_writes=ENABLE_WRITES), rows_table(rows, title=key))
 
 
 def listing(node: HelpNode) -> Table:
@@ -96,7 +100,7 @@ def listing(node: HelpNode) -> Table:
     for name in sorted(node.children):
         child = node.children[name]
         if child.children:
-            table.add_row(Text(f"{name}.", style="bold cyan"), Text(f"{child.total} ops", style="dim"), Text(f"{child.reads} read, {child.writes} write", style="dim"))
+            table.add_row(Text(f"{name}.", style="bold cyan"), Text(f"{child.total} op{'' if child.total == 1 else 's'}", style="dim"), Text(f"{child.reads} read, {child.writes} write", style="dim"))
         if child.record is not None:
             record = child.record
             badges = " ".join(b for b in record.badges if b not in ("read", "write"))

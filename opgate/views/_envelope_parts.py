@@ -83,7 +83,13 @@ def _status(envelope: dict[str, Any], meta: dict[str, Any]) -> Line:
     return Line("bold green", tuple(pieces))
 
 
-def _error_parts(envelope: dict[str, Any], help_command: str) -> list[Part]:
+def writes_are_off(envelope: dict[str, Any]) -> bool:
+    """Refused only because this front end was started with writes off: the person can turn them on."""
+    error = envelope.get("error") or {}
+    return error.get("code") == "PERMISSION_DENIED" and bool((error.get("details") or {}).get("dry_run_available"))
+
+
+def _error_parts(envelope: dict[str, Any], help_command: str, enable_writes: str) -> list[Part]:
     error = envelope.get("error") or {}
     # The op and a field's path may be what the caller typed (an unknown op or argument): shown cut short.
     parts: list[Part] = [_line(f"{error.get('code')}  {shortened(str(envelope.get('op', '')))}", "bold red"), _line(error.get("message", ""))]
@@ -93,12 +99,16 @@ def _error_parts(envelope: dict[str, Any], help_command: str) -> list[Part]:
     for key in ("usage", "example", "suggestions"):
         if key in details:
             parts += [_line(key, "bold"), json_block(details[key]) if not isinstance(details[key], str) else _line(details[key])]
+    if writes_are_off(envelope):
+        # The gateway's message speaks to an agent ("ask the person"); here the person is reading.
+        parts.append(_line(f"{enable_writes} lets it write; a dry-run shows the diff first", "yellow"))
     parts.append(_line(f"help: {help_command} {error.get('help_path', '')}", "dim"))
     return parts
 
 
-def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help") -> list[Part]:
-    """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``)."""
+def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help", enable_writes: str = "--allow-write") -> list[Part]:
+    """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``),
+    ``enable_writes`` how it turns writes on (the REPL says ``set writes on``)."""
     meta = envelope.get("meta") or {}
     parts: list[Part] = []
     if envelope.get("ok"):
@@ -113,7 +123,7 @@ def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help
         # The person said no: not an error, and there is nothing to fix.
         parts.append(_line(f"cancelled, nothing written  {envelope.get('op', '')}", "bold yellow"))
     else:
-        parts += _error_parts(envelope, help_command)
+        parts += _error_parts(envelope, help_command, enable_writes)
     for warning in meta.get("warnings", []):
         parts.append(_line(f"warning: {warning}", "yellow"))
     return parts

@@ -31,5 +31,5 @@ def _rich(part: HelpPart) -> RenderableType:
     return _table(part) if isinstance(part, TableBlock) else rich_part(part)
 
 
-def render_help(payload: dict[str, Any]) -> RenderableType:
-    return Group(*map(_rich, help_parts(payload)))
+def render_help(payload: dict[str, Any], *, help_command: str = "opgate help") -> RenderableType:
+    return Group(*map(_rich, help_parts(payload, help_command=help_command)))

@@ -65,12 +65,15 @@ def _json(value: Any) -> JsonBlock:
     return JsonBlock(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def _error(payload: dict[str, Any]) -> list[HelpPart]:
+def _error(payload: dict[str, Any], help_command: str) -> list[HelpPart]:
     error = payload["error"]
     parts: list[HelpPart] = [_plain(f"{error['code']}: {error['message']}", "bold red")]
     if error.get("hints"):
         parts.append(_plain("closest: " + ", ".join(error["hints"]), "yellow"))
-    if error.get("next_action"):
+    if error.get("code") == "UNKNOWN_PATH" and error.get("hints"):
+        # next_action is the agent's call (help(path='onto.output')); a person types this front end's command.
+        parts.append(_plain(f"next: {help_command} {error['hints'][0]}", "dim"))
+    elif error.get("next_action"):
         parts.append(_plain(f"next: {error['next_action']}", "dim"))
     return parts
 
@@ -87,17 +90,21 @@ def _page_note(payload: dict[str, Any]) -> list[HelpPart]:
     return [_plain(note, "dim")]
 
 
+def _ops(count: int) -> str:
+    return f"{count} op" if count == 1 else f"{count} ops"
+
+
 def _root(payload: dict[str, Any]) -> list[HelpPart]:
     table = TableBlock(
         (Column("group", style="bold cyan"), Column("ops", justify="right"), Column("summary")),
         tuple((_plain(group["name"]), str(group["ops"]), _plain(group.get("summary", ""))) for group in payload["groups"]),
-        title=f"opgate: {payload['ops']} ops",
+        title=f"opgate: {_ops(payload['ops'])}",
     )
     return [table, *_page_note(payload), _text(payload.get("next", ""), "dim")]
 
 
 def _group(payload: dict[str, Any]) -> list[HelpPart]:
-    parts: list[HelpPart] = [_plain(f"{payload['path']}  ({payload['ops']} ops)", "bold cyan")]
+    parts: list[HelpPart] = [_plain(f"{payload['path']}  ({_ops(payload['ops'])})", "bold cyan")]
     if payload.get("summary"):
         parts.append(_text(payload["summary"]))
     if payload.get("groups"):
@@ -149,9 +156,10 @@ def _op(payload: dict[str, Any]) -> list[HelpPart]:
     return parts
 
 
-def help_parts(payload: dict[str, Any]) -> list[HelpPart]:
+def help_parts(payload: dict[str, Any], *, help_command: str = "opgate help") -> list[HelpPart]:
+    """A help answer for people; ``help_command`` is how this front end asks for help (the REPL says ``help``)."""
     if not payload.get("ok"):
-        return _error(payload)
+        return _error(payload, help_command)
     kind = payload.get("type")
     if kind == "root":
         return _root(payload)

@@ -190,3 +190,29 @@ def test_no_error_ends_the_loop_and_none_prints_a_traceback(tmp_path):
     assert "history failed: storage error" in out and "StoreError" not in out, "the short form drops the class name"
     assert "opgate> ls" in out and "onto." in out
     assert "Traceback" not in out
+
+
+def test_an_unknown_op_is_named_before_its_arguments_are_judged(shared_gateway):
+    status, out = run_script_text(shared_gateway, "exec onto.task notakv\n")
+    assert status == 1
+    assert "NOT_FOUND" in out and "Did you mean 'onto.task.get'" in out, out
+    assert "is not key=value" not in out
+
+
+def test_a_write_refused_because_writes_are_off_says_how_to_turn_them_on(gateway):
+    status, out = run_script_text(gateway, f"exec onto.task.create title=x project_id={RELAY}\nset verbose on\nexec onto.task.create title=x project_id={RELAY}\n")
+    assert status == 1
+    assert out.count("set writes on lets it write") == 2, out
+    assert "--allow-write" not in out, "that is the command line's flag, not the REPL's"
+
+
+def test_a_group_of_one_op_says_one_op(shared_gateway):
+    status, out = run_script_text(shared_gateway, "ls util\n")
+    assert status == 0
+    assert "1 op " in out and "1 ops" not in out, out
+
+
+def test_an_unknown_help_path_says_the_command_to_type_next(shared_gateway):
+    status, out = run_script_text(shared_gateway, "help onto.nope\n")
+    assert status == 1
+    assert "next: help onto.output" in out and "help(path=" not in out, out

@@ -150,3 +150,39 @@ def test_settings_use_the_explorers_words_and_errors_are_short_until_verbose(gat
         repl.type("exec onto.task.get task_id=nope")
         repl.enter_and_wait_for("usage")
         assert repl.quit() == 0
+
+
+def test_a_no_at_the_confirmation_is_said_once_and_is_not_an_error(gateway, tmp_path):
+    gateway.allow_write = True
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
+        repl.enter_and_wait_for("needs your confirmation")
+        repl.enter_and_wait_for("not confirmed; nothing was written")
+        repl.wait_for_prompt()
+        repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
+        repl.press(ENTER)
+        wait_for(lambda: repl.output.count("needs your confirmation") == 2, "the second question")
+        repl.press(CTRL_C)
+        wait_for(lambda: repl.output.count("not confirmed; nothing was written") == 2, "the second no")
+        repl.wait_for_prompt()
+        repl.quit()
+    assert "PERMISSION_DENIED" not in repl.output and "did not confirm" not in repl.output, repl.output
+
+
+def test_an_upstream_that_did_not_start_is_said_before_the_first_prompt(tmp_path):
+    import json
+
+    from opgate.core import Gateway
+    from opgate.core.executors.mcp import Upstreams
+
+    servers = tmp_path / "servers.json"
+    servers.write_text(json.dumps({"mcpServers": {"ghost": {"command": str(tmp_path / "no-such-server")}}}), encoding="utf-8")
+    gateway = Gateway(db_path=tmp_path / "w.db", upstreams=Upstreams.from_files([servers]))
+    try:
+        with ReplDriver(gateway, tmp_path / "history") as repl:
+            repl.wait_for_prompt()
+            repl.quit()
+    finally:
+        gateway.close()
+    first = repl.output.split("opgate>")[0]
+    assert "upstream ghost" in first and "not found" in first, repl.output

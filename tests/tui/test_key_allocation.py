@@ -98,3 +98,22 @@ async def test_the_keys_help_shows_the_final_keys(app):
         for key, action in (("^o", "Collections"), ("^s", "Save"), ("f7", "Pick id"), ("f8", "Writes"), ("f12", "Schema"), ("^n", "Maximise")):
             line = next((line for line in shown.splitlines() if f" {action} " in f" {line} "), "")
             assert line.split()[0] == key, f"{action}: {line!r}"
+
+
+async def test_the_keys_help_lists_the_binding_ids_a_keymap_names(gateway):
+    """opgate.toml's [explorer.keymap] names bindings by id, and the warning about a wrong one says F1 lists them: it does."""
+    from opgate.tui import make_app
+    from opgate.tui._keys import SECTIONS
+
+    app = make_app(gateway, keymap={"opgate.dry_run": "ctrl+y"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await settle(pilot)
+        console = Console(width=76, record=True, file=io.StringIO())
+        console.print(app.screen._keys_table())
+        shown = console.export_text()
+        for _, bindings in SECTIONS:
+            for binding in bindings:
+                assert binding.id in shown, binding.id
+        dry_run = next(line for line in shown.splitlines() if " Dry-run " in line)
+        assert dry_run.split()[0] == "^y", "the key the keymap moved it to"

@@ -48,3 +48,16 @@ async def test_a_runnable_op_keeps_its_run_keys(app):
         await app.screen.open_op("onto.task.list", {})
         await settle(pilot)
         assert app.screen.check_action("dry_run", ()) is True
+
+
+async def test_at_80x24_the_status_line_says_why_f5_and_f6_are_off(github_gateway):
+    """The title's reason is cut at two lines there; the status line said 'still needed', as if filling the form would run it."""
+    app = make_app(github_gateway, "github")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        record = github_gateway.registry.resolve("create_pull_request")
+        await app.screen.open_op(record.op, {})
+        await settle(pilot, delay=0.5)
+        check = app.screen.query_one("#builder-check")
+        shown = "\n".join(strip.text for strip in check.render_lines(check.size.region))
+        assert shown.lstrip().startswith("browse only, F5 and F6 are off"), shown

@@ -215,3 +215,21 @@ async def test_done_when_five_calls_built_in_the_explorer_pass_as_a_dry_run_from
     suite = ET.parse(tmp_path / "r.xml").getroot().find("testsuite")
     assert suite.get("tests") == "5" and suite.get("failures") == "0"
     assert "diff updated: 1 task" in "".join(case.findtext("system-out") for case in suite.findall("testcase"))
+
+
+async def test_a_collection_of_one_call_says_one_call(tmp_path):
+    gateway = Gateway(db_path=tmp_path / "w.db")
+    app = make_app(gateway, collections_dir=tmp_path / "collections")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.screen.open_op("onto.task.list", {"project_id": PROJECT})
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await _save_as(pilot, "smoke")
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        labels = [str(node.label) for node in app.screen.query_one(CollectionBrowser).root.children]
+    gateway.close()
+    assert "smoke  1 call" in labels, labels

@@ -84,3 +84,23 @@ def test_copy_as_a_command_line_keeps_the_explorers_own_options():
 
     text = as_cli("mcp.github.action.get", {"owner": "o"}, global_options=["--catalog", "github=/x/tools.json", "--db", "/tmp/w.db"])
     assert text.startswith("opgate --catalog github=/x/tools.json --db /tmp/w.db exec mcp.github.action.get ")
+
+
+def test_a_group_of_one_op_says_one_op():
+    import io
+
+    from rich.console import Console
+
+    from opgate.core import Gateway
+    from opgate.tui._palette import Palette
+    from opgate.tui._render_help import render_group
+
+    gw = Gateway(call_log=False)
+    try:
+        payload = gw.help("util.schema")
+    finally:
+        gw.close()
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(render_group(payload, Palette()))
+    shown = console.export_text()
+    assert "util.schema  1 op\n" in shown, shown

@@ -44,6 +44,12 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         payload: dict[str, Any]
 
     @dataclass
+    class CallStarted(Message):
+        """``gw.exec`` was asked; the top bar says so until :class:`CallDone` (an upstream may take seconds)."""
+
+        op: str
+
+    @dataclass
     class CallDone(Message):
         """``gw.exec`` answered. ``purpose`` is ``show`` (a call to display) or ``preview`` (the dry-run before a confirm)."""
 
@@ -303,11 +309,20 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="exec", name="exec")
     def exec_call(self, op: str, args: dict[str, Any], *, dry_run: bool = False, purpose: str = "show", state_digest: str | None = None) -> None:
+        self.post_message(self.CallStarted(f"{op} (dry-run)" if dry_run else op))
         envelope = self.gateway.exec(op, args, dry_run=dry_run, state_digest=state_digest, id_seed=self.id_seed)
         self.post_message(self.CallDone(op, args, envelope, purpose))
 
+    @on(CallStarted)
+    def _call_started(self, event: CallStarted) -> None:
+        self.query_one(GatewayBar).running = event.op
+
+    def worker_failed(self, worker: Any) -> None:
+        self.query_one(GatewayBar).running = ""
+
     @on(CallDone)
     async def _call_done(self, event: CallDone) -> None:
+        self.query_one(GatewayBar).running = ""
         self.app.remember(event.envelope)  # type: ignore[attr-defined]
         meta = event.envelope.get("meta") or {}
         if event.envelope.get("ok") and meta.get("diff") and not meta.get("dry_run"):

@@ -228,7 +228,7 @@ class CollectionActions(Screen[None]):
 
         passed, failed = report.counts
         only = None if len(report.calls) == len(report.collection.calls) else [c.position for c in report.calls]
-        summary = f"{len(report.calls)} calls of {report.collection.name}; the diffs of a dry-run of all of them together" + (f"; {failed} failed their expectations in the dry-run" if failed else "")
+        summary = f"{len(report.calls)} call{'' if len(report.calls) == 1 else 's'} of {report.collection.name}; the diffs of a dry-run of all of them together" + (f"; {failed} failed their expectations in the dry-run" if failed else "")
         preview = {"ok": True, "result": None, "meta": {"diff": combined_diff(report)}}
 
         def answered(run: bool | None) -> None:

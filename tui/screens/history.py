@@ -10,7 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Label
+from textual.widgets import DataTable, Input, Label
 
 from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text
 
@@ -18,6 +18,7 @@ from .._failures import ReportsWorkerFailures
 from .._history_columns import COLUMNS, OP, OUTCOME, EndFirstText, cut_text, fit_widths
 from .._keys import HISTORY_BINDINGS
 from ..widgets import BatchPanel, GatewayBar
+from ..widgets.key_footer import KeyFooter
 from .allow_write import AllowWriteScreen
 from .confirm_run import ConfirmRunScreen
 
@@ -71,11 +72,11 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
-        yield Label("[b]History[/b]  [dim]newest first · Enter opens in the builder · Space adds to the batch · / filters[/dim]", id="history-title")
+        yield Label("[b]History[/b]  [dim]newest first · Enter re-opens · Space adds to the batch · / filters[/dim]", id="history-title")
         yield Input(placeholder="filter: op:onto.task is:failed is:dry-run words…", id="history-filter")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield BatchPanel(id="batch")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.app.sync_bar(self.query_one(GatewayBar))  # type: ignore[attr-defined]

@@ -26,7 +26,9 @@ HOW_TO = """[b]Build a call in five steps[/b]
 
 [b]Keep it[/b]  [b]ctrl+s[/b] saves the call to a collection · [b]ctrl+o[/b] shows the collections (F5/F6 there run them)
 
-[b]Badges[/b]  [b]r[/b] read · [b]w[/b] write · [b]del[/b] destructive · [b]ask[/b] needs confirmation"""
+[b]Badges[/b]  [b]r[/b] read · [b]w[/b] write · [b]del[/b] destructive · [b]ask[/b] needs confirmation
+
+[b]Your own keys[/b]  opgate.toml moves a key by the id under its description: \\[explorer] keymap = { "opgate.dry_run" = "ctrl+y" }"""
 
 
 class KeysHelpScreen(ModalScreen[None]):
@@ -50,7 +52,9 @@ class KeysHelpScreen(ModalScreen[None]):
             for binding in bindings:
                 if binding.id in remapped:
                     binding = replace(binding, key=remapped[binding.id], key_display=None)
-                table.add_row(self.app.get_key_display(binding), binding.description, Text(binding.tooltip, style="dim"))
+                # The id is what [explorer.keymap] in opgate.toml names: this screen is where people find it.
+                what = Text.assemble((binding.tooltip, "dim"), "\n", (binding.id or "", "italic"))
+                table.add_row(self.app.get_key_display(binding), binding.description, what)
             tables.append(table)
         return Group(*tables)
 

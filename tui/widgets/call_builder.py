@@ -157,11 +157,16 @@ class CallBuilder(Vertical):
         placed = place_errors(errors, field_paths(form.slot) if form.slot else set())
         form.show_errors(placed)
         palette = Palette.of(self.app)
-        if not errors and not form.problems:
+        record = self.record
+        if record is not None and not record.runnable:
+            # First, where a small terminal still shows it: filling the fields will not make F5 and F6 work.
+            text = Text(f"browse only, F5 and F6 are off: {record.binding.why_not_runnable}\n", style=palette.warning)
+        elif not errors and not form.problems:
             self._check(Text("✓ valid: F5 dry-runs, F6 runs", style=palette.success))
             return
+        else:
+            text = Text()
         missing = [e for e in errors if e.get("code") == "missing_required"]
-        text = Text()
         if form.problems:
             text.append("fix the marked fields; ", style=palette.error)
         if errors and len(missing) == len(errors):
@@ -170,6 +175,7 @@ class CallBuilder(Vertical):
             text.append(f"✗ {headline}", style=palette.error)
         for line in placed.unplaced:
             text.append(f"\n  {line}", style=palette.error)
+        text.rstrip()
         self._check(text)
 
     def _check(self, text: Text) -> None:

@@ -66,7 +66,8 @@ class CollectionBrowser(Tree[CollectionNode]):
         dim = self.get_component_rich_style("collection-browser--dim", partial=True)
         for collection in listing.collections:
             label = Text(collection.name)
-            label.append(f"  {len(collection.calls)} calls" + ("  shipped" if collection.path in listing.shipped else ""), style=dim)
+            count = len(collection.calls)
+            label.append(f"  {count} call{'' if count == 1 else 's'}" + ("  shipped" if collection.path in listing.shipped else ""), style=dim)
             node = self.root.add(label, data=CollectionNode(collection.path), expand=True)
             for position, call in enumerate(collection.calls):
                 text = Text(call.file_name.removesuffix(".toml"))

@@ -36,6 +36,11 @@ class EntityLinks(OptionList):
             self.add_option(Option(label, id=entity_id))
         self.display = bool(entities)
 
+    def on_focus(self) -> None:
+        # Tab lands here with nothing highlighted, and Enter would then do nothing: the first entity is where Enter starts.
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         entity_id = event.option.id or ""

@@ -49,7 +49,7 @@ class FormField(Vertical):
     FormField .field-row { height: auto; }
     FormField Input, FormField Select { width: 1fr; }
     FormField .field-row Button { min-width: 6; width: 6; height: 1; border: none; margin: 0 0 0 1; }
-    FormField .field-error { color: $text-error; height: auto; display: none; }
+    FormField .field-error { color: $text-error; width: 1fr; height: auto; display: none; }
     FormField.-invalid .field-error { display: block; }
     FormField.-missing .field-error { display: none; }
     """

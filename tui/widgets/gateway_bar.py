@@ -1,4 +1,4 @@
-"""The top bar: catalogue, database, context scope, op count and the read-only / allow-write badge."""
+"""The top bar: catalogue, database (or the call running now), context scope, op count and the read-only / allow-write badge."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ class GatewayBar(Horizontal):
     GatewayBar > Label { padding: 0 1; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     GatewayBar > #bar-title { text-style: bold; color: $text-primary; }
     GatewayBar > #bar-where { width: 1fr; color: $text-muted; }
+    GatewayBar > #bar-where.-running { color: $text-warning; text-style: bold; }
     GatewayBar > #bar-context { color: $text-accent; }
     GatewayBar > #bar-mode { text-style: bold; }
     GatewayBar > #bar-mode.-read-only { background: $success-muted; color: $text-success; }
@@ -28,6 +29,8 @@ class GatewayBar(Horizontal):
     context: reactive[str] = reactive("all")
     ops: reactive[int] = reactive(0)
     allow_write: reactive[bool] = reactive(False)
+    running: reactive[str] = reactive("")
+    """The call in flight ("" when none): a slow upstream otherwise looks like a key that did nothing."""
 
     def compose(self) -> ComposeResult:
         yield Label("opgate", id="bar-title")
@@ -53,13 +56,18 @@ class GatewayBar(Horizontal):
     def watch_allow_write(self) -> None:
         self._show()
 
+    def watch_running(self) -> None:
+        self._show()
+
     def _show(self) -> None:
         if not self.is_mounted:
             return
         where = self.query_one("#bar-where", Label)
-        where.update(Text(f"{self.catalog} · db {self.db}"))  # paths are data, not markup
+        # Paths and op names are data, not markup.
+        where.update(Text(f"running {self.running}…" if self.running else f"{self.catalog} · db {self.db}"))
+        where.set_class(bool(self.running), "-running")
         where.tooltip = f"catalogue: {self.catalog}\ndatabase: {self.db}"
-        self.query_one("#bar-context", Label).update(Text(f"context: {self.context} · {self.ops} ops"))
+        self.query_one("#bar-context", Label).update(Text(f"context: {self.context} · {self.ops} op{'' if self.ops == 1 else 's'}"))
         mode = self.query_one("#bar-mode", Label)
         mode.update(" WRITES ON " if self.allow_write else " READ-ONLY ")
         mode.set_class(self.allow_write, "-writes")

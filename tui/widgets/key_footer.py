@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
@@ -15,7 +18,11 @@ class KeyFooter(Footer):
     coalesces the requests into one per frame and composes only when what it shows differs.
 
     The screen sets :attr:`held` while it draws an open as one frame: the keys are composed
-    once that frame is out, not in the middle of it (a footer is about 20 widgets)."""
+    once that frame is out, not in the middle of it (a footer is about 20 widgets).
+
+    Keys stay in the order the screen declares them, wherever the keymap moved them:
+    Textual puts a remapped key last, past the edge of an 80-column footer.
+    """
 
     held: var[bool] = var(False)
 
@@ -50,10 +57,49 @@ class KeyFooter(Footer):
             await self.recompose()
 
     def _keys_shown(self) -> tuple[Any, ...]:
-        """Everything :meth:`Footer.compose` reads from the bindings, in order."""
+        """Everything :meth:`compose` reads from the bindings, in order."""
         app = self.app
         return tuple(
             (binding.key, app.get_key_display(binding), binding.description, binding.action, binding.show,
              binding.group, binding.tooltip, enabled, tooltip)
-            for _, binding, enabled, tooltip in self.screen.active_bindings.values()
+            for _, binding, enabled, tooltip in self._in_declared_order()
         ) + (self.show_command_palette, app.ENABLE_COMMAND_PALETTE)
+
+    def _in_declared_order(self) -> list[ActiveBinding]:
+        """The screen's active bindings, each where its node declares it (the keymap changes keys, not places)."""
+        active = list(self.screen.active_bindings.values())
+        nodes = list(dict.fromkeys(b.node for b in active))
+        # Where each node declares a binding: by id (the keymap moves those), else by its unmoved key.
+        declared = {
+            node: {name: n for n, (key, bindings) in enumerate(node._bindings.key_to_bindings.items()) for b in bindings for name in (b.id or key, key)}
+            for node in nodes
+        }
+
+        def place(item: tuple[int, ActiveBinding]) -> tuple[int, int]:
+            n, (node, binding, _, _) = item
+            return nodes.index(node), declared[node].get(binding.id or binding.key, n)
+
+        return [b for _, b in sorted(enumerate(active), key=place)]
+
+    def compose(self) -> ComposeResult:
+        """:meth:`Footer.compose` for ungrouped keys (the explorer groups none), in declared order."""
+        if not self._bindings_ready:
+            return
+        first_of_action: dict[str, ActiveBinding] = {}
+        for active in self._in_declared_order():
+            if active.binding.show:
+                first_of_action.setdefault(active.binding.action, active)
+        self.styles.grid_size_columns = len(first_of_action)
+        for _, binding, enabled, tooltip in first_of_action.values():
+            yield FooterKey(
+                binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+                disabled=not enabled, tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+            if palette is not None:
+                _, binding, enabled, _ = palette
+                yield FooterKey(
+                    binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+                    classes="-command-palette", disabled=not enabled, tooltip=binding.tooltip or binding.description,
+                )

@@ -1,0 +1,55 @@
+"""What a person reads from the command line: an unknown op named first, how to turn writes on, counts and flags said right."""
+
+from __future__ import annotations
+
+import json
+
+from opgate.cli import main
+
+
+def test_exec_names_the_unknown_op_before_judging_its_arguments(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task", "notakv", "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "NOT_FOUND", error
+    assert "onto.task.list" in error["details"]["suggestions"]
+
+
+def test_a_known_op_with_words_that_are_not_key_value_is_still_a_validation_error(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.list", "notakv", "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "VALIDATION_ERROR" and "is not key=value" in error["message"]
+
+
+def test_a_write_refused_because_writes_are_off_says_which_flag_turns_them_on(tmp_path, capsys):
+    project = "10000000-0000-4000-8000-000000000001"
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.create", "title=x", f"project_id={project}"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "PERMISSION_DENIED" in out and "--allow-write lets it write" in out, out
+
+
+def test_a_group_of_one_op_says_one_op(capsys):
+    assert main(["help", "util.schema"]) == 0
+    out = capsys.readouterr().out
+    assert "util.schema  (1 op)" in out and "1 ops" not in out, out
+
+
+def test_exec_help_says_what_a_dry_run_of_an_upstream_op_does(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["exec", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "an HTTP or MCP op sends nothing and shows the request" in out, out
+
+
+def test_an_unknown_help_path_says_the_command_to_type_next(capsys):
+    assert main(["help", "onto.nope"]) == 1
+    out = capsys.readouterr().out
+    assert "next: opgate help onto.output" in out and "help(path=" not in out, out
+
+
+def test_new_tool_prints_the_next_command_on_one_line_to_copy(tmp_path, capsys):
+    tools = tmp_path / "a-folder-with-a-rather-long-name" / "tools"
+    assert main(["new", "tool", "kb-search", str(tools)]) == 0
+    out = capsys.readouterr().out
+    assert f"`opgate build {tools}`" in out, out

@@ -1,0 +1,142 @@
+"""The explorer at 80x24, the smallest terminal a person demos on: nothing is cut, nothing is lost."""
+
+from __future__ import annotations
+
+import pytest
+from pilot_helpers import PROJECT, settle, type_text
+
+from opgate.tui.screens import IdPickerScreen
+from opgate.tui.widgets import FormField
+
+pytestmark = pytest.mark.anyio
+NARROW = (80, 24)
+
+
+def shown_text(widget) -> str:
+    """What the widget draws on the screen, line by line."""
+    return "\n".join(strip.text for strip in widget.render_lines(widget.size.region))
+
+
+async def test_a_field_error_wraps_instead_of_being_cut(app):
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await screen.open_op("onto.task.list")
+        await settle(pilot)
+        field = next(f for f in screen.query(FormField) if f.slot.path == ("limit",))
+        field.focus_input()
+        await type_text(pilot, "abc")
+        await settle(pilot)
+        label = field.query_one(".field-error")
+        assert label.size.width <= field.size.width
+        shown = " ".join(shown_text(label).split())
+        assert shown.endswith("abc' is not a whole number: type digits only, such as 3 or -2"), shown
+
+
+async def test_every_choice_of_the_id_picker_shows_its_id(app):
+    """A choice that fits the list's width until its scrollbar appears wraps onto a second line then: that line is drawn too."""
+    async with app.run_test(size=NARROW) as pilot:
+        app.push_screen(IdPickerScreen("document_id", PROJECT))
+        await settle(pilot)
+        options = app.screen.query_one("#picker-choices")
+        assert options.virtual_size.height > options.size.height, "the list scrolls, as the demo workspace's documents do at 80x24"
+        for index in range(options.option_count):
+            options.highlighted = index
+            await pilot.pause()
+            assert options.get_option_at_index(index).id in shown_text(options)
+
+
+async def test_a_key_moved_by_the_keymap_keeps_its_place_in_the_footer(gateway):
+    """The README's keymap moves Dry-run to F10: the footer still shows it beside Find, not past the 80th column."""
+    from textual.widgets._footer import FooterKey
+
+    from opgate.tui import make_app
+
+    def footer(app) -> list[tuple[str, str]]:
+        return [(key.key, key.description) for key in app.screen.query(FooterKey)]
+
+    async with make_app(gateway).run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        default = footer(pilot.app)
+    async with make_app(gateway, keymap={"opgate.dry_run": "f10", "opgate.maximize": "f11"}).run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        moved = footer(pilot.app)
+    assert [d for _, d in moved] == [d for _, d in default]
+    assert ("f10", "Dry-run") in moved and ("f5", "Dry-run") not in moved
+
+
+async def test_the_history_screen_at_80_columns(gateway):
+    """Its title says every key it names, and a key the keymap moved keeps its place in the footer."""
+    from textual.widgets._footer import FooterKey
+
+    from opgate.tui import make_app
+    from opgate.tui.screens import HistoryScreen
+
+    app = make_app(gateway, keymap={"opgate.history.batch": "ctrl+a"})
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        title = " ".join(shown_text(app.screen.query_one("#history-title")).split())
+        assert title.endswith("Space adds to the batch · / filters"), title
+        footer = [(key.key, key.description) for key in app.screen.query(FooterKey)]
+        assert footer[0] == ("ctrl+a", "Batch ±"), footer
+
+
+async def test_tab_to_the_entities_a_call_touched_then_enter_opens_the_first(app):
+    """Tab lands on the list with nothing highlighted: Enter there did nothing until Down was pressed."""
+    from pilot_helpers import API_SPEC, ENGINEERING
+
+    from opgate.tui.widgets import CallBuilder, EntityLinks
+
+    move = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await screen.open_op("onto.document.tree.move", move)
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        links = screen.query_one(EntityLinks)
+        first = links.get_option_at_index(0).id
+        for _ in range(12):
+            if app.focused is links:
+                break
+            await pilot.press("tab")
+        assert app.focused is links
+        await pilot.press("enter")
+        await settle(pilot)
+        record = screen.query_one(CallBuilder).record
+        assert record.op.endswith(".get") and first in screen.call_args.values(), (record.op, screen.call_args)
+
+
+async def test_copy_as_curl_is_offered_for_http_ops_only_and_never_copies_a_comment(app):
+    async with app.run_test(size=NARROW) as pilot:
+        screen = app.screen
+        await screen.open_op("onto.task.list")
+        await settle(pilot)
+        titles = [command.title for command in app.get_system_commands(screen)]
+        assert "Copy as JSON payload" in titles and not any("curl" in title for title in titles), titles
+        screen.copy_as("curl")
+        await settle(pilot)
+        shown = [(n.title, n.message) for n in app._notifications]
+        assert any(title == "Nothing copied" for title, _ in shown), shown
+        assert not any(title.startswith("Copied") for title, _ in shown), shown
+
+
+async def test_an_upstream_that_did_not_start_is_said_at_once(tmp_path):
+    """Its ops are missing from the tree; without a word the person looks for them in vain."""
+    import json
+
+    from opgate.core import Gateway
+    from opgate.core.executors.mcp import Upstreams
+    from opgate.tui import make_app
+
+    servers = tmp_path / "servers.json"
+    servers.write_text(json.dumps({"mcpServers": {"ghost": {"command": str(tmp_path / "no-such-server")}}}), encoding="utf-8")
+    gateway = Gateway(db_path=tmp_path / "w.db", upstreams=Upstreams.from_files([servers]))
+    try:
+        async with make_app(gateway).run_test(size=NARROW) as pilot:
+            await settle(pilot)
+            shown = [n.message for n in pilot.app._notifications]
+    finally:
+        gateway.close()
+    assert any("ghost" in message and "not found" in message for message in shown), shown
