@@ -17,6 +17,7 @@ transport can write; it is rejected here with its path, before anything runs.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -39,10 +40,17 @@ def _too_long_int(value: Any) -> bool:
     return type(value) is int and not -_INT_BOUND < value < _INT_BOUND
 
 
+def _not_finite(value: Any) -> bool:
+    return type(value) is float and not math.isfinite(value)
+
+
+_JSON_SPELLING = {math.inf: "Infinity", -math.inf: "-Infinity"}
+
+
 class JsonInputError(ValueError):
     """JSON from outside that cannot be used: not JSON, too large, too deep, or text that is not Unicode.
 
-    ``code`` is ``not_json``, ``too_large``, ``too_deep`` or ``invalid_text``;
+    ``code`` is ``not_json``, ``too_large``, ``too_deep``, ``invalid_text`` or ``invalid_number``;
     ``path`` is where in the value the problem is (keys and indices), when known.
     """
 
@@ -83,6 +91,9 @@ def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text:
         if not isinstance(node, (dict, list)):
             if text and _too_long_int(node):
                 raise JsonInputError(f"{dotted(path, root)} is an integer of more than {INT_DIGITS:,} digits; send a shorter number, or the digits as text", code="too_large", path=path)
+            if text and _not_finite(node):
+                # Python's parser reads NaN and Infinity, but they are no JSON: a store's JSON check, an answer or an upstream would choke on them.
+                raise JsonInputError(f"{dotted(path, root)} is {_JSON_SPELLING.get(node, 'NaN')}, which is no JSON number; send a finite number", code="invalid_number", path=path)
             continue
         if len(path) >= max_depth:
             raise JsonInputError(f"{dotted(path, root)} is nested more than {max_depth} levels deep; flatten the value", code="too_deep", path=path)
@@ -144,6 +155,8 @@ def scrub_text(value: Any, *, max_depth: int = MAX_DEPTH, too_deep: Any = TOO_DE
 def _scrubbed(value: Any) -> Any:
     if _too_long_int(value):
         return f"(an integer of {value.bit_length() * 30103 // 100000 + 1:,} digits, not kept)"
+    if _not_finite(value):
+        return _JSON_SPELLING.get(value, "NaN")  # as text: the log and the answer stay JSON
     if isinstance(value, str):
         return _LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):

@@ -107,11 +107,13 @@ def _plain_args(args: Any) -> dict[str, Any] | None:
                 return None
         elif kind not in _FLAT or (kind is int and not -_INT_BOUND < value < _INT_BOUND):  # a huge int: refused below
             return None
+        elif kind is float and value - value != 0.0:  # NaN or an infinity (x - x is NaN for both): refused below
+            return None
     return dict(args)
 
 
 def _check_input(args: dict[str, Any]) -> None:
-    """Refuse values no store or transport can carry: nested too deeply, or text that is not Unicode."""
+    """Refuse values no store or transport can carry: nested too deeply, text that is not Unicode, NaN or an infinity."""
     try:
         safe_json.check_value(args, root="args")
     except safe_json.JsonInputError as exc:

@@ -131,3 +131,23 @@ def test_a_cascade_delete_keeps_its_diff_bounded(gateway):
     paths = {cut["path"] for cut in envelope["meta"]["truncated"]}
     assert any(path.startswith("meta.diff") for path in paths), paths
     assert envelope["meta"]["state_digest"] and envelope["meta"]["trace_id"], "the parts a caller needs are never cut"
+
+
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize("where", ["props", "top", "json text"])
+def test_a_number_json_cannot_carry_is_a_validation_error_naming_the_field(gateway, number, where):
+    """NaN and the infinities are no JSON numbers: inside props one reached the store's JSON check and came back as CONFLICT."""
+    before = _task_count(gateway)
+    args: object = {"project_id": PROJECT, "title": "odd number", "props": {"x": number}}
+    field = "args.props.x"
+    if where == "top":
+        args, field = {"project_id": PROJECT, "title": "odd number", "priority": number}, "args.priority"
+    elif where == "json text":  # the CLI's and the MCP transports' parser reads NaN and Infinity literals
+        args = json.dumps(args)
+    envelope = gateway.exec("onto.task.create", args)
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == (field, "invalid_number"), field_error
+    assert _task_count(gateway) == before, "nothing was written"
+    entry = _logged(gateway, envelope["meta"]["trace_id"])
+    json.loads(json.dumps(entry), parse_constant=lambda name: pytest.fail(f"the call log kept {name}, which is no JSON"))
