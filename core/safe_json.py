@@ -50,7 +50,7 @@ _JSON_SPELLING = {math.inf: "Infinity", -math.inf: "-Infinity"}
 class JsonInputError(ValueError):
     """JSON from outside that cannot be used: not JSON, too large, too deep, or text that is not Unicode.
 
-    ``code`` is ``not_json``, ``too_large``, ``too_deep``, ``invalid_text`` or ``invalid_number``;
+    ``code`` is ``not_json``, ``too_large``, ``too_deep``, ``invalid_text``, ``invalid_number`` or ``invalid_type``;
     ``path`` is where in the value the problem is (keys and indices), when known.
     """
 
@@ -64,8 +64,12 @@ class JsonInputError(ValueError):
 def _children(node: Any) -> Iterator[tuple[str | int, Any]]:
     if isinstance(node, dict):
         yield from node.items()
-    elif isinstance(node, list):
+    else:  # a list, or a tuple (a Python caller's, written as an array)
         yield from enumerate(node)
+
+
+# What a value handed to Gateway.exec may hold below its containers: what JSON can carry (a bool is an int).
+_JSON_LEAVES = (str, int, float, type(None))
 
 
 def dotted(path: tuple[str | int, ...], root: str = "") -> str:
@@ -77,7 +81,8 @@ def dotted(path: tuple[str | int, ...], root: str = "") -> str:
 
 
 def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text: bool = True) -> None:
-    """Raise :class:`JsonInputError` if ``value`` nests deeper than ``max_depth`` or (with ``text``) holds a lone surrogate or an integer too long to write.
+    """Raise :class:`JsonInputError` if ``value`` nests deeper than ``max_depth`` or (with ``text``) holds what JSON cannot carry:
+    a lone surrogate, an integer too long to write, NaN or an infinity, a name that is not text, a Python value that is no JSON value.
 
     The walk is iterative, so a value too deep for recursion is measured too.
     """
@@ -88,7 +93,10 @@ def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text:
             if text and _LONE_SURROGATE.search(node):
                 raise JsonInputError(f"{dotted(path, root)} holds text that is not valid Unicode (a lone surrogate, or bytes that were not UTF-8); send UTF-8 text", code="invalid_text", path=path)
             continue
-        if not isinstance(node, (dict, list)):
+        if not isinstance(node, (dict, list, tuple)):
+            if text and not isinstance(node, _JSON_LEAVES):
+                # A Python caller's set or bytes: the store's JSON encoder raised on it, and the call ended as INTERNAL.
+                raise JsonInputError(f"{dotted(path, root)} is a Python {type(node).__name__}, which is no JSON value; send text, a number, true, false, null, a list or an object", code="invalid_type", path=path)
             if text and _too_long_int(node):
                 raise JsonInputError(f"{dotted(path, root)} is an integer of more than {INT_DIGITS:,} digits; send a shorter number, or the digits as text", code="too_large", path=path)
             if text and _not_finite(node):
@@ -98,6 +106,8 @@ def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text:
         if len(path) >= max_depth:
             raise JsonInputError(f"{dotted(path, root)} is nested more than {max_depth} levels deep; flatten the value", code="too_deep", path=path)
         for key, child in _children(node):
+            if text and type(node) is dict and not isinstance(key, str):
+                raise JsonInputError(f"a name in {dotted(path, root)} is a Python {type(key).__name__}, not text; JSON names objects' members with text", code="invalid_type", path=path)
             if text and isinstance(key, str) and _LONE_SURROGATE.search(key):
                 raise JsonInputError(f"a name in {dotted(path, root)} is not valid Unicode (a lone surrogate, or bytes that were not UTF-8); send UTF-8 text", code="invalid_text", path=path)
             stack.append((child, (*path, key)))

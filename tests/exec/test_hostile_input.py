@@ -151,3 +151,30 @@ def test_a_number_json_cannot_carry_is_a_validation_error_naming_the_field(gatew
     assert _task_count(gateway) == before, "nothing was written"
     entry = _logged(gateway, envelope["meta"]["trace_id"])
     json.loads(json.dumps(entry), parse_constant=lambda name: pytest.fail(f"the call log kept {name}, which is no JSON"))
+
+
+@pytest.mark.parametrize("value", [{1, 2}, frozenset({"a"}), b"bytes", bytearray(b"b"), object(), 1j], ids=lambda v: type(v).__name__)
+def test_a_python_value_json_cannot_hold_is_a_validation_error_not_internal(gateway, value):
+    """Gateway.exec takes Python values: one that is no JSON value (a set, bytes) ended as INTERNAL with a traceback in the log."""
+    before = _task_count(gateway)
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "odd value", "props": {"notes": [1, value]}})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("args.props.notes[1]", "invalid_type"), field_error
+    assert type(value).__name__ in field_error["message"]
+    assert _task_count(gateway) == before
+    _logged(gateway, envelope["meta"]["trace_id"])
+
+
+def test_text_inside_a_tuple_is_checked_like_text_inside_a_list(gateway):
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "tuple", "props": {"notes": ("fine", "half \ud800")}})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("args.props.notes[1]", "invalid_text"), field_error
+
+
+def test_a_name_that_is_not_text_inside_a_value_is_refused(gateway):
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "odd name", "props": {"facets": {(1, 2): "x"}}})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("args.props.facets", "invalid_type"), field_error
