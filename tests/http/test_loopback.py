@@ -144,3 +144,17 @@ def test_one_client_per_upstream_reused_across_calls(loopback, loopback_gateway)
     assert gateway.executors.opened()[("http", "items")].client is client
     gateway.close()
     assert client.is_closed
+
+
+def test_json_nested_past_the_parser_is_read_as_text_not_an_internal_error(loopback, loopback_gateway):
+    """A JSON answer 100,000 levels deep made the parser raise RecursionError: INTERNAL, "nothing was written", a traceback in the log."""
+    deep = "[" * 100_000 + "]" * 100_000
+    gateway = loopback_gateway(retries=0)
+    loopback.script("GET", "/items", Answer(200, deep))
+    envelope = gateway.exec("items.item.list", {"limit": 5})
+    assert envelope["ok"], envelope
+    assert envelope["result"]["content_type"] == "application/json" and envelope["result"]["text"].startswith("[[[")
+    loopback.script("GET", "/items", Answer(500, deep))
+    envelope = gateway.exec("items.item.list", {"limit": 5})
+    assert envelope["error"]["code"] == "INTERNAL" and "answered 500" in envelope["error"]["message"], envelope
+    assert envelope["error"]["details"]["status"] == 500

@@ -44,7 +44,7 @@ def _body(response: httpx.Response) -> Any:
     if "json" in content_type:
         try:
             return response.json()
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser: shown as the text it is
             pass
     try:
         text = response.content.decode(response.encoding or "utf-8")
