@@ -178,3 +178,27 @@ def test_a_name_that_is_not_text_inside_a_value_is_refused(gateway):
     assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
     (field_error,) = envelope["error"]["details"]["field_errors"]
     assert (field_error["field"], field_error["code"]) == ("args.props.facets", "invalid_type"), field_error
+
+
+def test_an_object_of_thousands_of_members_is_cut_like_a_long_list(gateway):
+    """Lists and long strings were cut to the bound, but an object was not: props of 30,000 numbers came back twice, about a megabyte."""
+    props = {f"k{n}": n for n in range(30_000)}
+    for dry_run in (True, False):
+        envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": f"wide {dry_run}", "props": props}, dry_run=dry_run)
+        assert envelope["ok"], envelope
+        assert len(json.dumps(envelope)) < 3 * LIMIT
+        cuts = {cut["path"]: cut for cut in envelope["meta"]["truncated"]}
+        assert cuts["result.task.props"]["kind"] == "object" and cuts["result.task.props"]["total"] == 30_000
+        kept = envelope["result"]["task"]["props"]
+        assert 0 < len(kept) == cuts["result.task.props"]["shown"] and all(props[name] == value for name, value in kept.items())
+        assert envelope["result"]["task"]["title"] == f"wide {dry_run}", "the record's own fields stay"
+    with gateway.store.read() as tx:
+        (stored,) = [row for row in tx.list("task", {"project_id": PROJECT}, limit=100).rows if row["title"] == "wide False"]
+    assert stored["props"] == props, "only the answer was cut"
+
+
+def test_an_object_of_thousands_of_long_strings_is_bounded_too(gateway):
+    props = {f"k{n}": "v" * 300 for n in range(3_000)}
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "wide text", "props": props}, dry_run=True)
+    assert envelope["ok"], envelope
+    assert len(json.dumps(envelope)) < 3 * LIMIT
