@@ -158,3 +158,26 @@ def test_json_nested_past_the_parser_is_read_as_text_not_an_internal_error(loopb
     envelope = gateway.exec("items.item.list", {"limit": 5})
     assert envelope["error"]["code"] == "INTERNAL" and "answered 500" in envelope["error"]["message"], envelope
     assert envelope["error"]["details"]["status"] == 500
+
+
+def test_a_server_that_drips_its_answer_is_cut_off_at_the_timeout(loopback, loopback_gateway):
+    """httpx's read timeout is per read: a byte every half second kept the call running for as long as the server liked."""
+    loopback.script("GET", "/items", Answer(200, [{"name": "a" * 40}], drip_s=0.5))
+    started = time.monotonic()
+    envelope = loopback_gateway(timeout_s=1.0, retries=0).exec("items.item.list", {"limit": 5})
+    assert time.monotonic() - started < 4.0
+    assert envelope["error"]["code"] == "INTERNAL" and envelope["error"]["details"]["retryable"], envelope
+    assert "did not answer" in envelope["error"]["message"]
+
+
+def test_an_answer_past_the_size_limit_is_refused_not_read_whole(loopback, loopback_gateway, monkeypatch):
+    from opgate.core.executors.http import _executor
+
+    monkeypatch.setattr(_executor, "MAX_ANSWER_BYTES", 100_000)
+    gateway = loopback_gateway(retries=0)
+    loopback.script("GET", "/items", Answer(200, ["x" * 1000] * 200))  # about 200 KB, with a Content-Length
+    envelope = gateway.exec("items.item.list", {"limit": 5})
+    assert envelope["error"]["code"] == "INTERNAL", envelope
+    assert "more than 100,000 bytes" in envelope["error"]["message"] and not envelope["error"]["details"].get("retryable")
+    loopback.script("GET", "/items", Answer(200, ["x" * 1000] * 50))  # within the limit
+    assert gateway.exec("items.item.list", {"limit": 5})["ok"]
