@@ -180,3 +180,22 @@ def test_a_gateway_used_after_close_still_answers_and_logs(tmp_path, new_workspa
     assert envelope["ok"], envelope
     assert [c["op"] for c in gateway.recent_calls(2)] == ["onto.task.list", "onto.project.list"]
     gateway.close()
+
+
+def test_entries_that_close_cannot_write_are_reported_lost_not_said_to_wait(tmp_path, caplog):
+    """The write lock held past the busy timeout at close: the warning said the entries wait for the next write, but none came."""
+    db = tmp_path / "ws.db"
+    gateway = Gateway(db_path=db, settings=GatewaySettings(call_log_flush_s=3600, call_log_flush_entries=10_000))
+    gateway.exec("onto.task.list", {"limit": 1})
+    gateway.exec("onto.task.list", {"limit": 2})
+    holder = apsw.Connection(str(db))
+    holder.execute("BEGIN IMMEDIATE")  # another process writing for longer than the busy timeout
+    try:
+        with caplog.at_level("WARNING"):
+            gateway.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    warnings = [record.getMessage() for record in caplog.records if record.levelname == "WARNING"]
+    assert any("2 call log entries" in text and "lost" in text for text in warnings), warnings
+    assert not any("wait for the next write" in text for text in warnings), warnings
