@@ -150,7 +150,7 @@ TOO_DEEP_NOTE = f"(a value nested more than {MAX_DEPTH} levels deep, not kept)"
 
 
 def scrub_text(value: Any, *, max_depth: int = MAX_DEPTH, too_deep: Any = TOO_DEEP_NOTE) -> Any:
-    """``value`` with every lone surrogate replaced by U+FFFD, for logs and answers that must always be writable.
+    """``value`` with every lone surrogate replaced by U+FFFD and every name made text, for logs and answers that must always be writable.
 
     A value nested deeper than ``max_depth`` (arguments refused for it) is
     not walked: ``too_deep`` stands in for it.
@@ -170,7 +170,8 @@ def _scrubbed(value: Any) -> Any:
     if isinstance(value, str):
         return _LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):
-        return {_scrubbed(k) if isinstance(k, str) else k: _scrubbed(v) for k, v in value.items()}
+        # A name that is not text (a Python caller's 1, None or tuple) is written as text: JSON cannot carry it, and sorting mixed names raises.
+        return {_scrubbed(k) if isinstance(k, str) else _scrubbed(str(k)): _scrubbed(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_scrubbed(v) for v in value]
     return value
