@@ -181,3 +181,12 @@ def test_an_answer_past_the_size_limit_is_refused_not_read_whole(loopback, loopb
     assert "more than 100,000 bytes" in envelope["error"]["message"] and not envelope["error"]["details"].get("retryable")
     loopback.script("GET", "/items", Answer(200, ["x" * 1000] * 50))  # within the limit
     assert gateway.exec("items.item.list", {"limit": 5})["ok"]
+
+
+def test_a_body_that_cannot_be_decoded_is_reported_as_the_upstreams_not_unexpected(loopback, loopback_gateway):
+    """A Content-Encoding the body does not match made httpx raise DecodingError: INTERNAL 'unexpected error', 'nothing was written'."""
+    loopback.script("GET", "/items", Answer(200, "not gzip at all", headers={"Content-Encoding": "gzip"}))
+    envelope = loopback_gateway(retries=0).exec("items.item.list", {"limit": 5})
+    error = envelope["error"]
+    assert error["code"] == "INTERNAL" and "could not be decoded" in error["message"] and "gzip" in error["message"], error
+    assert "unexpected" not in error["message"] and error["details"]["upstream"] == "items"

@@ -122,6 +122,8 @@ class HttpExecutor:
                 raise self._unreachable(operation, exc, attempt) from None
             except httpx.TimeoutException:
                 raise self._timed_out(operation, invocation, attempt) from None
+            except httpx.DecodingError as exc:  # not a TransportError: the request went through, its answer is unreadable
+                raise self._undecodable(operation, response, exc) from None
             except httpx.TransportError as exc:
                 raise self._unreachable(operation, exc, attempt) from None
             if response.status_code in RETRY_STATUSES and attempt <= retries:
@@ -164,6 +166,14 @@ class HttpExecutor:
             response._content = b"".join(chunks)  # what Response.read() sets: the rest of httpx reads the body from it
         finally:
             response.close()
+
+    def _undecodable(self, operation: HttpOperation, response: httpx.Response, exc: Exception) -> OpError:
+        encoding = response.headers.get("content-encoding") or "its"
+        maybe = "" if operation.is_read else " It acted, or may have: check before you send it again."
+        return InternalError(
+            f"{self.api.name!r} answered {operation.target} with a body that could not be decoded ({encoding} encoding: {redact(str(exc), self.secrets)}).{maybe}",
+            retryable=False, upstream=self.api.name, status=response.status_code,
+        )
 
     def _too_large(self, operation: HttpOperation) -> OpError:
         return InternalError(
