@@ -171,8 +171,10 @@ def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any,
                 cut["shown"] = keep
             continue
         # An object of thousands of members (a map from an upstream, props sent wide) has no list to cut: its members are cut as
-        # a list's items are, the first ones kept. Before strings: thousands of strings cut one a round would never fit.
-        wide = _widest_object(result)
+        # a list's items are, the first ones kept. Before its strings (thousands cut one a round would never fit), unless one
+        # string is much of the size: a record's long text is cut before the record loses fields.
+        found_text = _longest_string_at(result)
+        wide = None if found_text and len(found_text[1]) >= size // 4 else _widest_object(result)
         if wide is not None:
             path, members = wide
             keep = max(WIDE_OBJECT, len(members) // 2)
@@ -188,7 +190,6 @@ def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any,
             else:
                 cut["shown"] = keep
             continue
-        found_text = _longest_string_at(result)
         if not found_text or len(found_text[1]) < 200:
             break
         path, text = found_text

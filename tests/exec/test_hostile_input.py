@@ -205,3 +205,11 @@ def test_an_object_of_thousands_of_long_strings_is_bounded_too(gateway):
     envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "wide text", "props": props}, dry_run=True)
     assert envelope["ok"], envelope
     assert len(json.dumps(envelope)) < 3 * LIMIT
+
+
+def test_a_wide_record_with_one_long_text_loses_the_text_not_its_fields(gateway):
+    props = {f"field_{n}": n for n in range(100)} | {"notes": "n" * 100_000}
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "wide record", "props": props}, dry_run=True)
+    assert envelope["ok"], envelope
+    kept = envelope["result"]["task"]["props"]
+    assert len(kept) == 101 and kept["notes"].startswith("nnn") and len(kept["notes"]) < 20_000
