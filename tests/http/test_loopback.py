@@ -190,3 +190,11 @@ def test_a_body_that_cannot_be_decoded_is_reported_as_the_upstreams_not_unexpect
     error = envelope["error"]
     assert error["code"] == "INTERNAL" and "could not be decoded" in error["message"] and "gzip" in error["message"], error
     assert "unexpected" not in error["message"] and error["details"]["upstream"] == "items"
+
+
+def test_a_next_page_link_that_is_no_url_leaves_the_answer_whole(loopback, loopback_gateway):
+    """urlsplit raised on the answer's own next-page link: a created item came back as INTERNAL 'nothing was written'."""
+    loopback.script("POST", "/items", Answer(201, {"id": "i1", "next": "http://[bad/items?page=2"}))
+    envelope = loopback_gateway(retries=0).exec("items.item.create", {"body": {"name": "n"}})
+    assert envelope["ok"], envelope
+    assert envelope["result"]["id"] == "i1" and envelope["meta"]["pagination"] == {"next": "http://[bad/items?page=2"}
