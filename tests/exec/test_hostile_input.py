@@ -213,3 +213,15 @@ def test_a_wide_record_with_one_long_text_loses_the_text_not_its_fields(gateway)
     assert envelope["ok"], envelope
     kept = envelope["result"]["task"]["props"]
     assert len(kept) == 101 and kept["notes"].startswith("nnn") and len(kept["notes"]) < 20_000
+
+
+@pytest.mark.parametrize("key", ["half \ud800", "bytes \udcff"])
+def test_an_idempotency_key_that_is_not_unicode_is_a_validation_error_and_writes_nothing(gateway, key):
+    """The key is stored with the first answer: one holding a lone surrogate raised UnicodeEncodeError there, as INTERNAL."""
+    before = _task_count(gateway)
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "keyed"}, idempotency_key=key)
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("idempotency_key", "invalid_text"), field_error
+    assert _task_count(gateway) == before
+    json.dumps(envelope, ensure_ascii=False).encode("utf-8")
