@@ -17,6 +17,7 @@ transport can write; it is rejected here with its path, before anything runs.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -39,10 +40,17 @@ def _too_long_int(value: Any) -> bool:
     return type(value) is int and not -_INT_BOUND < value < _INT_BOUND
 
 
+def _not_finite(value: Any) -> bool:
+    return type(value) is float and not math.isfinite(value)
+
+
+_JSON_SPELLING = {math.inf: "Infinity", -math.inf: "-Infinity"}
+
+
 class JsonInputError(ValueError):
     """JSON from outside that cannot be used: not JSON, too large, too deep, or text that is not Unicode.
 
-    ``code`` is ``not_json``, ``too_large``, ``too_deep`` or ``invalid_text``;
+    ``code`` is ``not_json``, ``too_large``, ``too_deep``, ``invalid_text``, ``invalid_number`` or ``invalid_type``;
     ``path`` is where in the value the problem is (keys and indices), when known.
     """
 
@@ -56,8 +64,12 @@ class JsonInputError(ValueError):
 def _children(node: Any) -> Iterator[tuple[str | int, Any]]:
     if isinstance(node, dict):
         yield from node.items()
-    elif isinstance(node, list):
+    else:  # a list, or a tuple (a Python caller's, written as an array)
         yield from enumerate(node)
+
+
+# What a value handed to Gateway.exec may hold below its containers: what JSON can carry (a bool is an int).
+_JSON_LEAVES = (str, int, float, type(None))
 
 
 def dotted(path: tuple[str | int, ...], root: str = "") -> str:
@@ -69,7 +81,8 @@ def dotted(path: tuple[str | int, ...], root: str = "") -> str:
 
 
 def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text: bool = True) -> None:
-    """Raise :class:`JsonInputError` if ``value`` nests deeper than ``max_depth`` or (with ``text``) holds a lone surrogate or an integer too long to write.
+    """Raise :class:`JsonInputError` if ``value`` nests deeper than ``max_depth`` or (with ``text``) holds what JSON cannot carry:
+    a lone surrogate, an integer too long to write, NaN or an infinity, a name that is not text, a Python value that is no JSON value.
 
     The walk is iterative, so a value too deep for recursion is measured too.
     """
@@ -80,13 +93,21 @@ def check_value(value: Any, *, max_depth: int = MAX_DEPTH, root: str = "", text:
             if text and _LONE_SURROGATE.search(node):
                 raise JsonInputError(f"{dotted(path, root)} holds text that is not valid Unicode (a lone surrogate, or bytes that were not UTF-8); send UTF-8 text", code="invalid_text", path=path)
             continue
-        if not isinstance(node, (dict, list)):
+        if not isinstance(node, (dict, list, tuple)):
+            if text and not isinstance(node, _JSON_LEAVES):
+                # A Python caller's set or bytes: the store's JSON encoder raised on it, and the call ended as INTERNAL.
+                raise JsonInputError(f"{dotted(path, root)} is a Python {type(node).__name__}, which is no JSON value; send text, a number, true, false, null, a list or an object", code="invalid_type", path=path)
             if text and _too_long_int(node):
                 raise JsonInputError(f"{dotted(path, root)} is an integer of more than {INT_DIGITS:,} digits; send a shorter number, or the digits as text", code="too_large", path=path)
+            if text and _not_finite(node):
+                # Python's parser reads NaN and Infinity, but they are no JSON: a store's JSON check, an answer or an upstream would choke on them.
+                raise JsonInputError(f"{dotted(path, root)} is {_JSON_SPELLING.get(node, 'NaN')}, which is no JSON number; send a finite number", code="invalid_number", path=path)
             continue
         if len(path) >= max_depth:
             raise JsonInputError(f"{dotted(path, root)} is nested more than {max_depth} levels deep; flatten the value", code="too_deep", path=path)
         for key, child in _children(node):
+            if text and type(node) is dict and not isinstance(key, str):
+                raise JsonInputError(f"a name in {dotted(path, root)} is a Python {type(key).__name__}, not text; JSON names objects' members with text", code="invalid_type", path=path)
             if text and isinstance(key, str) and _LONE_SURROGATE.search(key):
                 raise JsonInputError(f"a name in {dotted(path, root)} is not valid Unicode (a lone surrogate, or bytes that were not UTF-8); send UTF-8 text", code="invalid_text", path=path)
             stack.append((child, (*path, key)))
@@ -129,7 +150,7 @@ TOO_DEEP_NOTE = f"(a value nested more than {MAX_DEPTH} levels deep, not kept)"
 
 
 def scrub_text(value: Any, *, max_depth: int = MAX_DEPTH, too_deep: Any = TOO_DEEP_NOTE) -> Any:
-    """``value`` with every lone surrogate replaced by U+FFFD, for logs and answers that must always be writable.
+    """``value`` with every lone surrogate replaced by U+FFFD and every name made text, for logs and answers that must always be writable.
 
     A value nested deeper than ``max_depth`` (arguments refused for it) is
     not walked: ``too_deep`` stands in for it.
@@ -144,10 +165,13 @@ def scrub_text(value: Any, *, max_depth: int = MAX_DEPTH, too_deep: Any = TOO_DE
 def _scrubbed(value: Any) -> Any:
     if _too_long_int(value):
         return f"(an integer of {value.bit_length() * 30103 // 100000 + 1:,} digits, not kept)"
+    if _not_finite(value):
+        return _JSON_SPELLING.get(value, "NaN")  # as text: the log and the answer stay JSON
     if isinstance(value, str):
         return _LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):
-        return {_scrubbed(k) if isinstance(k, str) else k: _scrubbed(v) for k, v in value.items()}
+        # A name that is not text (a Python caller's 1, None or tuple) is written as text: JSON cannot carry it, and sorting mixed names raises.
+        return {_scrubbed(k) if isinstance(k, str) else _scrubbed(str(k)): _scrubbed(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_scrubbed(v) for v in value]
     return value

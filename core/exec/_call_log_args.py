@@ -47,8 +47,12 @@ _INT_DIGITS_SAFE = 10**1000
 
 
 def json_safe_numbers(args: dict[str, Any]) -> bool:
-    """Whether every int among flat ``args`` can surely be written as JSON text (a huge one raises)."""
-    return all(-_INT_DIGITS_SAFE < value < _INT_DIGITS_SAFE for value in args.values() if type(value) is int)
+    """Whether every number among flat ``args`` can surely be written as JSON text (a huge int raises; NaN and the infinities are no JSON)."""
+    for value in args.values():
+        kind = type(value)
+        if (kind is int and not -_INT_DIGITS_SAFE < value < _INT_DIGITS_SAFE) or (kind is float and value - value != 0.0):
+            return False
+    return True
 
 
 def kept_args(args: Any, chars: int) -> tuple[dict | None, str, bool]:

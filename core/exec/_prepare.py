@@ -107,11 +107,13 @@ def _plain_args(args: Any) -> dict[str, Any] | None:
                 return None
         elif kind not in _FLAT or (kind is int and not -_INT_BOUND < value < _INT_BOUND):  # a huge int: refused below
             return None
+        elif kind is float and value - value != 0.0:  # NaN or an infinity (x - x is NaN for both): refused below
+            return None
     return dict(args)
 
 
 def _check_input(args: dict[str, Any]) -> None:
-    """Refuse values no store or transport can carry: nested too deeply, or text that is not Unicode."""
+    """Refuse values no store or transport can carry: nested too deeply, text that is not Unicode, NaN or an infinity."""
     try:
         safe_json.check_value(args, root="args")
     except safe_json.JsonInputError as exc:
@@ -197,6 +199,10 @@ def prepare_call(
         raise CallRejected(message, field_errors=field_errors, **extra)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255):
         raise CallRejected("idempotency_key must be a string of 1 to 255 characters", field_errors=[{"field": "idempotency_key", "path": "/idempotency_key", "code": "invalid_type", "message": "1 to 255 characters"}])
+    if idempotency_key is not None and not safe_json.is_clean_text(idempotency_key):
+        # Stored with the first answer: text UTF-8 cannot carry raised there, after the call had run.
+        message = "idempotency_key holds text that is not valid Unicode (a lone surrogate, or bytes that were not UTF-8); send UTF-8 text"
+        raise CallRejected(message, field_errors=[{"field": "idempotency_key", "path": "/idempotency_key", "code": "invalid_text", "message": message}])
     if expected_digest is not None and not isinstance(expected_digest, str):
         raise CallRejected("state_digest must be the string a dry-run returned in meta.state_digest", field_errors=[{"field": "state_digest", "path": "/state_digest", "code": "invalid_type", "message": "a string"}])
     if id_seed is not None and (not isinstance(id_seed, str) or not 8 <= len(id_seed) <= 128):

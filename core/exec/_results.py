@@ -1,8 +1,8 @@
 """Shaping answers for a model: a bound on size (the ids touched are ``_entity_ids``'s).
 
 A long result keeps its shape: the longest lists are cut first (with a marker
-saying how many items were left out and how to get them), then the longest
-strings. The rest of the envelope is bounded the same way: an error that
+saying how many items were left out and how to get them), then objects of
+more than 64 members, then the longest strings. The rest of the envelope is bounded the same way: an error that
 echoes a megabyte of input, a diff of a cascade delete, a thousand field
 errors. ``meta.truncated`` says what was cut, each path from the envelope's
 top (``result.items``, ``error.details.field_errors``, ``meta.diff.deleted``).
@@ -93,6 +93,25 @@ def _longest_list_sized(node: Any, path: tuple) -> tuple[tuple, list, int] | Non
     return best
 
 
+WIDE_OBJECT = 64
+"""Members an object keeps before it is cut like a list: more than any record has fields (an object is cut only past this)."""
+
+
+def _widest_object(node: Any) -> tuple[tuple, dict] | None:
+    """The object with the most members (past :data:`WIDE_OBJECT`) and its path, walked without recursion."""
+    best: tuple[tuple, dict] | None = None
+    stack: list[tuple[Any, tuple]] = [(node, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            if len(value) > WIDE_OBJECT and (best is None or len(value) > len(best[1])):
+                best = (path, value)
+            stack.extend((child, (*path, key)) for key, child in value.items() if isinstance(child, (dict, list)))
+        elif isinstance(value, list):
+            stack.extend((child, (*path, index)) for index, child in enumerate(value) if isinstance(child, (dict, list)))
+    return best
+
+
 def _longest_string_at(node: Any, path: tuple = ()) -> tuple[tuple, str] | None:
     if isinstance(node, str):
         return (path, node)
@@ -151,7 +170,26 @@ def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any,
             else:
                 cut["shown"] = keep
             continue
+        # An object of thousands of members (a map from an upstream, props sent wide) has no list to cut: its members are cut as
+        # a list's items are, the first ones kept. Before its strings (thousands cut one a round would never fit), unless one
+        # string is much of the size: a record's long text is cut before the record loses fields.
         found_text = _longest_string_at(result)
+        wide = None if found_text and len(found_text[1]) >= size // 4 else _widest_object(result)
+        if wide is not None:
+            path, members = wide
+            keep = max(WIDE_OBJECT, len(members) // 2)
+            kept = dict(list(members.items())[:keep])
+            if path:
+                _set(result, path, kept)
+            else:
+                result.clear()
+                result.update(kept)
+            cut = next((c for c in cuts if c["path"] == _dotted(path, root)), None)
+            if cut is None:
+                cuts.append({"path": _dotted(path, root), "kind": "object", "total": len(members), "shown": keep})
+            else:
+                cut["shown"] = keep
+            continue
         if not found_text or len(found_text[1]) < 200:
             break
         path, text = found_text
@@ -160,7 +198,7 @@ def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any,
         _set(result, path, text[:keep] + f" …[truncated: {len(text) - keep} more characters]")
         cuts.append({"path": _dotted(path, root), "kind": "text", "total_chars": len(text), "shown_chars": keep})
     for cut in cuts:
-        cut["how_to_get_more"] = _MORE_ITEMS if cut["kind"] == "list" else _MORE_TEXT
+        cut["how_to_get_more"] = _MORE_TEXT if cut["kind"] == "text" else _MORE_ITEMS
     return result, cuts
 
 

@@ -218,7 +218,11 @@ class CallLog:
             writer, self._writer = self._writer, None
         if writer is not None and writer is not threading.current_thread():
             writer.join()
-        self.flush()
+        with self._writing:
+            with self._wake:
+                batch, self._pending = self._pending, []
+            if batch:
+                self._write(self._completed(batch), last=True)
         _OPEN.discard(self)
 
     def recent(self, limit: int = 50, **filters: Any) -> list[dict[str, Any]]:
@@ -292,14 +296,19 @@ class CallLog:
                     return  # close() writes what is left
             self.flush()
 
-    def _write(self, batch: list[dict[str, Any]]) -> None:
+    def _write(self, batch: list[dict[str, Any]], *, last: bool = False) -> None:
+        """Write ``batch``; on failure queue it again for the next write, or (``last``: close's write, none follows) say it is lost."""
         try:
             sweep = (self._oldest_kept(), self._settings.call_log_keep_rows) if self._sweep_due() else None
             self._store().log_calls(batch, sweep=sweep)
             if sweep is not None:
                 self._last_sweep = time.monotonic()
             self._failing = False
-        except Exception:
+        except Exception as exc:
+            if last:
+                # Queued again, they would be dropped unseen when the process ends, after a warning that they wait.
+                log.warning("could not write %d call log entries as the log closed; they are lost (%s: %s)", len(batch), type(exc).__name__, exc)
+                return
             if not self._failing:
                 log.warning("could not write %d call log entries; they wait for the next write", len(batch), exc_info=True)
             self._failing = True

@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ._envelope_parts import NO_CHANGES, JsonBlock, Line, Part, diff_parts, envelope_parts, json_block
+from ._envelope_parts import NO_CHANGES, JsonBlock, Line, Part, diff_parts, envelope_parts, json_block, shown_controls
 from ._json_view import JsonView
 
 
@@ -24,7 +24,7 @@ def rich_part(part: Part) -> RenderableType:
         if isinstance(piece, Line):
             text.append_text(rich_part(piece))
         else:
-            text.append(piece, style=style)
+            text.append(shown_controls(piece) if type(piece) is str else piece, style=style)
     return text
 
 

@@ -11,6 +11,7 @@ drift apart.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -51,8 +52,24 @@ def _line(text: Any, style: str = "") -> Line:
     return Line(style, ((text, ""),))
 
 
+# Characters a terminal acts on rather than shows: C0 controls but the newline and the tab, DEL, and the C1 controls
+# (U+009B is a CSI of its own to some terminals). In catalogue or stored text they are data: shown escaped, never sent.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_DEL_AND_C1 = re.compile("[\x7f-\x9f]")
+
+
+def shown_controls(text: str) -> str:
+    """``text`` with every control character a terminal would act on written as its escape (``\\x1b``)."""
+    if text.isprintable() or not _CONTROLS.search(text):
+        return text
+    return _CONTROLS.sub(lambda match: repr(match.group())[1:-1], text)
+
+
 def json_block(value: Any) -> JsonBlock:
-    return JsonBlock(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    if not text.isascii():  # json escapes C0 controls itself, not DEL or C1: escaped here the JSON way
+        text = _DEL_AND_C1.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return JsonBlock(text)
 
 
 NO_CHANGES = Line("dim", (("no changes", ""),))

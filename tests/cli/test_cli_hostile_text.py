@@ -80,3 +80,16 @@ def test_deeply_nested_json_arguments_and_batch_files_are_refused_cleanly(tmp_pa
     batch.write_text(deep, encoding="utf-8")
     done = opgate("--db", db, "batch", str(batch))
     assert done.returncode == 2 and "nested more than" in done.stdout
+
+
+def test_terminal_control_sequences_in_catalogue_text_are_shown_not_sent(tmp_path):
+    """An ESC in a description reached the terminal raw: it could recolour, retitle or clear the screen of whoever ran help."""
+    catalog = tmp_path / "controls.json"
+    parameters = {"type": "object", "properties": {"q": {"type": "string", "description": "retitle \x1b]0;owned\x07 here"}}}
+    tool = {"type": "function", "function": {"name": "paint_tool", "description": "Paints \x1b[31mRED\x1b[0m and clears \x1b[2J\x9b1m", "parameters": parameters}}
+    catalog.write_text(json.dumps({"tools": [tool]}))
+    for path in ("controls", "controls.paint_tool"):
+        done = opgate("--catalog", str(catalog), "--db", str(tmp_path / "w.db"), "help", path)
+        assert done.returncode == 0, done.stderr
+        assert "\x1b" not in done.stdout and "\x07" not in done.stdout and "\x9b" not in done.stdout, repr(done.stdout)
+        assert "RED" in done.stdout and "\\x1b[31m" in done.stdout, "the sequence is shown as text"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import subprocess
 import sys
 import textwrap
@@ -180,3 +181,31 @@ def test_a_gateway_used_after_close_still_answers_and_logs(tmp_path, new_workspa
     assert envelope["ok"], envelope
     assert [c["op"] for c in gateway.recent_calls(2)] == ["onto.task.list", "onto.project.list"]
     gateway.close()
+
+
+def test_entries_that_close_cannot_write_are_reported_lost_not_said_to_wait(tmp_path):
+    """The write lock held past the busy timeout at close: the warning said the entries wait for the next write, but none came."""
+    # A handler on the module's own logger: a command line run earlier in the process may have stopped opgate's records propagating.
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logger = logging.getLogger("opgate.telemetry")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING)
+    db = tmp_path / "ws.db"
+    gateway = Gateway(db_path=db, settings=GatewaySettings(call_log_flush_s=3600, call_log_flush_entries=10_000))
+    gateway.exec("onto.task.list", {"limit": 1})
+    gateway.exec("onto.task.list", {"limit": 2})
+    holder = apsw.Connection(str(db))
+    holder.execute("BEGIN IMMEDIATE")  # another process writing for longer than the busy timeout
+    try:
+        gateway.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    warnings = [record.getMessage() for record in records]
+    assert any("2 call log entries" in text and "lost" in text for text in warnings), warnings
+    assert not any("wait for the next write" in text for text in warnings), warnings

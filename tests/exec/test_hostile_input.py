@@ -131,3 +131,97 @@ def test_a_cascade_delete_keeps_its_diff_bounded(gateway):
     paths = {cut["path"] for cut in envelope["meta"]["truncated"]}
     assert any(path.startswith("meta.diff") for path in paths), paths
     assert envelope["meta"]["state_digest"] and envelope["meta"]["trace_id"], "the parts a caller needs are never cut"
+
+
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize("where", ["props", "top", "json text"])
+def test_a_number_json_cannot_carry_is_a_validation_error_naming_the_field(gateway, number, where):
+    """NaN and the infinities are no JSON numbers: inside props one reached the store's JSON check and came back as CONFLICT."""
+    before = _task_count(gateway)
+    args: object = {"project_id": PROJECT, "title": "odd number", "props": {"x": number}}
+    field = "args.props.x"
+    if where == "top":
+        args, field = {"project_id": PROJECT, "title": "odd number", "priority": number}, "args.priority"
+    elif where == "json text":  # the CLI's and the MCP transports' parser reads NaN and Infinity literals
+        args = json.dumps(args)
+    envelope = gateway.exec("onto.task.create", args)
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == (field, "invalid_number"), field_error
+    assert _task_count(gateway) == before, "nothing was written"
+    entry = _logged(gateway, envelope["meta"]["trace_id"])
+    json.loads(json.dumps(entry), parse_constant=lambda name: pytest.fail(f"the call log kept {name}, which is no JSON"))
+
+
+@pytest.mark.parametrize("value", [{1, 2}, frozenset({"a"}), b"bytes", bytearray(b"b"), object(), 1j], ids=lambda v: type(v).__name__)
+def test_a_python_value_json_cannot_hold_is_a_validation_error_not_internal(gateway, value):
+    """Gateway.exec takes Python values: one that is no JSON value (a set, bytes) ended as INTERNAL with a traceback in the log."""
+    before = _task_count(gateway)
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "odd value", "props": {"notes": [1, value]}})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("args.props.notes[1]", "invalid_type"), field_error
+    assert type(value).__name__ in field_error["message"]
+    assert _task_count(gateway) == before
+    _logged(gateway, envelope["meta"]["trace_id"])
+
+
+def test_text_inside_a_tuple_is_checked_like_text_inside_a_list(gateway):
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "tuple", "props": {"notes": ("fine", "half \ud800")}})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("args.props.notes[1]", "invalid_text"), field_error
+
+
+@pytest.mark.parametrize("facets", [{(1, 2): "x"}, {1: "a", "b": 2}, {None: 1, "a": 2}], ids=["tuple", "int and text", "None and text"])
+def test_a_name_that_is_not_text_inside_a_value_is_refused_and_logged(gateway, facets):
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "odd name", "props": {"facets": facets}})
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("args.props.facets", "invalid_type"), field_error
+    # The log's copy names every member in text (the JSON encoder refused a tuple, and sorting mixed names raised: the entry was lost).
+    assert len(_logged(gateway, envelope["meta"]["trace_id"])["args"]["props"]["facets"]) == len(facets)
+
+
+def test_an_object_of_thousands_of_members_is_cut_like_a_long_list(gateway):
+    """Lists and long strings were cut to the bound, but an object was not: props of 30,000 numbers came back twice, about a megabyte."""
+    props = {f"k{n}": n for n in range(30_000)}
+    for dry_run in (True, False):
+        envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": f"wide {dry_run}", "props": props}, dry_run=dry_run)
+        assert envelope["ok"], envelope
+        assert len(json.dumps(envelope)) < 3 * LIMIT
+        cuts = {cut["path"]: cut for cut in envelope["meta"]["truncated"]}
+        assert cuts["result.task.props"]["kind"] == "object" and cuts["result.task.props"]["total"] == 30_000
+        kept = envelope["result"]["task"]["props"]
+        assert 0 < len(kept) == cuts["result.task.props"]["shown"] and all(props[name] == value for name, value in kept.items())
+        assert envelope["result"]["task"]["title"] == f"wide {dry_run}", "the record's own fields stay"
+    with gateway.store.read() as tx:
+        (stored,) = [row for row in tx.list("task", {"project_id": PROJECT}, limit=100).rows if row["title"] == "wide False"]
+    assert stored["props"] == props, "only the answer was cut"
+
+
+def test_an_object_of_thousands_of_long_strings_is_bounded_too(gateway):
+    props = {f"k{n}": "v" * 300 for n in range(3_000)}
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "wide text", "props": props}, dry_run=True)
+    assert envelope["ok"], envelope
+    assert len(json.dumps(envelope)) < 3 * LIMIT
+
+
+def test_a_wide_record_with_one_long_text_loses_the_text_not_its_fields(gateway):
+    props = {f"field_{n}": n for n in range(100)} | {"notes": "n" * 100_000}
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "wide record", "props": props}, dry_run=True)
+    assert envelope["ok"], envelope
+    kept = envelope["result"]["task"]["props"]
+    assert len(kept) == 101 and kept["notes"].startswith("nnn") and len(kept["notes"]) < 20_000
+
+
+@pytest.mark.parametrize("key", ["half \ud800", "bytes \udcff"])
+def test_an_idempotency_key_that_is_not_unicode_is_a_validation_error_and_writes_nothing(gateway, key):
+    """The key is stored with the first answer: one holding a lone surrogate raised UnicodeEncodeError there, as INTERNAL."""
+    before = _task_count(gateway)
+    envelope = gateway.exec("onto.task.create", {"project_id": PROJECT, "title": "keyed"}, idempotency_key=key)
+    assert envelope["error"]["code"] == "VALIDATION_ERROR", envelope
+    (field_error,) = envelope["error"]["details"]["field_errors"]
+    assert (field_error["field"], field_error["code"]) == ("idempotency_key", "invalid_text"), field_error
+    assert _task_count(gateway) == before
+    json.dumps(envelope, ensure_ascii=False).encode("utf-8")

@@ -20,6 +20,7 @@ class Answer:
     headers: dict = field(default_factory=dict)
     delay_s: float = 0.0
     content_type: str = "application/json"
+    drip_s: float = 0.0  # when set, the body goes out a byte at a time, this long apart (a server that stalls mid-answer)
 
 
 @dataclass
@@ -60,7 +61,13 @@ class LoopbackServer:
                         self.send_header(name, value)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
-                    self.wfile.write(data)
+                    if answer.drip_s:
+                        for index in range(len(data)):
+                            self.wfile.write(data[index:index + 1])
+                            self.wfile.flush()
+                            time.sleep(answer.drip_s)
+                    else:
+                        self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 

@@ -144,3 +144,57 @@ def test_one_client_per_upstream_reused_across_calls(loopback, loopback_gateway)
     assert gateway.executors.opened()[("http", "items")].client is client
     gateway.close()
     assert client.is_closed
+
+
+def test_json_nested_past_the_parser_is_read_as_text_not_an_internal_error(loopback, loopback_gateway):
+    """A JSON answer 100,000 levels deep made the parser raise RecursionError: INTERNAL, "nothing was written", a traceback in the log."""
+    deep = "[" * 100_000 + "]" * 100_000
+    gateway = loopback_gateway(retries=0)
+    loopback.script("GET", "/items", Answer(200, deep))
+    envelope = gateway.exec("items.item.list", {"limit": 5})
+    assert envelope["ok"], envelope
+    assert envelope["result"]["content_type"] == "application/json" and envelope["result"]["text"].startswith("[[[")
+    loopback.script("GET", "/items", Answer(500, deep))
+    envelope = gateway.exec("items.item.list", {"limit": 5})
+    assert envelope["error"]["code"] == "INTERNAL" and "answered 500" in envelope["error"]["message"], envelope
+    assert envelope["error"]["details"]["status"] == 500
+
+
+def test_a_server_that_drips_its_answer_is_cut_off_at_the_timeout(loopback, loopback_gateway):
+    """httpx's read timeout is per read: a byte every half second kept the call running for as long as the server liked."""
+    loopback.script("GET", "/items", Answer(200, [{"name": "a" * 40}], drip_s=0.5))
+    started = time.monotonic()
+    envelope = loopback_gateway(timeout_s=1.0, retries=0).exec("items.item.list", {"limit": 5})
+    assert time.monotonic() - started < 4.0
+    assert envelope["error"]["code"] == "INTERNAL" and envelope["error"]["details"]["retryable"], envelope
+    assert "did not answer" in envelope["error"]["message"]
+
+
+def test_an_answer_past_the_size_limit_is_refused_not_read_whole(loopback, loopback_gateway, monkeypatch):
+    from opgate.core.executors.http import _executor
+
+    monkeypatch.setattr(_executor, "MAX_ANSWER_BYTES", 100_000)
+    gateway = loopback_gateway(retries=0)
+    loopback.script("GET", "/items", Answer(200, ["x" * 1000] * 200))  # about 200 KB, with a Content-Length
+    envelope = gateway.exec("items.item.list", {"limit": 5})
+    assert envelope["error"]["code"] == "INTERNAL", envelope
+    assert "more than 100,000 bytes" in envelope["error"]["message"] and not envelope["error"]["details"].get("retryable")
+    loopback.script("GET", "/items", Answer(200, ["x" * 1000] * 50))  # within the limit
+    assert gateway.exec("items.item.list", {"limit": 5})["ok"]
+
+
+def test_a_body_that_cannot_be_decoded_is_reported_as_the_upstreams_not_unexpected(loopback, loopback_gateway):
+    """A Content-Encoding the body does not match made httpx raise DecodingError: INTERNAL 'unexpected error', 'nothing was written'."""
+    loopback.script("GET", "/items", Answer(200, "not gzip at all", headers={"Content-Encoding": "gzip"}))
+    envelope = loopback_gateway(retries=0).exec("items.item.list", {"limit": 5})
+    error = envelope["error"]
+    assert error["code"] == "INTERNAL" and "could not be decoded" in error["message"] and "gzip" in error["message"], error
+    assert "unexpected" not in error["message"] and error["details"]["upstream"] == "items"
+
+
+def test_a_next_page_link_that_is_no_url_leaves_the_answer_whole(loopback, loopback_gateway):
+    """urlsplit raised on the answer's own next-page link: a created item came back as INTERNAL 'nothing was written'."""
+    loopback.script("POST", "/items", Answer(201, {"id": "i1", "next": "http://[bad/items?page=2"}))
+    envelope = loopback_gateway(retries=0).exec("items.item.create", {"body": {"name": "n"}})
+    assert envelope["ok"], envelope
+    assert envelope["result"]["id"] == "i1" and envelope["meta"]["pagination"] == {"next": "http://[bad/items?page=2"}

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 # loads a UI library (tests/unit/test_import_hygiene.py).
 
 USER_AGENT = "opgate"
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+"""The most an answer's body may hold (after decompression): far past any page a model can use (its envelope
+keeps 16,000 characters), and a bound on what one call can make this process hold."""
 
 
 class HttpExecutor:
@@ -108,7 +111,8 @@ class HttpExecutor:
                 raise self._timed_out(operation, invocation, attempt - 1)
             try:
                 request.extensions["timeout"] = httpx.Timeout(budget).as_dict()
-                response = self.client.send(request)
+                response = self.client.send(request, stream=True)
+                self._read_body(response, operation, time.monotonic() + budget)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 # The request never reached the server: safe to try an idempotent method again.
                 if attempt <= retries and self._wait(backoff_s(attempt - 1), invocation):
@@ -118,6 +122,8 @@ class HttpExecutor:
                 raise self._unreachable(operation, exc, attempt) from None
             except httpx.TimeoutException:
                 raise self._timed_out(operation, invocation, attempt) from None
+            except httpx.DecodingError as exc:  # not a TransportError: the request went through, its answer is unreadable
+                raise self._undecodable(operation, response, exc) from None
             except httpx.TransportError as exc:
                 raise self._unreachable(operation, exc, attempt) from None
             if response.status_code in RETRY_STATUSES and attempt <= retries:
@@ -135,6 +141,45 @@ class HttpExecutor:
             if attempt > 1:
                 outcome.meta["http"]["attempts"] = attempt
             return outcome
+
+    def _read_body(self, response: httpx.Response, operation: HttpOperation, deadline: float) -> None:
+        """Read the body into ``response`` by ``deadline`` and within :data:`MAX_ANSWER_BYTES`, or close it and raise.
+
+        httpx's read timeout bounds each read, not the answer: a server sending
+        a byte now and then held the call for as long as it went on, and one
+        sending gigabytes had them all read into memory.
+        """
+        import httpx
+
+        try:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > MAX_ANSWER_BYTES:
+                raise self._too_large(operation)
+            chunks, size = [], 0
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > MAX_ANSWER_BYTES:
+                    raise self._too_large(operation)
+                if time.monotonic() > deadline:
+                    raise httpx.ReadTimeout("the answer did not arrive in time", request=response.request)
+                chunks.append(chunk)
+            response._content = b"".join(chunks)  # what Response.read() sets: the rest of httpx reads the body from it
+        finally:
+            response.close()
+
+    def _undecodable(self, operation: HttpOperation, response: httpx.Response, exc: Exception) -> OpError:
+        encoding = response.headers.get("content-encoding") or "its"
+        maybe = "" if operation.is_read else " It acted, or may have: check before you send it again."
+        return InternalError(
+            f"{self.api.name!r} answered {operation.target} with a body that could not be decoded ({encoding} encoding: {redact(str(exc), self.secrets)}).{maybe}",
+            retryable=False, upstream=self.api.name, status=response.status_code,
+        )
+
+    def _too_large(self, operation: HttpOperation) -> OpError:
+        return InternalError(
+            f"{self.api.name!r} answered {operation.target} with more than {MAX_ANSWER_BYTES:,} bytes, which is not read; ask for less (a page, a filter)",
+            retryable=False, upstream=self.api.name,
+        )
 
     def _wait(self, seconds: float, invocation: Invocation) -> bool:
         """Sleep before a retry, unless the wait would pass the deadline."""

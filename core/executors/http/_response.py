@@ -44,7 +44,7 @@ def _body(response: httpx.Response) -> Any:
     if "json" in content_type:
         try:
             return response.json()
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser: shown as the text it is
             pass
     try:
         text = response.content.decode(response.encoding or "utf-8")
@@ -76,7 +76,10 @@ def _typed(text: str, schema: Any) -> Any:
 
 def _next_args(operation: HttpOperation, args: Mapping[str, Any], next_url: str, properties: Mapping[str, Any]) -> dict[str, Any] | None:
     """The arguments of the next page's call, when its URL only changes query parameters the op has."""
-    query = dict(parse_qsl(urlsplit(next_url).query))
+    try:
+        query = dict(parse_qsl(urlsplit(next_url).query))
+    except ValueError:  # the server's link is no URL (an unclosed IPv6 bracket): shown as sent, with no arguments made from it
+        return None
     by_wire = {p.name: p.arg for p in operation.places_in(QUERY)}
     if not query or any(name not in by_wire for name in query):
         return None

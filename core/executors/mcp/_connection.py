@@ -215,7 +215,9 @@ class Connection:
         try:
             return await request
         except MCPError as exc:
-            if exc.code == CONNECTION_CLOSED:
+            # -32000 is also the first code JSON-RPC leaves to servers: a server's own error with it is its answer (the
+            # server stays). The SDK's "Connection closed" comes after the server's messages ended (_watch_end sets stop).
+            if exc.code == CONNECTION_CLOSED and (self._stop is None or self._stop.is_set()):
                 self.lost(f"the connection closed while {doing}")
                 raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
             raise
