@@ -148,6 +148,7 @@ class LexicalRanker:
         self._remember_terms()
         self._heads: dict[Any, dict[int, tuple[float, float | None, float | None]]] = {}
         self._blocks_of: dict[frozenset[int], frozenset[int]] = {}
+        self._op_arrays: dict[frozenset[int], Any] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -170,6 +171,7 @@ class LexicalRanker:
         ranker._remember_terms()
         ranker._heads = {}
         ranker._blocks_of = {}
+        ranker._op_arrays = {}
         return ranker
 
     def query_terms(self, query: str) -> dict[str, float]:
@@ -253,6 +255,18 @@ class LexicalRanker:
             if len(self._blocks_of) >= MAX_TOPS:
                 self._blocks_of.clear()
             found = self._blocks_of[ops] = frozenset(map(rshift, ops, repeat(SHIFT)))
+        return found
+
+    def op_array(self, ops: frozenset[int]) -> Any:
+        """These ops as a numpy array of ids (for :mod:`._dense`); kept per set, as :meth:`blocks_of` keeps their blocks."""
+        found = self._op_arrays.get(ops)
+        if found is None:
+            from ._dense import numpy_module
+
+            np = numpy_module()
+            if len(self._op_arrays) >= MAX_TOPS:
+                self._op_arrays.clear()
+            found = self._op_arrays[ops] = np.fromiter(ops, dtype=np.intp, count=len(ops))
         return found
 
     def remembered_head(self, key: Any) -> dict[int, tuple[float, float | None, float | None]] | None:

@@ -36,9 +36,10 @@ from collections.abc import Callable, Iterable
 from itertools import compress, repeat
 from operator import le, or_, rshift
 
-from .._record import record
 from ._blocks import CHUNK, SHIFT, fused_order
+from ._dense import dense_prefix
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
+from ._prefix import Prefix
 from ._pruned import MARGIN
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
@@ -50,15 +51,6 @@ FLOOR_SLACK = 1e-9
 FUSED_SHARE = 0.5
 
 
-@record(frozen=True)
-class Prefix:
-    """The exact start of a ranking: ops that pass the filters, best first, with their final scores and evidence."""
-
-    order: list[int]
-    scores: dict[int, float]
-    evidence: dict[int, float]
-
-
 def best_prefix(
     lexical: LexicalRanker,
     query: str,
@@ -66,8 +58,13 @@ def best_prefix(
     passes: Callable[[int], bool],
     min_evidence: float,
     wanted: int,
+    *,
+    dense: bool = False,
 ) -> Prefix | None:
-    """At least ``wanted`` ops (fewer only if fewer pass), exactly as the full ranking orders them; None to walk everything."""
+    """At least ``wanted`` ops (fewer only if fewer pass), exactly as the full ranking orders them; None to walk everything.
+
+    ``dense``: numpy is installed, so every posting is added in C (:mod:`._dense`) instead of steps 1 to 3.
+    """
     lists = lexical.lists(query)
     words, grams = lists.words, lists.grams
     if not words:
@@ -90,6 +87,11 @@ def best_prefix(
         found = _from_head(head, lists.ceiling, passes, min_evidence, wanted)
         if found is not None:
             return found
+    if dense:
+        prefix, head = dense_prefix(lexical, lists, factors, passes, min_evidence, wanted)
+        if head:
+            lexical.remember_head(head_key, head)
+        return prefix
     # 1. The best word score, then the best gram score, exactly (kept for the same lists: a repeated query).
     remembered = lexical.remembered_tops(lists.key)
     if remembered is not None:
