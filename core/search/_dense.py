@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker, QueryLists
+from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker, SummedLists
 from ._prefix import Prefix
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
@@ -45,7 +45,7 @@ def numpy_module() -> Any:
 
 def dense_prefix(
     lexical: LexicalRanker,
-    lists: QueryLists,
+    lists: SummedLists,
     factors: tuple[frozenset[int], frozenset[int]],
     passes: Callable[[int], bool],
     min_evidence: float,
@@ -61,9 +61,9 @@ def dense_prefix(
     """
     np = numpy_module()
     size = lexical.words.size
-    words, word_held = _sums(np, lists.words.lists, size)
+    words, word_held = _sums(np, lists.words, size)
     if lists.grams:
-        grams, gram_held = _sums(np, lists.grams.lists, size)
+        grams, gram_held = _sums(np, lists.grams, size)
     else:
         grams, gram_held = np.zeros(size), np.zeros(size, dtype=bool)
     best_word, best_gram = float(words.max()), float(grams.max())

@@ -65,6 +65,17 @@ def best_prefix(
 
     ``dense``: numpy is installed, so every posting is added in C (:mod:`._dense`) instead of steps 1 to 3.
     """
+    if dense:
+        summed = lexical.summed_lists(query)
+        if not summed.words:
+            return None
+        head = lexical.remembered_head((summed.key, factors))
+        found = _from_head(head, summed.ceiling, passes, min_evidence, wanted) if head is not None else None
+        if found is None:
+            found, head = dense_prefix(lexical, summed, factors, passes, min_evidence, wanted)
+            if head:
+                lexical.remember_head((summed.key, factors), head)
+        return found
     lists = lexical.lists(query)
     words, grams = lists.words, lists.grams
     if not words:
@@ -87,11 +98,6 @@ def best_prefix(
         found = _from_head(head, lists.ceiling, passes, min_evidence, wanted)
         if found is not None:
             return found
-    if dense:
-        prefix, head = dense_prefix(lexical, lists, factors, passes, min_evidence, wanted)
-        if head:
-            lexical.remember_head(head_key, head)
-        return prefix
     # 1. The best word score, then the best gram score, exactly (kept for the same lists: a repeated query).
     remembered = lexical.remembered_tops(lists.key)
     if remembered is not None:
