@@ -50,8 +50,8 @@ def dense_prefix(
     passes: Callable[[int], bool],
     min_evidence: float,
     wanted: int,
-) -> tuple[Prefix, dict[int, tuple[float, float | None, float | None]]]:
-    """The ranking's exact start, as :func:`._top.best_prefix` gives it, and its head.
+) -> tuple[Prefix, dict[int, tuple[float, float | None, float | None]]] | None:
+    """The ranking's exact start, as :func:`._top.best_prefix` gives it, and its head; None to walk everything.
 
     The prefix: the ops that pass the filters, best first, down to the
     ``wanted``-th best eligible score (all of them if fewer pass). The
@@ -67,6 +67,8 @@ def dense_prefix(
     else:
         grams, gram_held = np.zeros(size), np.zeros(size, dtype=bool)
     best_word, best_gram = float(words.max()), float(grams.max())
+    if best_word <= 0.0:
+        return None  # no word scores anything: the full ranking decides (as the block path needs a word score too)
     word_scale = (1.0 - NGRAM_SHARE) / best_word
     gram_scale = NGRAM_SHARE / best_gram if best_gram > 0.0 else 0.0
     final = words * word_scale

@@ -27,6 +27,11 @@ This finds the same first ops, with the same scores, from a few thousand:
 When that cannot work (no word of the query is indexed, bounds so loose
 that the blocks would read more than a walk), :func:`best_prefix` answers
 None and the caller walks everything, as before.
+
+Where numpy is installed, steps 1 to 3 give way to dense sums
+(:mod:`._dense`): every posting of the query's lists added in C, the same
+floats, the same prefix and head, in a few milliseconds at 100,000 ops
+where reading blocks in Python took 5 to 25 for a new query.
 """
 
 from __future__ import annotations
@@ -71,10 +76,14 @@ def best_prefix(
             return None
         head = lexical.remembered_head((summed.key, factors))
         found = _from_head(head, summed.ceiling, passes, min_evidence, wanted) if head is not None else None
-        if found is None:
-            found, head = dense_prefix(lexical, summed, factors, passes, min_evidence, wanted)
-            if head:
-                lexical.remember_head((summed.key, factors), head)
+        if found is not None:
+            return found
+        summed_top = dense_prefix(lexical, summed, factors, passes, min_evidence, wanted)
+        if summed_top is None:
+            return None
+        found, head = summed_top
+        if head:
+            lexical.remember_head((summed.key, factors), head)
         return found
     lists = lexical.lists(query)
     words, grams = lists.words, lists.grams
