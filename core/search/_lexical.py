@@ -281,7 +281,8 @@ class LexicalRanker:
             np = numpy_module()
             if len(self._op_arrays) >= MAX_TOPS:
                 self._op_arrays.clear()
-            found = self._op_arrays[ops] = np.fromiter(ops, dtype=np.intp, count=len(ops))
+            # 4 bytes an op: a common verb names tens of thousands of ops.
+            found = self._op_arrays[ops] = np.fromiter(ops, dtype=np.int32, count=len(ops))
         return found
 
     def remembered_head(self, key: Any) -> dict[int, tuple[float, float | None, float | None]] | None:
