@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..registry._record import OpRecord
 from ._calibration import default_calibration
 from ._coverage import covered
+from ._dense import numpy_module
 from ._fields import op_text
 from ._hits import NodeHit, SearchHit
 from ._intent import Intent, default_intent_reader
@@ -49,7 +50,6 @@ from ._nodes import groups_of, rank_groups
 from ._order import by_score, lead_first, pruned_then_full
 from ._rules import Rules
 from ._tokens import terms
-from ._dense import numpy_module
 from ._top import PRUNE_FROM_OPS, best_prefix
 
 if TYPE_CHECKING:
