@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..registry._record import OpRecord
 from ._calibration import default_calibration
 from ._coverage import covered
+from ._dense import numpy_module
 from ._fields import op_text
 from ._hits import NodeHit, SearchHit
 from ._intent import Intent, default_intent_reader
@@ -126,6 +127,8 @@ class SearchIndex:
         self.rules = Rules(records, self.intents.state_fields, self._action_terms, self.intents.entity_kinds)
         self.calibration = default_calibration()
         self.prune_from_ops = PRUNE_FROM_OPS
+        # The pruned top from dense sums in numpy where it is installed (see _dense); False: block bounds only.
+        self.dense_sums = True
         phrased = sum(1 for r in records if r.metadata.search_phrases)
         self.semantic_share = SEMANTIC_SHARE_WITH_PHRASES if records and phrased >= len(records) / 2 else SEMANTIC_SHARE
         self._remember_readings()
@@ -153,6 +156,7 @@ class SearchIndex:
         index.calibration = default_calibration()
         index.semantic_share = float(meta["semantic_share"])
         index.prune_from_ops = PRUNE_FROM_OPS
+        index.dense_sums = True
         index._remember_readings()
         return index
 
@@ -264,7 +268,8 @@ class SearchIndex:
         prefix = None
         if wanted is not None and self.semantic is None and not intent.state and len(self.records) >= self.prune_from_ops:
             factors = self.rules.factors(intent, set(self.lexical.query_terms(query)))
-            prefix = best_prefix(self.lexical, query, factors, passes, MIN_EVIDENCE, max(wanted, PLAUSIBLE_WINDOW))
+            dense = self.dense_sums and numpy_module() is not None
+            prefix = best_prefix(self.lexical, query, factors, passes, MIN_EVIDENCE, max(wanted, PLAUSIBLE_WINDOW), dense=dense)
         if prefix is not None:
             order = pruned_then_full(prefix, factors[1], lambda: self._full_order(query, intent, passes))
             suggested: dict[int, dict[str, Any]] = {}

@@ -148,6 +148,7 @@ class LexicalRanker:
         self._remember_terms()
         self._heads: dict[Any, dict[int, tuple[float, float | None, float | None]]] = {}
         self._blocks_of: dict[frozenset[int], frozenset[int]] = {}
+        self._op_arrays: dict[frozenset[int], Any] = {}
 
     def pack(self) -> tuple[dict[str, Any], dict[str, bytes]]:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
@@ -170,6 +171,7 @@ class LexicalRanker:
         ranker._remember_terms()
         ranker._heads = {}
         ranker._blocks_of = {}
+        ranker._op_arrays = {}
         return ranker
 
     def query_terms(self, query: str) -> dict[str, float]:
@@ -215,13 +217,10 @@ class LexicalRanker:
 
     def lists(self, query: str) -> QueryLists:
         """The posting lists ``match`` walks, for scoring only the documents that can reach the top (see :mod:`._pruned`)."""
-        query_terms = self.query_terms(query)
-        word_lists = self.words.query_lists(self.related.expand(query_terms))
-        gram_lists = self.ngrams.query_lists(_content_words(query))
+        word_lists, gram_lists, ceiling = self._query_lists(query)
         blocks = block_count(self.words.size)
         word_maxima = [self._block_maxima(("w", key), ids, weights, blocks) for key, ids, weights, _ in word_lists]
         gram_maxima = [self._block_maxima(("g", key), ids, weights, blocks) for key, ids, weights, _ in gram_lists]
-        ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
         return QueryLists(
             # No impact orders: with block maxima, the lists are never cut by weight (see ScoredLists.best).
             ScoredLists([(ids, weights, c) for _, ids, weights, c in word_lists], [None] * len(word_lists), maxima=word_maxima, blocks=blocks),
@@ -229,8 +228,26 @@ class LexicalRanker:
             [peak(ids, weights, found)[1] for (_, ids, weights, _), found in zip(word_lists, word_maxima) if len(weights)],
             [peak(ids, weights, found)[1] for (_, ids, weights, _), found in zip(gram_lists, gram_maxima) if len(weights)],
             ceiling,
-            (tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)),
+            _lists_key(word_lists, gram_lists),
         )
+
+    def summed_lists(self, query: str) -> SummedLists:
+        """The posting lists ``match`` walks, without the bounds :meth:`lists` adds (for :mod:`._dense`, which adds them all up)."""
+        word_lists, gram_lists, ceiling = self._query_lists(query)
+        return SummedLists(
+            [(ids, weights, c) for _, ids, weights, c in word_lists],
+            [(ids, weights, c) for _, ids, weights, c in gram_lists],
+            ceiling,
+            _lists_key(word_lists, gram_lists),
+        )
+
+    def _query_lists(self, query: str) -> tuple[list[tuple[Any, Any, Any, float]], list[tuple[Any, Any, Any, float]], float]:
+        """The word and gram lists of ``query`` (``(key, ids, weights, coefficient)`` each, in summation order) and its coverage ceiling."""
+        query_terms = self.query_terms(query)
+        word_lists = self.words.query_lists(self.related.expand(query_terms))
+        gram_lists = self.ngrams.query_lists(_content_words(query))
+        ceiling = sum(weight * self.words.best_weight(term) for term, weight in query_terms.items())
+        return word_lists, gram_lists, ceiling
 
     def remembered_tops(self, key: Any) -> tuple[dict[int, float], dict[int, float], float | None] | None:
         """The ops at the top of the word and gram scores of a query with these lists, if worked out lately, and the gram ceiling of the rest."""
@@ -253,6 +270,19 @@ class LexicalRanker:
             if len(self._blocks_of) >= MAX_TOPS:
                 self._blocks_of.clear()
             found = self._blocks_of[ops] = frozenset(map(rshift, ops, repeat(SHIFT)))
+        return found
+
+    def op_array(self, ops: frozenset[int]) -> Any:
+        """These ops as a numpy array of ids (for :mod:`._dense`); kept per set, as :meth:`blocks_of` keeps their blocks."""
+        found = self._op_arrays.get(ops)
+        if found is None:
+            from ._dense import numpy_module
+
+            np = numpy_module()
+            if len(self._op_arrays) >= MAX_TOPS:
+                self._op_arrays.clear()
+            # 4 bytes an op: a common verb names tens of thousands of ops.
+            found = self._op_arrays[ops] = np.fromiter(ops, dtype=np.int32, count=len(ops))
         return found
 
     def remembered_head(self, key: Any) -> dict[int, tuple[float, float | None, float | None]] | None:
@@ -328,6 +358,21 @@ class QueryLists:
     gram_peaks: list[int]
     ceiling: float
     key: tuple[tuple[tuple[Any, float], ...], tuple[tuple[Any, float], ...]]
+@record(frozen=True)
+class SummedLists:
+    """A query's word and gram lists (``(ids, weights, coefficient)`` each, in summation order), the coverage ceiling and the lists' key (as :class:`QueryLists` has them)."""
+
+    words: list[tuple[Any, Any, float]]
+    grams: list[tuple[Any, Any, float]]
+    ceiling: float
+    key: tuple[tuple[tuple[Any, float], ...], tuple[tuple[Any, float], ...]]
+
+
+def _lists_key(word_lists: list[tuple[Any, Any, Any, float]], gram_lists: list[tuple[Any, Any, Any, float]]) -> tuple[tuple[tuple[Any, float], ...], tuple[tuple[Any, float], ...]]:
+    """What names a query's lists: each list's key and coefficient (the heads and tops of recent queries are kept under it)."""
+    return tuple((key, c) for key, _, _, c in word_lists), tuple((key, c) for key, _, _, c in gram_lists)
+
+
 def _held_together(index: BM25Index, related: RelatedTerms) -> Iterator[tuple[str, str]]:
     """Pairs of related terms that at least 1 / ``PAIR_SHARE`` of the ops hold both of: requests name them together."""
     for term, postings in index.postings.items():

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import compress
 from typing import Any
 
-from ._top import Prefix
+from ._prefix import Prefix
 
 
 def by_score(scores: dict[int, float], head: int = 32) -> Iterator[int]:

@@ -27,6 +27,11 @@ This finds the same first ops, with the same scores, from a few thousand:
 When that cannot work (no word of the query is indexed, bounds so loose
 that the blocks would read more than a walk), :func:`best_prefix` answers
 None and the caller walks everything, as before.
+
+Where numpy is installed, steps 1 to 3 give way to dense sums
+(:mod:`._dense`): every posting of the query's lists added in C, the same
+floats, the same prefix and head, in a few milliseconds at 100,000 ops
+where reading blocks in Python took 5 to 25 for a new query.
 """
 
 from __future__ import annotations
@@ -36,9 +41,10 @@ from collections.abc import Callable, Iterable
 from itertools import compress, repeat
 from operator import le, or_, rshift
 
-from .._record import record
 from ._blocks import CHUNK, SHIFT, fused_order
+from ._dense import dense_prefix
 from ._lexical import NGRAM_SHARE, LexicalMatch, LexicalRanker
+from ._prefix import Prefix
 from ._pruned import MARGIN
 from ._rules import ACTION_LIFT, DESTRUCTIVE_SHARE
 
@@ -50,15 +56,6 @@ FLOOR_SLACK = 1e-9
 FUSED_SHARE = 0.5
 
 
-@record(frozen=True)
-class Prefix:
-    """The exact start of a ranking: ops that pass the filters, best first, with their final scores and evidence."""
-
-    order: list[int]
-    scores: dict[int, float]
-    evidence: dict[int, float]
-
-
 def best_prefix(
     lexical: LexicalRanker,
     query: str,
@@ -66,8 +63,28 @@ def best_prefix(
     passes: Callable[[int], bool],
     min_evidence: float,
     wanted: int,
+    *,
+    dense: bool = False,
 ) -> Prefix | None:
-    """At least ``wanted`` ops (fewer only if fewer pass), exactly as the full ranking orders them; None to walk everything."""
+    """At least ``wanted`` ops (fewer only if fewer pass), exactly as the full ranking orders them; None to walk everything.
+
+    ``dense``: numpy is installed, so every posting is added in C (:mod:`._dense`) instead of steps 1 to 3.
+    """
+    if dense:
+        summed = lexical.summed_lists(query)
+        if not summed.words:
+            return None
+        head = lexical.remembered_head((summed.key, factors))
+        found = _from_head(head, summed.ceiling, passes, min_evidence, wanted) if head is not None else None
+        if found is not None:
+            return found
+        summed_top = dense_prefix(lexical, summed, factors, passes, min_evidence, wanted)
+        if summed_top is None:
+            return None
+        found, head = summed_top
+        if head:
+            lexical.remember_head((summed.key, factors), head)
+        return found
     lists = lexical.lists(query)
     words, grams = lists.words, lists.grams
     if not words:

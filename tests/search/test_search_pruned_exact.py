@@ -1,10 +1,12 @@
 """The pruned top of a ranking (core/search/_top.py) is exactly the full ranking's start.
 
 Large catalogues find their first ops by score bounds instead of scoring every
-matching op. Here both ways run on the same index (the pruning switched on
-for small catalogues too) and must give the same hits, with the same
-confidences, for every built-in request and a few hundred Twilio requests,
-with filters, pages past the pruned prefix, groups and several-op requests.
+matching op, or, where numpy is installed, from every posting added in C
+(core/search/_dense.py). Here each of those ways and the full ranking run on
+the same index (the pruning switched on for small catalogues too) and must
+give the same hits, with the same confidences, for every built-in request and
+a few hundred Twilio requests, with filters, pages past the pruned prefix,
+groups and several-op requests.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 from opgate.core import Gateway, build_registry
 from opgate.core.catalog import load_catalog
 from opgate.core.search import SearchIndex
-from opgate.core.search import _blocks, _pruned, _top
+from opgate.core.search import _blocks, _dense, _pruned, _top
 
 REPO = Path(__file__).resolve().parents[2]
 REQUESTS = REPO / "bench" / "data" / "builtin_requests.json"
@@ -46,12 +48,16 @@ def _both(index: SearchIndex, search):
 
 
 class _Counting:
-    """Counts how often the pruned path answers, so that a test cannot pass by always walking everything."""
+    """Counts how often the pruned path answers (and from dense sums), so that a test cannot pass by always walking everything."""
 
     def __init__(self, monkeypatch):
         self.answered = 0
         self.asked = 0
+        self.dense = 0
+        self.blocks = 0
         real = _top.best_prefix
+        real_dense = _top.dense_prefix
+        real_fused_order = _top.fused_order
 
         def counted(*args, **kwargs):
             self.asked += 1
@@ -59,7 +65,39 @@ class _Counting:
             self.answered += found is not None
             return found
 
+        def counted_dense(*args, **kwargs):
+            self.dense += 1
+            return real_dense(*args, **kwargs)
+
+        def counted_blocks(*args, **kwargs):
+            self.blocks += 1
+            return real_fused_order(*args, **kwargs)
+
         monkeypatch.setattr("opgate.core.search._index.best_prefix", counted)
+        monkeypatch.setattr(_top, "dense_prefix", counted_dense)
+        monkeypatch.setattr(_top, "fused_order", counted_blocks)
+
+
+# How the pruned top is found: dense sums in numpy; block bounds (numpy left unused); block bounds because numpy is missing.
+WAYS = ["dense", "blocks", "no numpy"]
+
+
+def _choose(index: SearchIndex, way: str, monkeypatch) -> None:
+    index.dense_sums = way != "blocks"
+    if way == "no numpy":
+        monkeypatch.setattr("opgate.core.search._index.numpy_module", lambda: None)
+    elif way == "dense" and _dense.numpy_module() is None:
+        pytest.skip("numpy is not installed")
+    index.lexical._heads.clear()
+    index.lexical._tops.clear()
+
+
+def _check_way(counting: _Counting, way: str) -> None:
+    """The way chosen answered (repeated requests answer from the head they remembered, by either way)."""
+    if way == "dense":
+        assert counting.dense > 0 and counting.blocks == 0
+    else:
+        assert counting.blocks > 0 and counting.dense == 0
 
 
 def _assert_same(index: SearchIndex, queries: list[str], groups: list[str]) -> None:
@@ -79,13 +117,16 @@ def _assert_same(index: SearchIndex, queries: list[str], groups: list[str]) -> N
         assert pruned == full, query
 
 
-def test_builtin_requests_rank_exactly_as_the_full_walk(monkeypatch):
+@pytest.mark.parametrize("way", WAYS)
+def test_builtin_requests_rank_exactly_as_the_full_walk(monkeypatch, way):
     counting = _Counting(monkeypatch)
     index = Gateway(call_log=False).search_index
+    _choose(index, way, monkeypatch)
     _assert_same(index, _requests(), ["onto.task", "onto.document"])
     # A catalogue of 100 ops often has too few strong matches for the bounds to say anything,
     # but the pruned path must still answer a few hundred of these searches.
     assert counting.answered > 200
+    _check_way(counting, way)
 
 
 @pytest.fixture(scope="module")
@@ -102,11 +143,14 @@ def twilio_twice(tmp_path_factory) -> SearchIndex:
     return SearchIndex.build(build_registry(load_catalog(path)))
 
 
-def test_a_generated_catalogue_ranks_exactly_as_the_full_walk(twilio_twice, monkeypatch):
+@pytest.mark.parametrize("way", WAYS)
+def test_a_generated_catalogue_ranks_exactly_as_the_full_walk(twilio_twice, monkeypatch, way):
     counting = _Counting(monkeypatch)
+    _choose(twilio_twice, way, monkeypatch)
     groups = sorted({r.op.split(".")[0] for r in twilio_twice.records})[:2]
     _assert_same(twilio_twice, TWILIO_REQUESTS + _requests()[::4], groups)
     assert counting.answered > 0.4 * counting.asked
+    _check_way(counting, way)
 
 
 def _random_requests(index: SearchIndex, count: int, seed: int) -> list[str]:
@@ -138,7 +182,7 @@ def test_random_requests_rank_exactly_as_the_full_walk(twilio_twice, monkeypatch
     monkeypatch.setattr(_blocks, "CHUNK", chunk)
     monkeypatch.setattr(_pruned, "BLOCK_SHARE", block_share)
     monkeypatch.setattr(_top, "CHUNK", chunk)
-    twilio_twice.lexical._tops.clear()
+    _choose(twilio_twice, "blocks", monkeypatch)
     counting = _Counting(monkeypatch)
     stopped_early = []
     real_fused_order = _top.fused_order
@@ -159,9 +203,11 @@ def test_random_requests_rank_exactly_as_the_full_walk(twilio_twice, monkeypatch
     assert stopped_early
 
 
-def test_new_words_and_typos_rank_exactly_at_100_blocks(monkeypatch, tmp_path):
+@pytest.mark.parametrize("way", ["dense", "blocks"])
+def test_new_words_and_typos_rank_exactly_at_100_blocks(monkeypatch, tmp_path, way):
     """A catalogue of 6,400 generated ops (100 blocks): made-up words, typos of them and words no op has, both ways, hit for hit."""
     index = _generated_index(6400, seed=7, folder=tmp_path)
+    _choose(index, way, monkeypatch)
     counting = _Counting(monkeypatch)
     for query in _generated_queries(index, 60, seed=11):
         for limit, offset in ((10, 0), (5, 5), (1, 0)):
@@ -170,6 +216,7 @@ def test_new_words_and_typos_rank_exactly_at_100_blocks(monkeypatch, tmp_path):
         full, pruned = _both(index, lambda: index.search(query, kind="read"))
         assert pruned == full, (query, "read")
     assert counting.answered > 0.3 * counting.asked
+    _check_way(counting, way)
 
 
 @pytest.mark.parametrize("stage", ["divisors", "final", "floors"])
@@ -182,6 +229,7 @@ def test_a_bound_that_misses_an_op_changes_the_ranking(monkeypatch, tmp_path, st
     reach the threshold dropped before they are scored).
     """
     index = _generated_index(6400, seed=7, folder=tmp_path)
+    _choose(index, "blocks", monkeypatch)
     if stage == "floors":
         monkeypatch.setattr(_top, "FLOOR_SLACK", -1.0)
     elif stage == "divisors":
@@ -200,6 +248,25 @@ def test_a_bound_that_misses_an_op_changes_the_ranking(monkeypatch, tmp_path, st
             return [bound * 0.5 for bound in bounds], order
 
         monkeypatch.setattr(_top, "fused_order", halved_order)
+    differing = 0
+    for query in _generated_queries(index, 60, seed=11):
+        full, pruned = _both(index, lambda q=query: index.search(q, limit=10))
+        differing += pruned != full
+    assert differing > 0
+
+
+@pytest.mark.parametrize("fault", ["a list left out", "no gram part"])
+def test_dense_sums_that_miss_a_part_change_the_ranking(monkeypatch, tmp_path, fault):
+    """The identity tests can fail on the dense path too: with one list of each lane left out of the sums, or the gram lane's share left out, some ranking differs."""
+    if _dense.numpy_module() is None:
+        pytest.skip("numpy is not installed")
+    index = _generated_index(6400, seed=7, folder=tmp_path)
+    _choose(index, "dense", monkeypatch)
+    if fault == "a list left out":
+        real_sums = _dense._sums
+        monkeypatch.setattr(_dense, "_sums", lambda np, lists, size: real_sums(np, lists[:-1] or lists, size))
+    else:
+        monkeypatch.setattr(_dense, "NGRAM_SHARE", 0.0)
     differing = 0
     for query in _generated_queries(index, 60, seed=11):
         full, pruned = _both(index, lambda q=query: index.search(q, limit=10))
