@@ -24,7 +24,16 @@ _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_a
 _JSON_COLUMNS = ("args", "detail")
 _FLAGS = ("ok", "dry_run", "args_truncated")
 _CALL_LOG_COLUMN_SET = frozenset(CALL_LOG_COLUMNS)
-_INSERT_CALL_LOG = f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)}) VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})"
+INSERT_CALL_LOG = f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)}) VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})"
+"""The call log's INSERT with its columns named (PostgreSQL's: its ``seq`` takes no NULL)."""
+_INSERT_CALL_LOG_BY_POSITION = f"INSERT INTO call_log VALUES (NULL, {','.join('?' * len(CALL_LOG_COLUMNS))})"
+"""SQLite's: the same columns by position (``seq``, then CALL_LOG_COLUMNS, as the migrations made them).
+
+apsw finds a statement in its cache by its text once per row of an
+``executemany``, so the shorter text costs less on every call logged; a
+column added later makes it fail loudly (too few values), and
+tests/store/test_store_bookkeeping.py checks the table's column order.
+"""
 # append_call_logs spells its row in this order.
 assert CALL_LOG_COLUMNS == ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run", "caller", "args_digest",
                             "args", "args_truncated", "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
@@ -140,9 +149,11 @@ class BookkeepingWrites(BookkeepingReads):
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
         self.insert_call_log_rows(call_log_rows(entries, self._clock))
 
+    _insert_call_log = _INSERT_CALL_LOG_BY_POSITION
+
     def insert_call_log_rows(self, rows: list[tuple[Any, ...]]) -> None:
         """Insert rows made by :func:`call_log_rows`."""
-        self._run_many(_INSERT_CALL_LOG, rows)
+        self._run_many(self._insert_call_log, rows)
 
     def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
         before = self._run("DELETE FROM call_log WHERE ts < ?", (older_than,))
