@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from .._call_log_row import CALL_LOG_COLUMNS, CallLogRow
+from .._call_log_row import CALL_LOG_COLUMNS, DIGEST_OF_TEXT, CallLogRow, args_digest_of
 from .._json_encoder import JsonText
 from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
@@ -47,6 +47,8 @@ def _later(stamp: str, seconds: int) -> str:
 def _decoded(rows: list) -> list[dict]:
     entries = [dict(zip(CALL_LOG_COLUMNS, row)) for row in rows]
     for entry in entries:
+        if entry["args_digest"] == DIGEST_OF_TEXT and entry["args"] is not None:
+            entry["args_digest"] = args_digest_of(entry["args"])  # the stored text is the digest's own (see DIGEST_OF_TEXT)
         for flag in _FLAGS:
             entry[flag] = bool(entry[flag])
         for column in _JSON_COLUMNS:
