@@ -107,7 +107,7 @@ def test_the_arguments_are_copied_when_called_and_every_entry_is_written_in_orde
 
 def test_an_exec_row_made_without_a_dict_is_the_row_the_dict_gives():
     from opgate.core._call_log_row import CALL_ROW_KEYS, CallLogRow
-    from opgate.core.exec._call_log_args import ArgsLater
+    from opgate.core.exec._call_log_args import ArgsLater, exec_row
     from opgate.core.store._sqlite_bookkeeping import call_log_rows
     from opgate.core.telemetry._recorder import call_row
 
@@ -121,9 +121,10 @@ def test_an_exec_row_made_without_a_dict_is_the_row_the_dict_gives():
     ):
         for ok, dry_run in ((True, False), (False, True)):
             values = call_row("tr_1", "onto.task.get", "get_onto_task", 1.25, ok, None if ok else "NOT_FOUND", dry_run, "local",
-                              "exec", "se_1", None, "tr_0", "lane", detail)
-            made = ArgsLater(values, dict(args)).entry(4096)
+                              "exec", "se_1", None, "tr_0", "lane", detail, dict(args))
+            made = exec_row(values, 4096)  # an exec's queued entry: the values, its arguments last
             as_dict = ArgsLater(dict(zip(CALL_ROW_KEYS, values)), dict(args)).entry(4096)
+            assert len(values) == len(CALL_ROW_KEYS) + 1 and values[-1] == args
             assert isinstance(made, CallLogRow) == ("text" not in args)  # arguments cut to the bound go the general way
             assert call_log_rows([made], clock) == call_log_rows([as_dict], clock), (detail, args, ok)
 
