@@ -36,6 +36,13 @@ def sorted_args_text(args: dict[str, Any]) -> str:
     escape) goes to the encoder. tests/exec/test_call_log_rows.py compares
     the two on every ASCII character.
     """
+    if len(args) == 1:  # a get's {"<kind>_id": "..."}: no list to sort or join
+        [(name, value)] = args.items()
+        if type(value) is str:
+            probe = name + value
+            if '"' in probe or "\\" in probe or not (probe.isascii() and probe.isprintable()):
+                return _SORTED_JSON(args)
+            return f'{{"{name}": "{value}"}}'
     names = sorted(args)
     probe = "".join(names)
     parts = []

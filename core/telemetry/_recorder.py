@@ -239,11 +239,9 @@ class Telemetry:
             parent_id, lane = context.parent_id, context.lane
             meta = envelope.get("meta") or {}
             op = envelope.get("op") or (requested if isinstance(requested, str) else "")
-            detail: dict[str, Any] = {}
             trail = session.trail
             lane_ops = trail.lane_ops  # trail.in_lane(op)'s body: one Python call less on every exec
-            if lane_ops is not None:
-                detail["in_lane"] = op in lane_ops
+            detail: dict[str, Any] | None = None if lane_ops is None else {"in_lane": op in lane_ops}
             subject = op if type(op) is str and op.isascii() and len(op) <= SUBJECT_CHARS else bounded_text(op)
             ok = bool(envelope.get("ok"))
             code = None if ok else outcome_code(envelope)  # a declined confirmation is CANCELLED in the log, not a refusal
@@ -260,7 +258,7 @@ class Telemetry:
                 event = CallEvent(
                     kind="exec", subject=subject, ok=ok, code=code, duration_ms=duration_ms, trace_id=trace_id, session_id=session.id,
                     started_at=started_at, actor=actor, chain_id=chain_id, parent_id=parent_id, lane=lane, tool_name=tool_name,
-                    dry_run=was_dry_run, detail=detail,
+                    dry_run=was_dry_run, detail=detail or {},
                 )
             entry = None
             if logging_calls:
