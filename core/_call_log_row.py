@@ -6,6 +6,8 @@ help and search included) can make a row without importing the store.
 
 from __future__ import annotations
 
+from hashlib import sha256
+
 CALL_LOG_COLUMNS = ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run",
                     "caller", "args_digest", "args", "args_truncated",
                     "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
@@ -18,6 +20,16 @@ CALL_ROW_KEYS = (*CALL_LOG_COLUMNS[:ARGS_AT], *CALL_LOG_COLUMNS[ARGS_AT + 3:])
 """The columns a call's own values fill (``call_row``), the argument columns being the log's."""
 
 assert CALL_LOG_COLUMNS[ARGS_AT:ARGS_AT + 3] == ("args_digest", "args", "args_truncated")
+
+DIGEST_OF_TEXT = ""
+"""The stored ``args_digest`` of a row whose ``args`` is the digest's own text (arguments kept whole, as their
+canonical JSON): the digest is that text's, worked out by whoever reads the row (:func:`args_digest_of`), not
+on every call logged (a sha256 cost the writer about 5 k instructions an entry)."""
+
+
+def args_digest_of(text: str) -> str:
+    """The digest of arguments whose canonical JSON text is ``text``: the first 16 hex digits of its sha256."""
+    return sha256(text.encode()).hexdigest()[:16]
 
 
 class CallLogRow(tuple):
@@ -33,4 +45,4 @@ class CallLogRow(tuple):
     __slots__ = ()
 
 
-__all__ = ["ARGS_AT", "CALL_LOG_COLUMNS", "CALL_ROW_KEYS", "CallLogRow"]
+__all__ = ["ARGS_AT", "CALL_LOG_COLUMNS", "CALL_ROW_KEYS", "DIGEST_OF_TEXT", "CallLogRow", "args_digest_of"]

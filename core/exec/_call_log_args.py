@@ -9,21 +9,56 @@ from __future__ import annotations
 
 import hashlib
 import json
-from hashlib import sha256
 from typing import Any
 
-from .._call_log_row import ARGS_AT, CALL_ROW_KEYS, CallLogRow
+from .._call_log_row import ARGS_AT, CALL_ROW_KEYS, DIGEST_OF_TEXT, CallLogRow
 from .._json_encoder import JsonText, encoder_made_once
 from ..safe_json import is_clean_text, scrub_text
 
 _HEAD_CHARS = 200
 
-# ArgsLater.entry spells an exec's row in this order: the call's first nine values, the three argument columns, the rest.
+# exec_row spells an exec's row in this order: the call's first nine values, the three argument columns, the rest.
 assert ARGS_AT == 9 and len(CALL_ROW_KEYS) == 15 and CALL_ROW_KEYS[5] == "ok" and CALL_ROW_KEYS[7] == "dry_run"
 
 _FLAT = (str, int, float, bool, type(None))
 _SORTED_JSON = encoder_made_once(sort_keys=True)
 """``json.dumps(value, sort_keys=True)`` of flat arguments (which cannot hold a cycle), without making an encoder on every call."""
+
+
+def sorted_args_text(args: dict[str, Any]) -> str:
+    """``json.dumps(args, sort_keys=True)`` of flat arguments (:func:`plainly_writable`, :func:`json_safe_numbers`).
+
+    The C encoder sorts a list of the items and escapes every string
+    through its accumulator, about 6 k instructions for ``{"task_id": ...}``.
+    Text that JSON writes as it is between its quotes (printable ASCII but
+    the quote and the backslash) and ints (exact type) are joined here for
+    less than half that; anything else (a float, ``true``, ``null``, text to
+    escape) goes to the encoder. tests/exec/test_call_log_rows.py compares
+    the two on every ASCII character.
+    """
+    if len(args) == 1:  # a get's {"<kind>_id": "..."}: no list to sort or join
+        [(name, value)] = args.items()
+        if type(value) is str:
+            probe = name + value
+            if '"' in probe or "\\" in probe or not (probe.isascii() and probe.isprintable()):
+                return _SORTED_JSON(args)
+            return f'{{"{name}": "{value}"}}'
+    names = sorted(args)
+    probe = "".join(names)
+    parts = []
+    for name in names:
+        value = args[name]
+        kind = type(value)
+        if kind is str:
+            probe += value
+            parts.append(f'"{name}": "{value}"')
+        elif kind is int:
+            parts.append(f'"{name}": {value}')
+        else:
+            return _SORTED_JSON(args)
+    if '"' in probe or "\\" in probe or not (probe.isascii() and probe.isprintable()):
+        return _SORTED_JSON(args)
+    return "{" + ", ".join(parts) + "}"
 
 
 def plainly_writable(args: Any) -> bool:
@@ -92,41 +127,47 @@ def _shortened(args: dict, chars: int) -> dict:
     return kept
 
 
+def exec_row(values: tuple[Any, ...], chars: int) -> dict[str, Any] | CallLogRow:
+    """The stored row of an exec's queued entry: ``call_row``'s values, the copy of its plain arguments last.
+
+    The arguments' columns are made here, by the call log's writer, not on
+    the call's path: the arguments are flat and plain (:func:`plainly_writable`
+    and :func:`json_safe_numbers`, checked at call time) and were copied at
+    call time, so their values are immutable and the columns come out the
+    same whenever they are made. The whole entry is one tuple, so the queue
+    keeps one object per call for the collector, not three.
+    """
+    args = values[15]
+    text = sorted_args_text(args)
+    if len(text) <= chars:
+        # The digest's text is the stored copy too (the store writes it as it is): one encoding, not two.
+        # Its digest is left for whoever reads the row (DIGEST_OF_TEXT): nothing on the call's path needs it.
+        # Spelled value by value (see the assert above): slices and unpacking built three lists per entry.
+        return CallLogRow((values[0], values[1], values[2], values[3], values[4], 1 if values[5] else 0, values[6], 1 if values[7] else 0,
+                           values[8], DIGEST_OF_TEXT, text, 0,  # a stored row's args is its text already
+                           values[9], values[10], values[11], values[12], values[13], values[14]))
+    return {**args_columns(args, chars), **dict(zip(CALL_ROW_KEYS, values))}
+
+
 class ArgsLater:
-    """An exec's entry whose argument columns are made when the entry is written, not on the call's path.
+    """An entry whose argument columns are made when the entry is written, as :func:`exec_row` does for an exec's.
 
-    Only for flat arguments of plain text whose ints can be written
-    (:func:`plainly_writable` and :func:`json_safe_numbers`, checked at call
-    time), copied at call time: their values are immutable, so the digest and
-    the kept copy come out the same whenever they are made, and the writer
-    makes a batch of them in one loop instead of each call paying for the
-    JSON text and the hash between its own work.
-
-    ``row`` is the entry's other columns: a dict, or (an exec's entry)
-    ``call_row``'s values in :data:`CALL_ROW_KEYS` order, which make the
-    stored row itself.
+    ``row`` is the entry's other columns, a dict; ``args``, flat plain
+    arguments copied at call time (see :meth:`CallLog.with_args`).
     """
 
     __slots__ = ("args", "row")
 
-    def __init__(self, row: dict[str, Any] | tuple[Any, ...], args: dict[str, Any]):
+    def __init__(self, row: dict[str, Any], args: dict[str, Any]):
         self.row = row
         self.args = args
 
-    def entry(self, chars: int) -> dict[str, Any] | CallLogRow:
-        args, row = self.args, self.row
-        text = _SORTED_JSON(args)
-        if type(row) is tuple:
-            if len(text) <= chars:
-                # The digest's text is the stored copy too (the store writes it as it is): one encoding, not two.
-                # Spelled value by value (see the assert below): slices and unpacking built three lists per entry.
-                return CallLogRow((row[0], row[1], row[2], row[3], row[4], 1 if row[5] else 0, row[6], 1 if row[7] else 0, row[8],
-                                   sha256(text.encode()).hexdigest()[:16], text, 0,  # a stored row's args is its text already
-                                   row[9], row[10], row[11], row[12], row[13], row[14]))
-            row = dict(zip(CALL_ROW_KEYS, row))
+    def entry(self, chars: int) -> dict[str, Any]:
+        args = self.args
+        text = sorted_args_text(args)
         if len(text) > chars:
-            return {**args_columns(args, chars), **row}
-        return {"args_digest": sha256(text.encode()).hexdigest()[:16], "args": JsonText(text), "args_truncated": False, **row}
+            return {**args_columns(args, chars), **self.row}
+        return {"args_digest": DIGEST_OF_TEXT, "args": JsonText(text), "args_truncated": False, **self.row}
 
 
 def args_columns(args: Any, chars: int) -> dict[str, Any]:

@@ -47,9 +47,16 @@ def entities_touched(result: Any, diff: dict[str, Any] | None = None) -> list[st
     return list(seen)[:MAX_ENTITIES]
 
 
-def entities_named(ids: list[str], diff: dict[str, Any] | None = None) -> list[str]:
-    """:func:`entities_touched` of a result whose ids the executor listed already (``Outcome.entities``), then the diff's."""
-    if all(map(str.strip, ids)):  # the usual case, in C: no blank text (which names nothing, as in the walk)
+def entities_named(ids: list[str] | dict[str, None], diff: dict[str, Any] | None = None) -> list[str]:
+    """:func:`entities_touched` of a result whose ids the executor listed already (``Outcome.entities``), then the diff's.
+
+    A dict is what :func:`add_row_ids` found (``HandlerContext.names_found``): distinct, and none blank.
+    """
+    if type(ids) is dict:
+        if not diff and len(ids) <= MAX_ENTITIES:
+            return list(ids)  # a get's: nothing to check, nothing to add
+        seen = ids
+    elif all(map(str.strip, ids)):  # the usual case, in C: no blank text (which names nothing, as in the walk)
         seen = dict.fromkeys(ids)
     else:
         seen = dict.fromkeys(id for id in ids if id.strip())

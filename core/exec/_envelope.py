@@ -31,8 +31,20 @@ def success(op: str, result: Any, *, trace_id: str, latency_ms: float, warnings:
         "op": op,
         "ok": True,
         "result": result,
-        "meta": {"trace_id": trace_id, "latency_ms": round(latency_ms, 2), "warnings": warnings, **meta},
+        "meta": {"trace_id": trace_id, "latency_ms": to_hundredths(latency_ms), "warnings": warnings, **meta},
     }
+
+
+def to_hundredths(value: float) -> float:
+    """``round(value, 2)`` of a time that is not negative, to within the float's last digit, at a tenth of the cost.
+
+    ``round`` with digits formats the number as decimal text and parses it
+    back (about 3 k instructions, twice on every exec); the nearest
+    multiple of 0.01 found by an add and a truncation is the same value but
+    where ``value * 100`` lands within a rounding error of a half
+    (tests/exec/test_rounded_times.py compares them).
+    """
+    return int(value * 100 + 0.5) / 100
 
 
 def failure(

@@ -24,7 +24,7 @@ class HandlerContext:
     settings: GatewaySettings
     dry_run: bool = False
     warnings: list[str] = field(default_factory=list)
-    named_ids: list[str] | None = None
+    named_ids: list[str] | dict[str, None] | None = None
 
     def warn(self, message: str) -> None:
         self.warnings.append(message)
@@ -38,6 +38,11 @@ class HandlerContext:
         every such handler to it.
         """
         self.named_ids = ids
+
+    def names_found(self, found: dict[str, None]) -> None:
+        """:meth:`names` of the ids :func:`~opgate.core.exec._entity_ids.add_row_ids` found: distinct and none blank
+        already, so ``meta.entities`` takes them as they are (a get's answer, without checking them again)."""
+        self.named_ids = found
 
 
 HandlerFn = Callable[[HandlerContext, dict[str, Any]], Any]

@@ -43,7 +43,7 @@ from typing import Any
 
 from .._log import LazyLogger
 from ..settings import GatewaySettings
-from ._call_log_args import ArgsLater, args_columns, json_safe_numbers, plainly_writable
+from ._call_log_args import ArgsLater, args_columns, exec_row, json_safe_numbers, plainly_writable
 
 log = LazyLogger("opgate.telemetry")  # logging loads on the first line logged
 
@@ -124,7 +124,7 @@ class CallLog:
 
     def _reset_after_fork(self) -> None:
         # In a forked child the parent's queue is the parent's to write, and its locks may be held.
-        self._pending: list[dict[str, Any] | ArgsLater] = []
+        self._pending: list[dict[str, Any] | ArgsLater | tuple[Any, ...]] = []
         self._wake = threading.Condition()
         self._writing = threading.Lock()
         self._writer: threading.Thread | None = None
@@ -173,8 +173,8 @@ class CallLog:
             return
         self.append(entry)
 
-    def append(self, entry: dict[str, Any] | ArgsLater) -> None:
-        """Queue one entry (call-log columns, or :meth:`with_args`'s); the writer thread commits it within ``call_log_flush_s``."""
+    def append(self, entry: dict[str, Any] | ArgsLater | tuple[Any, ...]) -> None:
+        """Queue one entry (call-log columns, :meth:`with_args`'s, or an exec's values, see ``exec_row``); the writer thread commits it within ``call_log_flush_s``."""
         if not self.enabled:
             return
         wake = self._wake
@@ -250,14 +250,21 @@ class CallLog:
             del self._pending[:excess]
             log.warning("the call log could not keep up; dropped its %d oldest queued entries", excess)
 
-    def _completed(self, batch: list[dict[str, Any] | ArgsLater]) -> list[dict[str, Any]]:
-        """The batch with every entry's argument columns made (see :class:`ArgsLater`)."""
+    def _completed(self, batch: list[dict[str, Any] | ArgsLater | tuple[Any, ...]]) -> list[dict[str, Any]]:
+        """The batch with every entry's argument columns made (see ``exec_row`` and :class:`ArgsLater`)."""
         chars = self._settings.call_log_args_chars
         entries: list[Any] = []
         keep = entries.append
-        # One pass, no test of the whole batch first: nearly every entry is an ArgsLater.
+        # One pass, no test of the whole batch first: nearly every entry is an exec's tuple.
         for entry in batch:
-            if type(entry) is ArgsLater:
+            kind = type(entry)
+            if kind is tuple:  # an exec's values and its arguments (see exec_row)
+                try:
+                    entry = exec_row(entry, chars)
+                except Exception:
+                    log.warning("could not make the call log entry", exc_info=True)
+                    continue
+            elif kind is ArgsLater:
                 try:
                     entry = entry.entry(chars)
                 except Exception:  # as when the entry was made at call time: reported, and that entry alone is left out

@@ -36,7 +36,7 @@ class Outcome:
     replayed: bool = False
     # The ids the result names, in the order a walk of it finds them, when the executor
     # knows them already (a page of summaries: its rows' ids); None: the dispatcher walks the result.
-    entities: list[str] | None = None
+    entities: list[str] | dict[str, None] | None = None
 
 
 @record

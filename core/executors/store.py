@@ -167,7 +167,7 @@ class StoreExecutor:
         call = invocation.call
         # Hashing what was read is for a dry-run to hand out or a digest to check; a plain read notes nothing.
         with self._store().read(observe=call.dry_run or bool(call.expected_digest)) as tx:
-            ctx = self._context(invocation, tx)
+            ctx = HandlerContext(call.record.op, call.record, tx, invocation.session, self._settings, call.dry_run)  # _context's body
             result = self._call_handler(invocation, handler, ctx)
             meta: dict[str, Any] = {}
             if call.dry_run or call.expected_digest:

@@ -67,7 +67,7 @@ def open_row(ctx: HandlerContext, kind: str, id: str) -> dict[str, Any]:
     row = ctx.tx.get(kind, id)
     named: dict[str, None] = {}
     add_row_ids(row, _ROW_IDS[kind], named)
-    ctx.names(list(named))
+    ctx.names_found(named)
     return {kind: row}
 
 
@@ -80,7 +80,7 @@ def open_task(ctx: HandlerContext, args: dict[str, Any]) -> dict[str, Any]:
         add_row_ids(document, _LINKED_DOCUMENT_IDS, named)
     for edge in edges:
         add_row_ids(edge, _EDGE_IDS, named)
-    ctx.names(list(named))
+    ctx.names_found(named)
     return {"task": task, "documents": documents, "edges": edges}
 
 

@@ -26,6 +26,7 @@ from ._pg_migrate import write_lock_sql
 from ._pg_search import PGSearchReads
 from ._pg_sql import translate
 from ._sqlite_base import SQLiteTxCore
+from ._sqlite_bookkeeping import INSERT_CALL_LOG
 from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
 
 
@@ -37,6 +38,7 @@ class PGTxCore(SQLiteTxCore):
     # READ COMMITTED has no snapshot to keep: the first write takes the advisory lock, then checks again.
     _WRITES_FROM_SNAPSHOT = False
     _TITLE_KEY_BOUND = False
+    _insert_call_log = INSERT_CALL_LOG  # its seq takes DEFAULT, not NULL: the columns are named
 
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         self._check_open()

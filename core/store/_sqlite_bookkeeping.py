@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from .._call_log_row import CALL_LOG_COLUMNS, CallLogRow
+from .._call_log_row import CALL_LOG_COLUMNS, DIGEST_OF_TEXT, CallLogRow, args_digest_of
 from .._json_encoder import JsonText
 from ._errors import InvalidValue
 from ._nesting import MAX_ARGUMENT_DEPTH, load_bounded
@@ -24,7 +24,16 @@ _KEY_COLUMNS = ("caller", "key", "fingerprint", "response", "status", "created_a
 _JSON_COLUMNS = ("args", "detail")
 _FLAGS = ("ok", "dry_run", "args_truncated")
 _CALL_LOG_COLUMN_SET = frozenset(CALL_LOG_COLUMNS)
-_INSERT_CALL_LOG = f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)}) VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})"
+INSERT_CALL_LOG = f"INSERT INTO call_log ({', '.join(CALL_LOG_COLUMNS)}) VALUES ({', '.join('?' * len(CALL_LOG_COLUMNS))})"
+"""The call log's INSERT with its columns named (PostgreSQL's: its ``seq`` takes no NULL)."""
+_INSERT_CALL_LOG_BY_POSITION = f"INSERT INTO call_log VALUES (NULL, {','.join('?' * len(CALL_LOG_COLUMNS))})"
+"""SQLite's: the same columns by position (``seq``, then CALL_LOG_COLUMNS, as the migrations made them).
+
+apsw finds a statement in its cache by its text once per row of an
+``executemany``, so the shorter text costs less on every call logged; a
+column added later makes it fail loudly (too few values), and
+tests/store/test_store_bookkeeping.py checks the table's column order.
+"""
 # append_call_logs spells its row in this order.
 assert CALL_LOG_COLUMNS == ("ts", "trace_id", "op", "tool_name", "duration_ms", "ok", "code", "dry_run", "caller", "args_digest",
                             "args", "args_truncated", "kind", "session_id", "chain_id", "parent_id", "lane", "detail")
@@ -38,6 +47,8 @@ def _later(stamp: str, seconds: int) -> str:
 def _decoded(rows: list) -> list[dict]:
     entries = [dict(zip(CALL_LOG_COLUMNS, row)) for row in rows]
     for entry in entries:
+        if entry["args_digest"] == DIGEST_OF_TEXT and entry["args"] is not None:
+            entry["args_digest"] = args_digest_of(entry["args"])  # the stored text is the digest's own (see DIGEST_OF_TEXT)
         for flag in _FLAGS:
             entry[flag] = bool(entry[flag])
         for column in _JSON_COLUMNS:
@@ -140,9 +151,11 @@ class BookkeepingWrites(BookkeepingReads):
     def append_call_logs(self, entries: Sequence[Mapping[str, Any]]) -> None:
         self.insert_call_log_rows(call_log_rows(entries, self._clock))
 
+    _insert_call_log = _INSERT_CALL_LOG_BY_POSITION
+
     def insert_call_log_rows(self, rows: list[tuple[Any, ...]]) -> None:
         """Insert rows made by :func:`call_log_rows`."""
-        self._run_many(_INSERT_CALL_LOG, rows)
+        self._run_many(self._insert_call_log, rows)
 
     def delete_old_calls(self, *, older_than: str, keep_newest: int) -> int:
         before = self._run("DELETE FROM call_log WHERE ts < ?", (older_than,))

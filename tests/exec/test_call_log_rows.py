@@ -58,6 +58,7 @@ def test_flat_arguments_give_the_columns_the_general_path_gives():
 
 
 def test_argument_columns_made_when_written_are_those_made_at_call_time():
+    from opgate.core._call_log_row import DIGEST_OF_TEXT, args_digest_of
     from opgate.core.exec._telemetry import CallLog
 
     log = CallLog(None, enabled=False)
@@ -71,7 +72,8 @@ def test_argument_columns_made_when_written_are_those_made_at_call_time():
         made = later.entry(4096) if not isinstance(later, dict) else later
         if isinstance(made["args"], JsonText):  # the digest's text, stored as it is: the same arguments once read back
             assert made["args"] == json.dumps(args, sort_keys=True), args
-            made = {**made, "args": json.loads(made["args"])}
+            assert made["args_digest"] == DIGEST_OF_TEXT  # worked out from that text when read, the same digest
+            made = {**made, "args": json.loads(made["args"]), "args_digest": args_digest_of(made["args"])}
         assert made == {**log.args_columns(args), **row}, args
         assert list(made) == list({**log.args_columns(args), **row}), "the columns keep their order"
 
@@ -105,7 +107,7 @@ def test_the_arguments_are_copied_when_called_and_every_entry_is_written_in_orde
 
 def test_an_exec_row_made_without_a_dict_is_the_row_the_dict_gives():
     from opgate.core._call_log_row import CALL_ROW_KEYS, CallLogRow
-    from opgate.core.exec._call_log_args import ArgsLater
+    from opgate.core.exec._call_log_args import ArgsLater, exec_row
     from opgate.core.store._sqlite_bookkeeping import call_log_rows
     from opgate.core.telemetry._recorder import call_row
 
@@ -119,8 +121,41 @@ def test_an_exec_row_made_without_a_dict_is_the_row_the_dict_gives():
     ):
         for ok, dry_run in ((True, False), (False, True)):
             values = call_row("tr_1", "onto.task.get", "get_onto_task", 1.25, ok, None if ok else "NOT_FOUND", dry_run, "local",
-                              "exec", "se_1", None, "tr_0", "lane", detail)
-            made = ArgsLater(values, dict(args)).entry(4096)
+                              "exec", "se_1", None, "tr_0", "lane", detail, dict(args))
+            made = exec_row(values, 4096)  # an exec's queued entry: the values, its arguments last
             as_dict = ArgsLater(dict(zip(CALL_ROW_KEYS, values)), dict(args)).entry(4096)
+            assert len(values) == len(CALL_ROW_KEYS) + 1 and values[-1] == args
             assert isinstance(made, CallLogRow) == ("text" not in args)  # arguments cut to the bound go the general way
             assert call_log_rows([made], clock) == call_log_rows([as_dict], clock), (detail, args, ok)
+
+
+def test_flat_arguments_are_written_as_the_sorted_encoder_writes_them():
+    from opgate.core.exec._call_log_args import sorted_args_text
+
+    every_ascii = [chr(n) for n in range(128)]
+    cases = [{"task_id": "5f0c3c1e-8a1b-4c2d-9e3f-123456789abc"}, {}, {"b": 1, "a": "x", "c": -12345678901234567890}]
+    cases += [{"name": f"a{c}b"} for c in every_ascii] + [{f"k{c}": "v"} for c in every_ascii] + [{f"k{c}": 3} for c in every_ascii]
+    cases += [{"t": True, "n": None, "f": 0.1, "s": "s"}, {"x": "caf\u00e9"}, {"\u00e9": 1}, {"z": "", "": "z"}, {"big": 10**300}]
+    for args in cases:
+        assert sorted_args_text(args) == json.dumps(args, sort_keys=True), args
+
+
+def test_the_digest_of_arguments_kept_whole_is_worked_out_when_read(tmp_path, new_workspace):
+    import hashlib
+
+    from opgate.core.store import connect_store
+
+    gateway = Gateway(store=connect_store(new_workspace(tmp_path, "ws.db")))
+    args = {"limit": 3, "state_key": "todo"}
+    gateway.exec("onto.task.list", args)
+    gateway.exec("onto.task.list", {"limit": 3, "nested": {"a": 1}})  # refused, and not flat: its digest is stored
+    gateway.telemetry.call_log.flush()
+    store = gateway.store
+    with store.read() as tx:
+        stored = [row[0] for row in tx._fetch("SELECT args_digest FROM call_log WHERE kind = 'exec' ORDER BY seq")]
+        since = [entry["args_digest"] for entry in tx.calls_since(None) if entry["kind"] == "exec"]
+    recent = [entry["args_digest"] for entry in reversed(gateway.recent_calls(2))]
+    gateway.close()
+    nested = hashlib.sha256(json.dumps({"limit": 3, "nested": {"a": 1}}, sort_keys=True).encode()).hexdigest()[:16]
+    assert stored == ["", nested]  # the first row's text is the digest's own: nothing hashed on the call's path
+    assert since == recent == [hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()[:16], nested]

@@ -48,3 +48,17 @@ def test_call_log_round_trip_and_not_dumped(store):
         assert len(tx.recent_calls(caller="agent", op="onto.task.list")) == 3
         assert tx.recent_calls(caller="nobody") == []
     assert "call_log" not in store.dump()
+
+
+def test_the_call_log_table_has_its_columns_in_the_order_rows_are_spelled(store):
+    # SQLite's INSERT names no columns (a shorter statement for every call logged): it relies on this order.
+    from opgate.core._call_log_row import CALL_LOG_COLUMNS
+
+    with store.read() as tx:
+        if type(tx).__name__.startswith("Postgres"):
+            names = [name for (name,) in tx._fetch(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'call_log' AND table_schema = current_schema()"
+                " ORDER BY ordinal_position")]
+        else:
+            names = [row[1] for row in tx._fetch("PRAGMA table_info(call_log)")]
+    assert names == ["seq", *CALL_LOG_COLUMNS]

@@ -51,8 +51,7 @@ def test_the_migration_adds_the_columns_to_an_existing_log(tmp_path):
     indexes = {row[1] for row in conn.execute("PRAGMA index_list(call_log)")}
     conn.close()
     assert {"kind", "session_id", "chain_id", "parent_id", "lane", "detail"} <= columns
-    assert "call_log_by_kind" in indexes
-    assert "call_log_by_session" not in indexes  # migration 0011: no query reads by session
+    assert indexes == set()  # 0011 and 0012: the log is read by seq alone
 
 
 def test_migration_0011_drops_the_session_index_and_keeps_every_entry(tmp_path):
@@ -74,20 +73,15 @@ def test_migration_0011_drops_the_session_index_and_keeps_every_entry(tmp_path):
         with store.read() as tx:
             assert [(c["op"], c["session_id"]) for c in tx.recent_calls(5)] == [("onto.task.list", "se_1")]
             indexes = {row[1] for row in tx._fetch("PRAGMA index_list(call_log)")}
-    assert indexes == {"call_log_by_kind", "call_log_by_ts"}
+    assert indexes == set()  # 0012 drops the kind and time indexes too
 
 
-def test_the_history_and_the_sweep_still_read_an_index(tmp_path):
-    """The indexes left are those the log's reads use: the history by kind, the sweep by time."""
+def test_the_history_walks_back_by_seq_without_a_sort(tmp_path):
+    """With no index but seq (0012), the history reads from the newest row and stops at its limit: no sort of the table."""
     with open_store(tmp_path / "ws.db") as store, store.read() as tx:
-        plans = {
-            sql: " ".join(str(row[-1]) for row in tx._fetch("EXPLAIN QUERY PLAN " + sql, params))
-            for sql, params in (
-                ("SELECT seq FROM call_log WHERE TRUE AND kind = ? ORDER BY seq DESC LIMIT ?", ("exec", 50)),
-                ("SELECT seq FROM call_log WHERE ts < ?", ("2026-01-01T00:00:00Z",)),
-            )
-        }
-    assert [("call_log_by_kind" in plan, "call_log_by_ts" in plan) for plan in plans.values()] == [(True, False), (False, True)]
+        plan = " ".join(str(row[-1]) for row in tx._fetch(
+            "EXPLAIN QUERY PLAN SELECT seq FROM call_log WHERE TRUE AND kind = ? ORDER BY seq DESC LIMIT ?", ("exec", 50)))
+    assert "SCAN call_log" in plan and "TEMP B-TREE" not in plan and "INDEX" not in plan, plan
 
 
 def test_migration_0011_on_postgres_drops_the_session_index_and_keeps_every_entry(pg_cluster):
@@ -110,4 +104,4 @@ def test_migration_0011_on_postgres_drops_the_session_index_and_keeps_every_entr
             assert [(c["op"], c["session_id"]) for c in tx.recent_calls(5)] == [("onto.task.list", "se_1")]
     with psycopg.connect(url, autocommit=True) as conn:
         indexes = {row[0] for row in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'call_log'")}
-    assert "call_log_by_session" not in indexes and "call_log_by_kind" in indexes
+    assert indexes == {"call_log_pkey"}  # 0011 and 0012: read by seq alone

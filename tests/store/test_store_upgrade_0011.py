@@ -1,5 +1,6 @@
-"""A workspace made before migration 0011 (schema 10, with call-log rows and its session index) opens, migrates
-to the latest schema once, keeps what it held, and logs and reads calls; on each backend."""
+"""A workspace made before migration 0011 (schema 10, with call-log rows and its session and kind indexes) opens,
+migrates to the latest schema once (0011 and 0012 drop those and the time index), keeps what it held, and logs and reads
+calls; on each backend."""
 
 from __future__ import annotations
 
@@ -36,10 +37,10 @@ def _sqlite_indexes(path) -> set[str]:
 def test_an_sqlite_workspace_at_schema_10_upgrades(tmp_path):
     path = tmp_path / "old.db"
     _sqlite_at_version_10(path)
-    assert "call_log_by_session" in _sqlite_indexes(path)
+    assert {"call_log_by_session", "call_log_by_kind"} <= _sqlite_indexes(path)
     with SQLiteStore(path) as store:
-        assert store.schema_version == available_migrations()[-1].version == 11
-    assert "call_log_by_session" not in _sqlite_indexes(path)
+        assert store.schema_version == available_migrations()[-1].version == 12
+    assert _sqlite_indexes(path) == set()  # read by seq only (0012)
     _calls_are_logged_and_read(lambda: SQLiteStore(path))
 
 
@@ -53,12 +54,12 @@ def test_a_postgresql_workspace_at_schema_10_upgrades(pg_cluster):
             conn.execute(migration.sql)
         conn.execute("INSERT INTO opgate_schema (version) VALUES (10)")
         conn.execute(OLD_CALL)
-        assert conn.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'call_log_by_session'").fetchone()[0] == 1
+        assert conn.execute("SELECT count(*) FROM pg_indexes WHERE indexname IN ('call_log_by_session', 'call_log_by_kind', 'call_log_by_ts')").fetchone()[0] == 3
     with PostgresStore(url) as store:
-        assert store.schema_version == pg_migrations()[-1].version == 11
+        assert store.schema_version == pg_migrations()[-1].version == 12
     with psycopg.connect(url, autocommit=True) as conn:
-        assert conn.execute("SELECT count(*) FROM pg_indexes WHERE indexname = 'call_log_by_session'").fetchone()[0] == 0
-        assert conn.execute("SELECT max(version) FROM opgate_schema").fetchone()[0] == 11
+        assert conn.execute("SELECT count(*) FROM pg_indexes WHERE tablename = 'call_log' AND indexname <> 'call_log_pkey'").fetchone()[0] == 0
+        assert conn.execute("SELECT max(version) FROM opgate_schema").fetchone()[0] == 12
     _calls_are_logged_and_read(lambda: PostgresStore(url))
 
 
