@@ -12,6 +12,8 @@ first five are scored:
 - ``sentences``: the whole request's list and each sentence's list (of
   three words or more, requests of two sentences or more), merged round
   robin.
+- ``one``: the whole request's list and one sentence's (``"which": "first"``
+  or ``"last"``), merged round robin.
 - ``lead``: the whole request's first ``keep`` ops, then each sentence's best
   op whose confidence reaches ``floor`` (by confidence), then the rest.
 
@@ -83,10 +85,12 @@ def results(gateway: Gateway, text: str, limit: int) -> list[dict]:
     return answer.get("results", []) if answer.get("ok") else []
 
 
-def round_robin(gateway: Gateway, text: str, hits: list[dict]) -> list[dict]:
+def round_robin(gateway: Gateway, text: str, hits: list[dict], which: str | None = None) -> list[dict]:
     parts = sentences(text)
     if len(parts) < 2:
         return hits
+    if which is not None:
+        parts = [parts[0] if which == "first" else parts[-1]]
     lists = [hits] + [results(gateway, part, CUTOFF) for part in parts]
     merged, seen = [], set()
     for position in range(POOL):
@@ -128,6 +132,8 @@ def main() -> None:
                 hits = mmr(hits, vectors, variant.get("lam", 0.3), variant.get("threshold", 0.0))
             elif mode == "sentences":
                 hits = round_robin(gateway, query.text, hits)
+            elif mode == "one":
+                hits = round_robin(gateway, query.text, hits, variant.get("which", "last"))
             elif mode == "lead":
                 hits = lead_then_sentences(gateway, query.text, hits, variant.get("keep", 3), variant.get("floor", 0.5))
             tally.add(query, hits[:CUTOFF])
