@@ -18,6 +18,7 @@ from opgate.core import ALL_CONTEXTS as ALL
 from ._approver import ModalApprover, ModalAsker
 from ._commands import OpCommands
 from ._keys import APP_KEYS, BINDING_IDS, COPY_FORMATS
+from ._terminal_guard import guard_terminal
 from .screens.explorer import ExplorerScreen
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class ExplorerApp(App[int]):
         global_options: list[str] | None = None, demo: bool = False, collections_dir: str | Path | None = None, **kwargs: Any,
     ):
         super().__init__(**kwargs)
+        guard_terminal()  # catalogue and stored text must not drive the terminal (see _terminal_guard)
         self.gateway = gateway
         self.catalog_label = catalog_label
         # The command-line options the explorer was started with, for "copy as a command line".

@@ -123,7 +123,7 @@ class Dispatcher:
                 # A dry-run's ids were rolled back: they must not become the session's.
                 session.learn_from(call.args, outcome.result)
         except Exception as exc:  # the boundary: nothing escapes
-            envelope = self._failure(shown_op, record, exc, trace_id, args)
+            envelope = self._failure(shown_op, record, exc, trace_id, args, dry_run)
         envelope = bound_envelope(envelope, self.settings.result_char_limit)
         self.telemetry.record_exec(
             envelope, record=record, call=call, session=session, requested=op, args=args, started=started, started_at=started_at,
@@ -219,7 +219,7 @@ class Dispatcher:
         suggestions = getattr(exc, "details", {}).get("suggestions") if isinstance(exc, OpError) else None
         return suggestions[0] if suggestions else "root"
 
-    def _failure(self, op: str, record: OpRecord | None, exc: Exception, trace_id: str, raw_args: Any) -> dict[str, Any]:
+    def _failure(self, op: str, record: OpRecord | None, exc: Exception, trace_id: str, raw_args: Any, dry_run: Any = False) -> dict[str, Any]:
         help_path = self._help_path(record, exc)
         if isinstance(exc, OpError):
             details = dict(exc.details)
@@ -233,7 +233,19 @@ class Dispatcher:
                 details["retryable"] = True
             return failure(op, code, message, help_path=help_path, field_errors=field_errors, trace_id=trace_id, **details)
         log.exception("unexpected failure in %s (trace %s)", op, trace_id)
-        return failure(op, INTERNAL, f"unexpected error while running {op or 'the call'}; nothing was written. Trace {trace_id}.", help_path=help_path, trace_id=trace_id)
+        return failure(op, INTERNAL, f"unexpected error while running {op or 'the call'}; {_what_was_written(record, dry_run)}. Trace {trace_id}.", help_path=help_path, trace_id=trace_id)
+
+
+def _what_was_written(record: OpRecord | None, dry_run: Any) -> str:
+    """What an unexpected failure can say of its effects: only the store's transaction is known to be rolled back.
+
+    A write sent to an upstream (HTTP, MCP) or run by a tool folder's handler
+    may have acted before the failure; saying "nothing was written" there
+    invites a second send.
+    """
+    if record is None or dry_run or record.kind != "write" or record.binding.kind == "store":
+        return "nothing was written"
+    return "it may have acted; check before sending it again"
 
 
 __all__ = ["CallRejected", "Dispatcher"]

@@ -25,6 +25,10 @@ NATIVE = "native"  # the upstream or handler rehearses the call itself
 READ = "read"  # a read its source declares free of effects runs for real: there is nothing to rehearse
 DRY_RUN_KINDS = (ROLLBACK, PREVIEW, NATIVE, READ)
 
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+"""The most one upstream answer may hold, HTTP body (after decompression) or MCP message: far past any page a
+model can use (its envelope keeps 16,000 characters), and a bound on what one call can make this process hold."""
+
 
 @record
 class Outcome:

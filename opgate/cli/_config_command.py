@@ -22,7 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run_config(args: argparse.Namespace, console: Console) -> int:
     from rich.text import Text
 
-    from opgate.core.config import ConfigError, find_config, read_config, user_config_path
+    from opgate.core.config import ConfigError, find_config, read_config, unknown_bindings, user_config_path
 
     # Paths, keys and names come from the person and the file: printed as text, never read as markup.
     path = find_config(getattr(args, "config", None))
@@ -42,4 +42,7 @@ def run_config(args: argparse.Namespace, console: Console) -> int:
     http, mcp = sorted(config.http_upstreams), sorted(config.mcp_servers)
     console.print(Text(f"{path}: ok"))
     console.print(Text(f"  HTTP upstreams: {', '.join(http) or 'none'}; MCP upstreams: {', '.join(mcp) or 'none'}"))
+    # A warning, not an error: the explorer starts without the binding (and says so), and no other command uses keys.
+    for binding in unknown_bindings(config.keymap):
+        console.print(Text.assemble(("warning", "yellow"), f" {path}: explorer.keymap.{binding}: no explorer binding has this id; F1 in the explorer lists them"), highlight=False)
     return 0

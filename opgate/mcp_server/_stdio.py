@@ -219,6 +219,7 @@ async def _served(wire_in: int, wire_out: int, limit: int, stop: Stop) -> AsyncI
                         message = parsed_or_internal_error(*line, limit)
                         try:
                             if isinstance(message, Unusable):
+                                owed.refused(message.reply)
                                 await replies.send(message.reply)
                             elif message is not None:
                                 owed.came_in(message)

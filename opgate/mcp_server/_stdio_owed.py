@@ -54,6 +54,17 @@ class Owed:
         else:
             self._waiting.discard(getattr(inner, "id", None))
 
+    def refused(self, reply: SessionMessage) -> None:
+        """Note the error about to answer a line that was not a usable message (it never reached the server).
+
+        Its id is the client's, and may be that of a call still running: it is
+        counted as owed here, so that writing it pays for itself and not for
+        that call, whose answer the end of input must still wait for.
+        """
+        request_id = getattr(reply.message, "id", None)
+        if isinstance(request_id, (int, str)):
+            self._asked[request_id] += 1
+
     def went_out(self, message: SessionMessage) -> list[SessionMessage]:
         """Note a message written to the client; the answers to give the server now in the client's place."""
         inner = message.message

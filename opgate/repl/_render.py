@@ -11,17 +11,22 @@ from rich.table import Table
 from rich.text import Text
 
 from opgate.views import render_envelope
-from opgate.views._envelope_parts import writes_are_off
+from opgate.views._envelope_parts import shown_controls, writes_are_off
 from opgate.core.help import HelpNode
 
 CELL_WIDTH = 48
 KIND_STYLE = {"read": "green", "write": "yellow"}
 
 
+def _shown(text: Any, style: str = "") -> Text:
+    """Catalogue, stored or typed text as it is: never markup, and its control characters escaped, never sent (``\\x1b``)."""
+    return Text(shown_controls(str(text)), style=style)
+
+
 def _cell(value: Any) -> Text:
     # Stored values are text, never markup: a title holding [/] is shown as it is.
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return Text(text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…")
+    return _shown(text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…")
 
 
 def _is_rows(value: Any) -> bool:
@@ -41,9 +46,9 @@ def split_rows(result: Any) -> tuple[str | None, list[dict[str, Any]], Any] | No
 
 def rows_table(rows: list[dict[str, Any]], title: str | None = None) -> Table:
     columns = list(dict.fromkeys(key for row in rows for key in row))
-    table = Table(title=Text(title) if title else None, title_justify="left", show_edge=False, header_style="bold")
+    table = Table(title=_shown(title) if title else None, title_justify="left", show_edge=False, header_style="bold")
     for column in columns:
-        table.add_column(Text(column), no_wrap=column == "id")
+        table.add_column(_shown(column), no_wrap=column == "id")
     for row in rows:
         table.add_row(*(_cell(row[c]) if c in row and row[c] is not None else "" for c in columns))
     return table
@@ -64,11 +69,11 @@ def short_error(envelope: dict[str, Any]) -> RenderableType:
         message = f"{count} problem{'s' if count > 1 else ''} with the arguments"
     else:
         message = str(error.get("message", "")).splitlines()[0] if error.get("message") else ""
-    lines = [Text.assemble((f"{error.get('code', 'ERROR')} ", "bold red"), (str(envelope.get("op", "")), "bold"), f": {message}")]
+    lines = [Text.assemble((f"{error.get('code', 'ERROR')} ", "bold red"), (shown_controls(str(envelope.get("op", ""))), "bold"), f": {shown_controls(message)}")]
     if field_errors:
         shown = "; ".join(f"{row.get('field')}: {row.get('message')}" for row in field_errors[:SHOWN_FIELD_ERRORS])
         more = len(field_errors) - SHOWN_FIELD_ERRORS
-        lines.append(Text(f"  {shown}" + (f" (+{more} more)" if more > 0 else ""), style="red"))
+        lines.append(_shown(f"  {shown}" + (f" (+{more} more)" if more > 0 else ""), style="red"))
     if writes_are_off(envelope):
         lines.append(Text(f"  {ENABLE_WRITES} lets it write · dry shows the diff first", style="yellow"))
     where = f"help {error['help_path']}" if error.get("help_path") else "help"
@@ -100,14 +105,14 @@ def listing(node: HelpNode) -> Table:
     for name in sorted(node.children):
         child = node.children[name]
         if child.children:
-            table.add_row(Text(f"{name}.", style="bold cyan"), Text(f"{child.total} op{'' if child.total == 1 else 's'}", style="dim"), Text(f"{child.reads} read, {child.writes} write", style="dim"))
+            table.add_row(_shown(f"{name}.", style="bold cyan"), Text(f"{child.total} op{'' if child.total == 1 else 's'}", style="dim"), Text(f"{child.reads} read, {child.writes} write", style="dim"))
         if child.record is not None:
             record = child.record
             badges = " ".join(b for b in record.badges if b not in ("read", "write"))
             kind = Text(record.kind, style=KIND_STYLE.get(record.kind, ""))
             if badges:
                 kind.append(f" {badges}", style="magenta")
-            table.add_row(Text(name), kind, Text(record.summary))
+            table.add_row(_shown(name), kind, _shown(record.summary))
     return table
 
 
@@ -123,19 +128,19 @@ def search_results(payload: dict[str, Any]) -> RenderableType:
         table.add_column(column, no_wrap=column == "op")
     for hit in results:
         suggested = " ".join(f"{k}={v}" for k, v in (hit.get("suggested_args") or {}).items())
-        op = Text.assemble((hit["op"], "cyan"), (f" {suggested}", "green") if suggested else "")
-        table.add_row(op, Text(hit["kind"], style=KIND_STYLE.get(hit["kind"], "")), f"{hit.get('confidence', 0):.2f}", Text(hit.get("summary", "")))
+        op = Text.assemble((shown_controls(hit["op"]), "cyan"), (shown_controls(f" {suggested}"), "green") if suggested else "")
+        table.add_row(op, Text(hit["kind"], style=KIND_STYLE.get(hit["kind"], "")), f"{hit.get('confidence', 0):.2f}", _shown(hit.get("summary", "")))
     return table
 
 
 def problem(message: str, hints: Iterable[str] = (), help_path: str | None = None) -> RenderableType:
     """A failure of the REPL itself, with the closest names and where to read more."""
-    parts: list[RenderableType] = [Text(message, style="bold red")]
+    parts: list[RenderableType] = [_shown(message, style="bold red")]
     hints = list(hints)
     if hints:
-        parts.append(Text("closest: " + ", ".join(hints), style="yellow"))
+        parts.append(_shown("closest: " + ", ".join(hints), style="yellow"))
     if help_path is not None:
-        parts.append(Text(f"help: help {help_path}" if help_path else "help: help", style="dim"))
+        parts.append(_shown(f"help: help {help_path}" if help_path else "help: help", style="dim"))
     return Group(*parts)
 
 
@@ -144,5 +149,5 @@ def numbered(lines: list[tuple[int, str]]) -> Table:
     table.add_column("n", justify="right", style="dim")
     table.add_column("line")
     for number, line in lines:
-        table.add_row(str(number), Text(line))
+        table.add_row(str(number), _shown(line))
     return table

@@ -161,6 +161,21 @@ def test_a_call_still_running_when_input_ends_gets_its_answer(db, tmp_path):
     assert json.loads(answers[1]["result"]["content"][0]["text"])["result"]["total"] == 0 and len(answers[2]["result"]["tools"]) == 4
 
 
+def test_a_malformed_line_reusing_a_running_calls_id_does_not_lose_that_calls_answer(db, tmp_path):
+    # The error answering the malformed line (its id: 1) was counted as the running call's answer, so the end of input
+    # found nothing owed and the server stopped before the slow call answered.
+    script = tmp_path / "slow_server.py"
+    script.write_text(SLOW_CALL_SERVER + "\nserve_stdio(server)\nserver.close()\n")
+    slow = _line({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "exec", "arguments": {"op": "onto.task.list"}}})
+    malformed = _line({"jsonrpc": "2.0", "id": 1, "method": 5})
+    done = subprocess.run([sys.executable, str(script), str(db), str(tmp_path / "running")], input=_line(INITIALIZE) + _line(INITIALIZED) + slow + malformed, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["id"] for a in answers if "error" in a] == [1], done.stdout.decode()[-2000:]
+    results = [a for a in answers if a["id"] == 1 and "result" in a]
+    assert len(results) == 1 and json.loads(results[0]["result"]["content"][0]["text"])["result"]["total"] == 0, done.stdout.decode()[-2000:]
+
+
 def test_a_call_waiting_for_a_confirmation_when_input_ends_is_answered_and_the_server_ends(db):
     # The client can no longer answer the question: the call is refused at once, rather than left unanswered or waiting 10 minutes.
     process = subprocess.Popen(serve_command(db, "--allow-write"), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ | child_env())

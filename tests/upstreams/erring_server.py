@@ -18,5 +18,10 @@ def whoami() -> int:
     return os.getpid()
 
 
+@server.tool(description="Answers with a text of the given number of bytes.")
+def sized(size: int) -> str:
+    return "x" * size
+
+
 if __name__ == "__main__":
     server.run("stdio")

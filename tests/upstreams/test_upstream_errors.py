@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 import sys
 from pathlib import Path
 
@@ -27,5 +28,43 @@ def test_a_server_error_with_code_32000_is_reported_as_its_answer_and_the_server
         assert "closed the connection" not in error["message"]
         after = gateway.exec("erring.whoami", {})
         assert after["ok"] and after["result"] == before["result"], "the same server process answers"
+    finally:
+        gateway.close()
+
+
+def _erring_gateway(tmp_path, db) -> Gateway:
+    config = us.write_config(tmp_path / "servers.json", {"erring": {"command": sys.executable, "args": [str(HERE / "erring_server.py")], "env": {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}}})
+    return Gateway(db_path=db, upstreams=Upstreams.from_files([config]), allow_write=True)
+
+
+def test_an_answer_past_the_bound_is_not_read_and_the_server_restarts(tmp_path, db):
+    """A 65 MiB answer was read whole (each chunk joined onto the line so far: minutes of copying) and every other
+    call on that pipe waited behind it. Past MAX_ANSWER_BYTES it is refused with a clear error, as the HTTP executor does."""
+    from opgate.core.executors._base import MAX_ANSWER_BYTES
+
+    gateway = _erring_gateway(tmp_path, db)
+    try:
+        before = gateway.exec("erring.whoami", {})
+        assert before["ok"], before
+        started = time.monotonic()
+        answer = gateway.exec("erring.sized", {"size": MAX_ANSWER_BYTES + 1_000_000})
+        assert time.monotonic() - started < 30
+        error = answer["error"]
+        assert error["code"] == "INTERNAL" and not error.get("retryable"), error
+        assert f"more than {MAX_ANSWER_BYTES:,} bytes" in error["message"] and "ask for less" in error["message"], error
+        after = gateway.exec("erring.whoami", {})
+        assert after["ok"] and after["result"] != before["result"], "a fresh server answers the next call"
+    finally:
+        gateway.close()
+
+
+def test_a_large_answer_within_the_bound_comes_back_cut_with_meta_truncated(tmp_path, db):
+    gateway = _erring_gateway(tmp_path, db)
+    try:
+        started = time.monotonic()
+        answer = gateway.exec("erring.sized", {"size": 20_000_000})
+        assert answer["ok"], answer.get("error")
+        assert time.monotonic() - started < 30
+        assert len(answer["result"]) < 20_000 and answer["meta"]["truncated"], answer["meta"]
     finally:
         gateway.close()

@@ -10,7 +10,7 @@ from ...config._model import HttpUpstreamConfig
 from ...exec._errors import InternalError, OpError, PermissionDenied
 from ...exec._prepare import Call
 from ...exec._session import Session
-from .._base import PREVIEW, Invocation, Outcome
+from .._base import MAX_ANSWER_BYTES, PREVIEW, Invocation, Outcome
 from .._redact import redact
 from ._auth import Credentials
 from ._request import RequestBuilder, describe_request
@@ -25,9 +25,6 @@ if TYPE_CHECKING:
 # loads a UI library (tests/unit/test_import_hygiene.py).
 
 USER_AGENT = "opgate"
-MAX_ANSWER_BYTES = 64 * 1024 * 1024
-"""The most an answer's body may hold (after decompression): far past any page a model can use (its envelope
-keeps 16,000 characters), and a bound on what one call can make this process hold."""
 
 
 class HttpExecutor:

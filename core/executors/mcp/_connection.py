@@ -29,14 +29,16 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
+from .._base import MAX_ANSWER_BYTES
 from ._config import HTTP, UpstreamConfig
 from ._questions import PendingCall, QuestionRouter
+from ._stdio import bounded_stdio_client
 
 log = logging.getLogger("opgate.upstreams")
 
@@ -47,6 +49,10 @@ MAX_BACKOFF_S = 60.0
 
 class UpstreamDown(Exception):
     """The upstream could not be reached, or went away; the message names it and says what happened."""
+
+
+class AnswerTooLarge(Exception):
+    """The upstream sent a message past :data:`MAX_ANSWER_BYTES`: it was not read, and the session ended with it."""
 
 
 class CallTimedOut(Exception):
@@ -96,6 +102,7 @@ class Connection:
         self._stop: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._too_large: int | None = None  # the size of the message that ended this session, if one did
 
     # -- opening -------------------------------------------------------------------
 
@@ -113,6 +120,7 @@ class Connection:
             if self.state != "failed":
                 self.state = "connecting"
             self.starts += 1
+            self._too_large = None
             self._task = asyncio.get_running_loop().create_task(self._hold(self._ready, self._stop), name=f"upstream {self.config.name}")
         try:
             return await asyncio.wait_for(asyncio.shield(self._ready), timeout)
@@ -157,7 +165,11 @@ class Connection:
             client = create_mcp_http_client(headers=dict(config.headers) or None)
             return _owning(client, streamable_http_client(str(config.url), http_client=client))
         params = StdioServerParameters(command=str(config.command), args=list(config.args), env=dict(config.env) or None, cwd=config.cwd)
-        return stdio_client(params, errlog=_stderr_sink())
+        return bounded_stdio_client(params, _stderr_sink(), self._answered_too_much)
+
+    def _answered_too_much(self, size: int) -> None:
+        self._too_large = size
+        log.debug("upstream %s sent a message of more than %d bytes; the session is ended", self.config.name, MAX_ANSWER_BYTES)
 
     def _back_off(self, reason: str) -> None:
         self._failures += 1
@@ -218,12 +230,22 @@ class Connection:
             # -32000 is also the first code JSON-RPC leaves to servers: a server's own error with it is its answer (the
             # server stays). The SDK's "Connection closed" comes after the server's messages ended (_watch_end sets stop).
             if exc.code == CONNECTION_CLOSED and (self._stop is None or self._stop.is_set()):
+                self._raise_if_too_large(doing)
                 self.lost(f"the connection closed while {doing}")
                 raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
             raise
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._raise_if_too_large(doing)
             self.lost(f"the connection closed while {doing}")
             raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
+
+    def _raise_if_too_large(self, doing: str) -> None:
+        if self._too_large is not None:
+            self.lost(f"it sent a message of more than {MAX_ANSWER_BYTES:,} bytes, which was not read; it is restarted on the next call")
+            raise AnswerTooLarge(
+                f"upstream {self.config.name!r} answered with more than {MAX_ANSWER_BYTES:,} bytes while {doing}, which is not read;"
+                " ask for less (a page, a filter). The server is restarted on the next call"
+            ) from None
 
     # -- closing -----------------------------------------------------------------
 

@@ -238,7 +238,7 @@ class Upstreams:
         """``tools/call`` from the caller's thread; answers the upstream's questions through ``asker`` meanwhile."""
         from mcp.shared.exceptions import MCPError
 
-        from ._connection import CallTimedOut, UpstreamDown
+        from ._connection import AnswerTooLarge, CallTimedOut, UpstreamDown
 
         up = self._upstreams[name]
         if self._loop.in_loop():
@@ -253,6 +253,8 @@ class Upstreams:
             raise InternalError(f"{op} on upstream {name!r} did not finish within {timeout_s:.3g} s; the request was cancelled", retryable=True, upstream=name) from None
         except UpstreamDown as exc:
             raise InternalError(self._redacted(name, str(exc)), retryable=True, upstream=name) from None
+        except AnswerTooLarge as exc:
+            raise InternalError(str(exc), retryable=False, upstream=name) from None
         except (PermissionDenied, InternalError):
             raise
         except MCPError as exc:

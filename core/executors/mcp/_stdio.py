@@ -1,0 +1,113 @@
+"""The stdio transport to an upstream server, with a bound on the size of one message.
+
+The SDK's ``stdio_client`` keeps whatever the server writes until a newline
+comes, joining each new chunk onto the whole line so far: one 60 MB answer
+took minutes of copying, held the memory, and every other call on that pipe
+waited behind it. This reader keeps a line's chunks in a list (one join per
+line) and stops at :data:`MAX_ANSWER_BYTES`, the bound the HTTP executor
+puts on an API's answer. A line past it cannot be handed to the request that
+waits for it (its id may be anywhere in it), so the session ends: the calls
+in flight fail saying why, and the next call starts the server again.
+
+Spawning, the spec's shutdown sequence and the stdout drain are the SDK's
+own (its module-private helpers, pinned by ``mcp>=2.3,<3``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any, TextIO
+
+import anyio
+import mcp_types as types
+from mcp.client.stdio import (
+    StdioServerParameters,
+    _create_platform_compatible_process,
+    _drain_stdout,
+    _get_executable_command,
+    _stop_server_process,
+    get_default_environment,
+)
+from mcp.shared.message import SessionMessage
+
+from .._base import MAX_ANSWER_BYTES
+
+
+@contextlib.asynccontextmanager
+async def bounded_stdio_client(server: StdioServerParameters, errlog: TextIO, on_too_large: Callable[[int], None], limit: int = MAX_ANSWER_BYTES):
+    """The SDK's ``(read, write)`` streams to a spawned server; a message over ``limit`` bytes calls ``on_too_large`` and ends the session."""
+    command = await _get_executable_command(server.command)
+    process = await _create_platform_compatible_process(
+        command=command, args=server.args, env=get_default_environment() | (server.env or {}), errlog=errlog, cwd=server.cwd,
+    )
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    writer_done = anyio.Event()
+
+    async def read_stdout() -> None:
+        try:
+            # Closed before the drain: a session past the bound must end now, not when the server stops writing.
+            async with read_writer:
+                async for line in _lines(process.stdout, limit, on_too_large):
+                    await read_writer.send(_parsed(line))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, ConnectionError):
+            pass  # the session or our own shutdown closed a stream under the read; the session sees the end either way
+        finally:
+            await _drain_stdout(process)
+
+    async def write_stdin() -> None:
+        try:
+            async with write_reader:
+                async for message in write_reader:
+                    text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await process.stdin.send((text + "\n").encode())
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()  # a server that stopped reading must not leave a request waiting forever
+        finally:
+            writer_done.set()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(read_stdout)
+        group.start_soon(write_stdin)
+        try:
+            yield read_stream, write_stream
+        finally:
+            with anyio.CancelScope(shield=True):  # the server is stopped even when the caller is cancelled
+                read_stream.close()
+                write_stream.close()
+                with anyio.move_on_after(0.5):
+                    await writer_done.wait()
+                await _stop_server_process(process)
+                for stream in (read_stream, write_stream, read_writer, write_reader):
+                    await stream.aclose()
+            group.cancel_scope.cancel()
+
+
+async def _lines(stdout: Any, limit: int, on_too_large: Callable[[int], None]):
+    """Each newline-ended line of ``stdout`` as bytes; at a line longer than ``limit``, ``on_too_large(size)`` and the end."""
+    pending: list[bytes] = []
+    size = 0
+    with contextlib.suppress(anyio.EndOfStream):
+        while True:
+            chunk = await stdout.receive()
+            start = 0
+            while (end := chunk.find(b"\n", start)) >= 0:
+                if size + end - start > limit:
+                    on_too_large(size + end - start)
+                    return
+                pending.append(chunk[start:end])
+                yield b"".join(pending)
+                pending, size, start = [], 0, end + 1
+            size += len(chunk) - start
+            if size > limit:
+                on_too_large(size)
+                return
+            pending.append(chunk[start:])
+
+
+def _parsed(line: bytes) -> SessionMessage | Exception:
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError as exc:  # the session hands it to the message handler, which logs it
+        return exc

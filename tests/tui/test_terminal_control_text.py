@@ -1,0 +1,52 @@
+"""Catalogue text cannot drive the terminal the explorer runs in: the real explorer in a real terminal (tmux).
+
+An ESC in an op's summary reached the terminal: ``\\x1b]0;pwned\\x07`` set the
+window title and ``\\x1b[2J`` cleared the screen (Textual, like Rich, drops
+only BEL, BS, VT, FF and CR from text).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux, a real terminal to draw in")
+
+SEQUENCES = "\x1b]0;pwned\x07 \x1b[2J\x1b[31mRED\x1b[0m \x9b31m C1"
+
+
+def _tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10).stdout
+
+
+def test_escape_sequences_in_catalogue_text_are_shown_not_sent(tmp_path):
+    tool = {
+        "type": "function",
+        "function": {"name": "get_sneaky", "description": f"Sneaky {SEQUENCES}", "parameters": {"type": "object", "properties": {}}},
+        "x-opgate": {"summary": f"Summary {SEQUENCES}"},
+    }
+    catalog = tmp_path / "sneaky.json"
+    catalog.write_text(json.dumps([tool]), encoding="utf-8")
+    name = f"opgate-{uuid.uuid4().hex[:8]}"
+    command = f"{sys.executable} -m opgate --catalog {catalog} --db {tmp_path / 'w.db'} explore"
+    # A tmux server started earlier keeps its own environment: this test's is passed on.
+    env = [f"-e{key}={os.environ[key]}" for key in ("PATH", "PYTHONPATH", "OPGATE_TREE", "HOME") if key in os.environ]
+    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "160", "-y", "40", *env, command], check=True, timeout=10)
+    try:
+        deadline = time.monotonic() + 60
+        while "Summary" not in (screen := _tmux("capture-pane", "-p", "-t", name)) and time.monotonic() < deadline:
+            time.sleep(0.3)
+        time.sleep(1.0)  # a few more frames
+        screen = _tmux("capture-pane", "-p", "-t", name)
+        assert "Summary ]0;pwned [2J[31mRED[0m 31m C1" in screen, screen
+        assert "pwned" not in _tmux("display-message", "-p", "-t", name, "#{pane_title}")
+        assert "sneaky" in screen, "the screen was not cleared"
+    finally:
+        _tmux("kill-session", "-t", name)
