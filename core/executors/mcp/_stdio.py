@@ -10,7 +10,7 @@ waits for it (its id may be anywhere in it), so the session ends: the calls
 in flight fail saying why, and the next call starts the server again.
 
 Spawning, the spec's shutdown sequence and the stdout drain are the SDK's
-own (its module-private helpers, pinned by ``mcp>=2.3,<3``).
+own (its module-private helpers, pinned by ``mcp>=2.3,<2.4`` in pyproject.toml).
 """
 
 from __future__ import annotations
