@@ -145,7 +145,8 @@ class Dispatcher:
         if kind == PREVIEW:
             preview = redact(executor.preview(call), getattr(executor, "secrets", ()))
             return Outcome(None, {"dry_run": True, "dry_run_kind": PREVIEW, "preview": preview}, [f"nothing was sent: {call.op} cannot rehearse a call, so this shows what would be sent"])
-        invocation = Invocation(call, session, self.settings, deadline=time.monotonic() + self.settings.hard_timeout_s, ask=asker)
+        settings = self.settings
+        invocation = Invocation(call, session, settings, time.monotonic() + settings.hard_timeout_s, asker)  # (deadline, ask) by position
         if executor.keeps_idempotency:
             outcome = executor.run(invocation)
         else:
