@@ -206,7 +206,7 @@ class Dispatcher:
             entities = entities_touched(outcome.result, meta.get("diff"))
         if entities:
             meta["entities"] = entities
-        return success(call.record.op, result, trace_id=trace_id, latency_ms=latency_ms, warnings=warnings, **meta)
+        return success(call.record.op, result, trace_id, latency_ms, warnings, meta)
 
     def _help_path(self, record: OpRecord | None, exc: Exception) -> str:
         if record is not None:
