@@ -24,7 +24,7 @@ from ._envelope import failure, new_trace_id, success
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR, ConflictError, OpError, PermissionDenied
 from ._prepare import Call, CallRejected, prepare_call, resolve_op
 from ._entity_ids import entities_named, entities_touched
-from ._results import bound_envelope, bound_result
+from ._results import bound_envelope, bound_result, bound_success
 from ._session import Session
 from ..access import Caller
 from ._validation import ArgumentValidator
@@ -115,13 +115,12 @@ class Dispatcher:
                 if record.metadata.requires_confirmation and not call.dry_run:
                     self._confirm(call, executor, session, approver, caller, waits)
                 outcome = self._run(executor, call, session, waits.wrap(asker) if asker is not None else None)
-            envelope = self._success(call, outcome, trace_id, started, waits.seconds)
+            envelope = bound_success(self._success(call, outcome, trace_id, started, waits.seconds), self.settings.result_char_limit)
             if not call.dry_run:
                 # A dry-run's ids were rolled back: they must not become the session's.
                 session.learn_from(call.args, outcome.result)
         except Exception as exc:  # the boundary: nothing escapes
-            envelope = self._failure(shown_op, record, exc, trace_id, args)
-        envelope = bound_envelope(envelope, self.settings.result_char_limit)
+            envelope = bound_envelope(self._failure(shown_op, record, exc, trace_id, args), self.settings.result_char_limit)
         self.telemetry.record_exec(envelope, record, call, session, op, args, started, started_at, bool(dry_run), waits.seconds)
         return envelope
 
