@@ -263,9 +263,9 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         caller = current_caller()
         if caller is None:
             # The built dispatcher read directly: the property's call is for the first exec only.
+            # In Dispatcher.exec's order, without keywords: eleven of them cost more to pass than a positional call.
             return (self._built_dispatcher or self._dispatcher).exec(
-                op, args, session=session or self.session, allow_write=self.allow_write, approver=self.approver,
-                idempotency_key=idempotency_key, dry_run=dry_run, state_digest=state_digest, asker=self.asker, id_seed=id_seed,
+                op, args, session or self.session, self.allow_write, self.approver, idempotency_key, dry_run, state_digest, self.asker, id_seed,
             )
         # A caller of a shared server: its role narrows what this gateway allows, never widens it.
         return self._dispatcher.exec(

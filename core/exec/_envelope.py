@@ -26,12 +26,14 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_drawn.clear)
 
 
-def success(op: str, result: Any, *, trace_id: str, latency_ms: float, warnings: list[str], **meta: Any) -> dict[str, Any]:
+def success(op: str, result: Any, trace_id: str, latency_ms: float, warnings: list[str], meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A success envelope; ``meta``'s keys follow the three every answer has (a dict, not keywords: every exec passes here)."""
     return {
         "op": op,
         "ok": True,
         "result": result,
-        "meta": {"trace_id": trace_id, "latency_ms": to_hundredths(latency_ms), "warnings": warnings, **meta},
+        "meta": {"trace_id": trace_id, "latency_ms": to_hundredths(latency_ms), "warnings": warnings, **meta} if meta else
+                {"trace_id": trace_id, "latency_ms": to_hundredths(latency_ms), "warnings": warnings},
     }
 
 

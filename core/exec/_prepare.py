@@ -166,7 +166,6 @@ def _op_facts(record: OpRecord) -> tuple[tuple[str, ...], bool]:
 def prepare_call(
     record: OpRecord,
     raw_args: Any,
-    *,
     requested: str,
     dry_run: bool,
     idempotency_key: str | None,

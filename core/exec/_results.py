@@ -289,6 +289,11 @@ def _surely_plain(envelope: dict[str, Any], limit: int) -> bool:
     # The keys are exactly op, ok, result and meta, asked without comparing a keys view to a set (1 k instructions a call).
     if len(envelope) != 4 or envelope.get("ok") is not True or "op" not in envelope or "result" not in envelope or "meta" not in envelope:
         return False
+    return _surely_plain_parts(envelope, limit)
+
+
+def _surely_plain_parts(envelope: dict[str, Any], limit: int) -> bool:
+    """:func:`_surely_plain` of an envelope whose keys are known to be op, ok (true), result and meta: its meta and its strings."""
     meta = envelope["meta"]
     if type(meta) is not dict or not _PLAIN_META.issuperset(meta):
         return False
@@ -324,6 +329,18 @@ def bound_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
     """
     if _surely_plain(envelope, limit) or _plainly_bounded(envelope, limit):
         return envelope  # the common case: nothing to scrub, nothing to cut, no copy
+    return _cut_envelope(envelope, limit)
+
+
+def bound_success(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
+    """:func:`bound_envelope` of an envelope :func:`~._envelope.success` made: its keys (op, ok true, result, meta) need not be asked."""
+    if _surely_plain_parts(envelope, limit) or _plainly_bounded(envelope, limit):
+        return envelope
+    return _cut_envelope(envelope, limit)
+
+
+def _cut_envelope(envelope: dict[str, Any], limit: int) -> dict[str, Any]:
+    """:func:`bound_envelope`'s cuts, for an envelope that needs measuring."""
     body = {key: value for key, value in envelope.items() if key != "result"}
     longest = max(200, limit // 16)
     # Cuts below change strings in place: they work on a scrubbed copy, never on the caller's objects.

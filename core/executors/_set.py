@@ -45,9 +45,11 @@ class Executors:
         if binding.kind == "none":
             raise not_runnable(record)
         if binding.kind == "store":
-            if not self.store.has(record.op):
+            store = self.store
+            # StoreExecutor.has's first test inline: a built-in op (nearly every call) answers without a Python call.
+            if record.op not in store._quick and not store.has(record.op):
                 raise NotRunnable(f"{record.op} has no built-in handler, so it cannot run here; its help and schema are available", runnable=False)
-            return self.store
+            return store
         key = (binding.kind, binding.upstream)
         with self._lock:
             executor = self._open.get(key)

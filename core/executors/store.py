@@ -175,7 +175,7 @@ class StoreExecutor:
                 self._check_digest(call, digest)
                 if call.dry_run:
                     meta = {"dry_run": True, "dry_run_kind": READ, "state_digest": digest}
-        return Outcome(result, meta, ctx.warnings, entities=ctx.named_ids)
+        return Outcome(result, meta, ctx.warnings, False, ctx.named_ids)  # (replayed, entities) by position: every read returns here
 
     def _with_retries(self, call: Call, attempt: Callable[[], Outcome], *, first: int = 0) -> Outcome:
         """``attempt()``, again after a retryable failure, with backoff; ``first``: attempts already made."""

@@ -50,7 +50,7 @@ class SQLiteTxCore:
     # A title's key is computed in Python and bound (see title_key); PostgreSQL's lower() folds more than ASCII.
     _TITLE_KEY_BOUND = True
 
-    def __init__(self, conn: apsw.Connection, clock: Callable[[], str], *, observe: bool = True) -> None:
+    def __init__(self, conn: apsw.Connection, clock: Callable[[], str], observe: bool = True) -> None:
         self._conn = conn
         self._clock = clock
         # A transaction that will never be asked for its digest notes nothing (see UnobservedReads; they share UNOBSERVED).

@@ -295,7 +295,7 @@ class _ReadScope:
         conn = store._connection()
         if conn.in_transaction:
             raise StoreError("a transaction is already open on this thread; pass its tx along instead")
-        tx = SQLiteReadTransaction(conn, store._clock, observe=self._observe)
+        tx = SQLiteReadTransaction(conn, store._clock, self._observe)  # observe by position: a class called with a keyword builds a dict for it
         # run()'s body, inline (as at the COMMIT below): every read call passes here.
         try:
             conn.execute("BEGIN")

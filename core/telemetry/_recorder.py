@@ -221,7 +221,7 @@ class Telemetry:
         self.emit(event)
 
     def record_exec(
-        self, envelope: dict[str, Any], *, record: Any, call: Any, session: Any, requested: Any, args: Any, started: float, started_at: float,
+        self, envelope: dict[str, Any], record: Any, call: Any, session: Any, requested: Any, args: Any, started: float, started_at: float,
         dry_run: bool = False, waited_s: float = 0.0,
     ) -> None:
         """The dispatcher's exec: its row keeps the arguments (bounded), its event the rest.

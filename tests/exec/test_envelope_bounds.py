@@ -9,6 +9,7 @@ from opgate.core.exec._results import (
     _surely_plain,
     _writable_text,
     bound_envelope,
+    bound_success,
 )
 
 LIMIT = 16_000
@@ -92,3 +93,13 @@ def test_the_quick_yes_is_only_said_where_the_walk_says_yes_too():
 def test_envelopes_the_quick_yes_turns_down_are_still_decided_exactly():
     for name, envelope, limit in _quick_cases():
         assert (bound_envelope(envelope, limit) is envelope) == _walked_plain(envelope, limit), name
+
+
+def test_a_success_bounded_without_asking_its_keys_comes_back_as_bound_envelope_gives_it():
+    """bound_success (the dispatcher's, for envelopes success() made) skips only the keys' check: same answer, same identity."""
+    for name, envelope, limit in _quick_cases():
+        if envelope.get("ok") is not True or sorted(envelope) != ["meta", "ok", "op", "result"]:
+            continue
+        expected, got = bound_envelope(envelope, limit), bound_success(envelope, limit)
+        assert got == expected, name
+        assert (got is envelope) == (expected is envelope), name

@@ -1,0 +1,123 @@
+"""Instructions per ``onto.task.get``: the floor, exec, and exec with the call log, counted by callgrind.
+
+Run: python bench/bench_get_instructions.py [--calls 1000] [--warm-up 300]
+(needs ``valgrind``; about a minute). CPU time on a shared machine moves by
+tens of percent between runs (docs/performance.md); instructions do not, so
+a cut of 1 k instructions shows here when no timing can show it.
+
+Each side runs in its own process under ``valgrind --tool=callgrind``, on
+a workspace of one project and 50 tasks, one task read ``--calls`` times
+after ``--warm-up`` uncounted reads. Only the measured loop is collected:
+it runs inside ``functools.reduce``, and callgrind toggles collection on
+entering and leaving that C function (``--toggle-collect``), so start-up,
+imports and the warm-up count nothing. Sides:
+
+- floor: ``_read_floor.get_task`` (the least program, raw apsw);
+- exec: ``Gateway.exec`` with the call log off;
+- exec, log queued: the log on, its entries queued and never written inside
+  the loop (the call's own share of the log);
+- exec + log: the log on, its queue written by the measuring thread every
+  100 gets, as ``bench_reads.py`` settles each round of 100 (the writer
+  thread is never left to write: callgrind counts only the thread that
+  toggled collection).
+
+"exec + log" moves by a few thousand instructions between runs (the writer
+thread's wake-ups); the other sides by a few hundred.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).parent
+SIDES = ("floor", "exec", "queued", "log")
+LABELS = {"floor": "floor", "exec": "exec", "queued": "exec, log queued", "log": "exec + log"}
+FLUSH_EVERY = 100
+
+
+def measure(side: str, calls: int, warm_up: int) -> None:
+    """The measured process: build, warm up, then the loop inside ``functools.reduce``."""
+    sys.path.insert(0, str(HERE))
+    from _read_floor import BareConnection, get_task
+
+    from opgate.core import Gateway
+    from opgate.core._record import replace
+    from opgate.core.store import open_store
+
+    db = Path(tempfile.mkdtemp()) / "get.db"
+    store = open_store(db, demo=False)
+    with store.write() as tx:
+        project = tx.insert("project", {"name": "Reads"})["id"]
+        for n in range(50):
+            tx.insert("task", {"project_id": project, "title": f"Task {n}", "props": {"n": n, "note": "x" * 20}})
+    store.close()
+    store = open_store(db, demo=False)
+    gateway = Gateway(store=store, call_log=side in ("queued", "log"))
+    task_id = gateway.exec("onto.task.list", {"project_id": project, "limit": 1})["result"]["tasks"][0]["id"]
+    args = {"task_id": task_id}
+    answer = gateway.exec("onto.task.get", args)
+    assert answer["ok"], answer
+    if side == "floor":
+        bare = BareConnection(str(db))
+
+        def call() -> object:
+            return get_task(bare, task_id)
+    else:
+        def call() -> object:
+            return gateway.exec("onto.task.get", args)
+    for _ in range(warm_up):
+        call()
+    log = gateway._call_log
+    if log.enabled:
+        log.flush()
+        # The writer thread waits for ever: only this thread writes (see the module's docstring).
+        log._settings = replace(log._settings, call_log_flush_s=1e9, call_log_flush_entries=10**9)
+
+    def step(_: object, n: int) -> None:
+        call()
+        if side == "log" and n % FLUSH_EVERY == FLUSH_EVERY - 1:
+            log.flush()
+
+    functools.reduce(step, range(calls), None)
+    gateway.close()
+
+
+def count(side: str, calls: int, warm_up: int) -> float:
+    """Instructions per get of ``side``, from a callgrind run of this script."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [
+            "valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", f"--callgrind-out-file={tmp}/out",
+            sys.executable, __file__, "--side", side, "--calls", str(calls), "--warm-up", str(warm_up),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, env=os.environ, check=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind said nothing of {side}:\n{done.stderr[-2000:]}")
+    return int(found.group(1)) / calls
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--warm-up", type=int, default=300)
+    parser.add_argument("--side", choices=SIDES, help=argparse.SUPPRESS)  # the measured process
+    options = parser.parse_args()
+    if options.side:
+        measure(options.side, options.calls, options.warm_up)
+        return
+    figures = {side: count(side, options.calls, options.warm_up) for side in SIDES}
+    floor = figures["floor"]
+    print(f"onto.task.get, instructions per call (callgrind, {options.calls:,} gets after {options.warm_up:,}, only the loop collected)")
+    for side in SIDES:
+        print(f"  {LABELS[side]:<17} {figures[side] / 1000:7.1f} k  {figures[side] / floor:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
