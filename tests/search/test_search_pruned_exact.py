@@ -86,8 +86,6 @@ def _choose(index: SearchIndex, way: str, monkeypatch) -> None:
     index.dense_sums = way != "blocks"
     if way == "no numpy":
         monkeypatch.setattr("opgate.core.search._index.numpy_module", lambda: None)
-    elif way == "dense" and _dense.numpy_module() is None:
-        pytest.skip("numpy is not installed")
     index.lexical._heads.clear()
     index.lexical._tops.clear()
 
@@ -258,8 +256,6 @@ def test_a_bound_that_misses_an_op_changes_the_ranking(monkeypatch, tmp_path, st
 @pytest.mark.parametrize("fault", ["a list left out", "no gram part"])
 def test_dense_sums_that_miss_a_part_change_the_ranking(monkeypatch, tmp_path, fault):
     """The identity tests can fail on the dense path too: with one list of each lane left out of the sums, or the gram lane's share left out, some ranking differs."""
-    if _dense.numpy_module() is None:
-        pytest.skip("numpy is not installed")
     index = _generated_index(6400, seed=7, folder=tmp_path)
     _choose(index, "dense", monkeypatch)
     if fault == "a list left out":
