@@ -27,7 +27,6 @@ parameters and results, not because it is about many things) took dev from
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -37,6 +36,7 @@ from typing import Any
 
 from .._record import record
 from ._blocks import SHIFT, block_count, block_maxima, for_queries, peak
+from ._list_names import OrdersByName, order_name
 from ._bm25 import BM25Index, Field
 from ._fields import OpText
 from ._ngrams import NgramIndex
@@ -154,7 +154,7 @@ class LexicalRanker:
         """The ranker as JSON values and packed posting lists (see :mod:`._packed`); :meth:`unpacked` reads them."""
         words_meta, words = self.words.pack()
         grams_meta, grams = self.ngrams.pack()
-        maxima = pack({_order_name(key): found for key, found in self._maxima.items()}, "maxima")
+        maxima = pack({order_name(key): found for key, found in self._maxima.items()}, "maxima")
         return {"words": words_meta, "grams": grams_meta, "speller": self.speller.pack(), "related": self.related.pack()}, {**words, **grams, **maxima}
 
     @classmethod
@@ -164,7 +164,7 @@ class LexicalRanker:
         ranker.words = BM25Index.unpacked(meta["words"], read)
         ranker.ngrams = NgramIndex.unpacked(meta["grams"], read)
         ranker.speller = Speller.unpacked(meta["speller"])
-        ranker._maxima = _OrdersByName(unpack(read, "maxima"), whole=True)
+        ranker._maxima = OrdersByName(unpack(read, "maxima"), whole=True)
         ranker._dense = {}
         ranker._query_orders = {}
         ranker._tops = {}
@@ -310,42 +310,6 @@ class LexicalRanker:
                 self._query_orders.clear()
             kept = self._query_orders[("maxima", key)] = (ids, for_queries(block_maxima(ids, weights), blocks))
         return kept[1]
-
-
-def _order_name(key: tuple[str, Any]) -> str:
-    """A list's key as a packed table's term: ``g`` and the gram, or ``w`` and the word key in JSON (a term, or stand-ins with their shares)."""
-    kind, name = key
-    return kind + (name if kind == "g" else json.dumps(name, separators=(",", ":")))
-
-
-class _OrdersByName:
-    """Impact orders read from the cache, looked up by their packed name.
-
-    A key becomes a name when it is looked up (a few per query) instead of
-    every one of thousands of names being parsed back into a key when the
-    index is read.
-    """
-
-    def __init__(self, by_name: dict[str, tuple[Any, ...]], *, whole: bool = False):
-        self._by_name = by_name
-        # Every column of a list (block maxima: numbers and maxima), or its first (an impact order).
-        self._whole = whole
-
-    def get(self, key: tuple[str, Any]) -> Any:
-        columns = self._by_name.get(_order_name(key))
-        if columns is None:
-            return None
-        return columns if self._whole else columns[0]
-
-    def items(self) -> Iterator[tuple[tuple[str, Any], Any]]:
-        return ((_order_key(name), columns if self._whole else columns[0]) for name, columns in self._by_name.items())
-
-
-def _order_key(name: str) -> tuple[str, Any]:
-    if name[0] == "g":
-        return "g", name[1:]
-    key = json.loads(name[1:])
-    return "w", key if isinstance(key, str) else tuple((str(term), float(share)) for term, share in key)
 
 
 @record(frozen=True)

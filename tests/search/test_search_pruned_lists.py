@@ -23,12 +23,8 @@ from opgate.core.search._blocks import (
     block_maxima,
     for_queries,
 )
-from opgate.core.search._lexical import (
-    LexicalRanker,
-    _order_key,
-    _order_name,
-    _OrdersByName,
-)
+from opgate.core.search._lexical import LexicalRanker
+from opgate.core.search._list_names import OrdersByName, order_key, order_name
 from opgate.core.search._packed import impact_order, pack, unpack
 from opgate.core.search._pruned import ScoredLists
 from opgate.core.search._unit_bound import unit_most
@@ -148,12 +144,12 @@ def test_a_rankers_block_maxima_survive_packing():
 
 def test_impact_orders_survive_packing_with_their_keys():
     keys = [("w", "phone"), ("w", (("numb", 1.0), ("phone", 0.35))), ("g", " ph"), ("g", "[x]")]
-    table = {_order_name(key): (impact_order(array("d", [0.1 * i, 0.5, 0.3])),) for i, key in enumerate(keys)}
+    table = {order_name(key): (impact_order(array("d", [0.1 * i, 0.5, 0.3])),) for i, key in enumerate(keys)}
     sections = pack(table, "orders")
-    back = {_order_key(name): columns[0] for name, columns in unpack(sections.__getitem__, "orders").items()}
-    assert back == {key: table[_order_name(key)][0] for key in keys}
-    by_name = _OrdersByName(unpack(sections.__getitem__, "orders"))  # how a ranker read from the cache finds them
-    assert all(by_name.get(key) == table[_order_name(key)][0] for key in keys) and by_name.get(("w", "absent")) is None
+    back = {order_key(name): columns[0] for name, columns in unpack(sections.__getitem__, "orders").items()}
+    assert back == {key: table[order_name(key)][0] for key in keys}
+    by_name = OrdersByName(unpack(sections.__getitem__, "orders"))  # how a ranker read from the cache finds them
+    assert all(by_name.get(key) == table[order_name(key)][0] for key in keys) and by_name.get(("w", "absent")) is None
     assert dict(by_name.items()) == back
     assert list(impact_order(array("d", [0.1, 0.5, 0.5, 0.2]))) == [1, 2, 3, 0]
 
