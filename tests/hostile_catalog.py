@@ -51,3 +51,16 @@ def write_hostile_catalog(folder: Path) -> Path:
     path = folder / "hostile.json"
     path.write_text(json.dumps([hostile_tool()]), encoding="utf-8")
     return path
+
+
+def write_control_catalog(folder: Path, sequences: str) -> Path:
+    """``sneaky.json`` in ``folder``: one op (``sneaky.sneaky.get``) whose description and summary carry ``sequences``,
+    terminal control text that every front end must show as text, never send to the terminal."""
+    tool = {
+        "type": "function",
+        "function": {"name": "get_sneaky", "description": f"Sneaky {sequences}", "parameters": {"type": "object", "properties": {}}},
+        "x-opgate": {"summary": f"Summary {sequences}"},
+    }
+    path = folder / "sneaky.json"
+    path.write_text(json.dumps([tool]), encoding="utf-8")
+    return path

@@ -7,8 +7,8 @@ strips only BEL, BS, VT, FF and CR). ``help`` already escaped them.
 
 from __future__ import annotations
 
-import json
 
+from hostile_catalog import write_control_catalog
 from test_repl_hostile_text import RELAY, run
 
 SEQUENCES = "\x1b]0;pwned\x07 \x1b[2J \x9b31m \x7f"
@@ -16,14 +16,7 @@ SHOWN = "\\x1b]0;pwned\\x07 \\x1b[2J \\x9b31m \\x7f"
 
 
 def _catalog(tmp_path):
-    tool = {
-        "type": "function",
-        "function": {"name": "get_sneaky", "description": f"Sneaky {SEQUENCES}", "parameters": {"type": "object", "properties": {}}},
-        "x-opgate": {"summary": f"Summary {SEQUENCES}"},
-    }
-    path = tmp_path / "sneaky.json"
-    path.write_text(json.dumps([tool]), encoding="utf-8")
-    return str(path)
+    return str(write_control_catalog(tmp_path, SEQUENCES))
 
 
 def _sent(out: str) -> set[str]:

@@ -7,14 +7,13 @@ only BEL, BS, VT, FF and CR from text).
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import time
 import uuid
 
-import pytest
+from hostile_catalog import write_control_catalog
 
 # tmux is the real terminal this draws in: .ci/run installs it, and without it these tests fail rather than skip.
 
@@ -26,13 +25,7 @@ def _tmux(*args: str) -> str:
 
 
 def test_escape_sequences_in_catalogue_text_are_shown_not_sent(tmp_path):
-    tool = {
-        "type": "function",
-        "function": {"name": "get_sneaky", "description": f"Sneaky {SEQUENCES}", "parameters": {"type": "object", "properties": {}}},
-        "x-opgate": {"summary": f"Summary {SEQUENCES}"},
-    }
-    catalog = tmp_path / "sneaky.json"
-    catalog.write_text(json.dumps([tool]), encoding="utf-8")
+    catalog = write_control_catalog(tmp_path, SEQUENCES)
     name = f"opgate-{uuid.uuid4().hex[:8]}"
     command = f"{sys.executable} -m opgate --catalog {catalog} --db {tmp_path / 'w.db'} explore"
     # A tmux server started earlier keeps its own environment: this test's is passed on.
