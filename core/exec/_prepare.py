@@ -163,6 +163,35 @@ def _op_facts(record: OpRecord) -> tuple[tuple[str, ...], bool]:
     return required, default
 
 
+def _checked_args(record: OpRecord, raw_args: Any, session: Session, validator: ArgumentValidator, warnings: list[str]) -> tuple[dict[str, Any], bool]:
+    """The call's arguments, normalised, filled from the session where required ones are missing, and validated;
+    and whether the arguments as sent were plain (see :func:`_plain_args`)."""
+    plain = _plain_args(raw_args)
+    if plain is not None:
+        args = plain
+    else:
+        try:
+            args = _normalise_args(raw_args, warnings)
+        except InvalidArguments as exc:
+            raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
+        _check_input(args)
+    filled = False
+    for name in _op_facts(record)[0]:
+        if name not in args:  # only then can the session fill anything in
+            args, fills = session.fill_missing(record.required_args, args)
+            warnings += fills
+            filled = True
+            break
+    # Remembered as plain only as sent: a later call sending exactly these then skips both checks (known_plain).
+    field_errors, headline = validator.check(record, args, plain is not None and not filled)
+    if field_errors:
+        extra = help_inline(record) if _mostly_wrong(args, field_errors) else {}
+        count = problem_count(field_errors)
+        message = f"{count:,} problem{'s' if count > 1 else ''} with the arguments of {record.op}: {field_errors[0]['message'] if field_errors else headline}"
+        raise CallRejected(message, field_errors=field_errors, **extra)
+    return args, plain is not None
+
+
 def prepare_call(
     record: OpRecord,
     raw_args: Any,
@@ -175,27 +204,11 @@ def prepare_call(
     id_seed: str | None = None,
 ) -> Call:
     warnings: list[str] = []
-    plain = _plain_args(raw_args)
-    if plain is not None:
-        args = plain
+    if type(raw_args) is dict and validator.known_plain(record, raw_args):
+        # The very arguments of an earlier call that were plain and passed: a copy needs neither check again.
+        args, plain = dict(raw_args), True
     else:
-        try:
-            args = _normalise_args(raw_args, warnings)
-        except InvalidArguments as exc:
-            raise CallRejected(exc.message, field_errors=[{"field": "args", "path": "", "code": "invalid_type", "message": exc.message}], **help_inline(record)) from None
-        _check_input(args)
-    required, dry_run_by_default = _op_facts(record)
-    for name in required:
-        if name not in args:  # only then can the session fill anything in
-            args, fills = session.fill_missing(required, args)
-            warnings += fills
-            break
-    field_errors, headline = validator.check(record, args)
-    if field_errors:
-        extra = help_inline(record) if _mostly_wrong(args, field_errors) else {}
-        count = problem_count(field_errors)
-        message = f"{count:,} problem{'s' if count > 1 else ''} with the arguments of {record.op}: {field_errors[0]['message'] if field_errors else headline}"
-        raise CallRejected(message, field_errors=field_errors, **extra)
+        args, plain = _checked_args(record, raw_args, session, validator, warnings)
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 255):
         raise CallRejected("idempotency_key must be a string of 1 to 255 characters", field_errors=[{"field": "idempotency_key", "path": "/idempotency_key", "code": "invalid_type", "message": "1 to 255 characters"}])
     if idempotency_key is not None and not safe_json.is_clean_text(idempotency_key):
@@ -206,8 +219,8 @@ def prepare_call(
         raise CallRejected("state_digest must be the string a dry-run returned in meta.state_digest", field_errors=[{"field": "state_digest", "path": "/state_digest", "code": "invalid_type", "message": "a string"}])
     if id_seed is not None and (not isinstance(id_seed, str) or not 8 <= len(id_seed) <= 128):
         raise CallRejected("id_seed must be the string a dry-run returned in meta.id_seed", field_errors=[{"field": "id_seed", "path": "/id_seed", "code": "invalid_type", "message": "8 to 128 characters"}])
-    wants_dry_run = bool(dry_run) or bool(args.get("dry_run", dry_run_by_default))
+    wants_dry_run = bool(dry_run) or bool(args.get("dry_run", _op_facts(record)[1]))
     seed_given = id_seed is not None
     if record.kind == "write":
         id_seed = id_seed or os.urandom(16).hex()
-    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed, seed_given, plain is not None)
+    return Call(requested, record, args, wants_dry_run, idempotency_key, expected_digest, warnings, id_seed, seed_given, plain)

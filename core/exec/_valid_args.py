@@ -36,20 +36,32 @@ def flat_key(op: str, schema_id: int, args: dict[str, Any]) -> tuple | None:
 
 
 class ValidArgs(dict):
-    """A bounded set of (op, schema, flat arguments) that passed validation.
+    """A bounded set of (op, schema, flat arguments) that passed validation, each with whether they came plain.
 
     A dict of its keys, so that ``key in valid`` is asked in C (a Python
     ``__contains__`` cost a read about 1 k instructions). ``None`` (arguments
-    that are not flat) is never added, so it is never in.
+    that are not flat) is never added, so it is never in. A key's value is
+    True when the arguments were also sent as they are and plain (see
+    ``_plain_args`` in ``_prepare.py``): the same arguments again need
+    neither check (:meth:`plain`).
     """
 
     def __init__(self, kept: int = KEPT) -> None:
         super().__init__()
         self._kept = kept
 
-    def add(self, key: tuple | None) -> None:
+    def add(self, key: tuple | None, plain: bool = False) -> None:
         if key is None:
             return
         if len(self) >= self._kept:
             self.clear()  # a fresh table rather than an LRU: no lock, no bookkeeping per call
-        self[key] = None
+        self[key] = plain
+
+    def plain(self, op: str, schema_id: int, args: dict[str, Any]) -> bool:
+        """Whether ``args`` (a dict as sent) were found plain and valid for ``op`` before.
+
+        :func:`flat_key`'s key without its check of the names: a key stored
+        as plain has text names only, and no other name equals text.
+        """
+        kinds = tuple(map(type, args.values()))
+        return _FLAT_TYPES.issuperset(kinds) and self.get((op, schema_id, tuple(args.items()), kinds)) is True

@@ -219,13 +219,24 @@ class ArgumentValidator:
                 self._validators[key] = validator
         return validator
 
-    def check(self, record: OpRecord, args: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-        """Every field error, and a one-line summary of the most relevant one."""
+    def known_plain(self, record: OpRecord, args: dict[str, Any]) -> bool:
+        """Whether these very arguments (a dict as sent) passed :meth:`check` before, sent plain: they need no check again."""
+        return self._valid.plain(record.op, id(record.parameters), args)
+
+    def check(self, record: OpRecord, args: dict[str, Any], plain: bool = False) -> tuple[list[dict[str, Any]], str]:
+        """Every field error, and a one-line summary of the most relevant one.
+
+        ``plain``: ``args`` are the arguments as sent, and plain (see
+        :meth:`known_plain`).
+        """
         key = flat_key(record.op, id(record.parameters), args)
-        if key in self._valid:
+        valid = self._valid
+        if key in valid:
+            if plain and not valid[key]:
+                valid[key] = True
             return [], ""
         if certainly_valid(record.parameters, args):
-            self._valid.add(key)
+            valid.add(key, plain)
             return [], ""
         unusable = _unusable_schema_errors()
         try:
@@ -233,7 +244,7 @@ class ArgumentValidator:
         except unusable as exc:
             return _schema_unusable(record, exc)
         if not errors:
-            self._valid.add(key)
+            valid.add(key, plain)
             return [], ""
         from .._jsonschema import best_match
 

@@ -126,5 +126,29 @@ def test_remembered_arguments_tell_types_apart_and_errors_are_never_remembered(s
         assert gateway.exec("onto.task.list", {"limit": 5.5})["error"]["code"] == "VALIDATION_ERROR"
 
 
+def test_only_arguments_sent_plain_and_valid_skip_both_checks_later(store):
+    with store.write() as tx:
+        project_id = tx.insert("project", {"name": "Plain"})["id"]
+    gateway = Gateway(store=store, call_log=False)
+    gateway.session.remember(project_id=project_id)
+    validator = gateway._dispatcher.validator
+    record = gateway.registry.resolve("onto.project.get")
+    # Filled from the session: neither what was sent ({}) nor what ran counts as sent plain.
+    filled = gateway.exec("onto.project.get", {})
+    assert filled["ok"] and filled["meta"]["warnings"], filled
+    assert not validator.known_plain(record, {}) and not validator.known_plain(record, {"project_id": project_id})
+    assert gateway.exec("onto.project.get", {"project_id": project_id})["ok"]
+    assert validator.known_plain(record, {"project_id": project_id})
+    lists = gateway.registry.resolve("onto.task.list")
+    assert gateway.exec("onto.task.list", {"limit": 5, "state_key": "caf\u00e9"})["error"]["code"] == "VALIDATION_ERROR"
+    assert not validator.known_plain(lists, {"limit": 5, "state_key": "caf\u00e9"})
+    assert gateway.exec("onto.task.list", {"limit": 5})["ok"]
+    assert validator.known_plain(lists, {"limit": 5})
+    assert not validator.known_plain(lists, {"limit": True}) and not validator.known_plain(lists, {"limit": [5]})
+    # What was filled is filled again, with its warning: {} never skips the session's fill.
+    again = gateway.exec("onto.project.get", {})
+    assert again["ok"] and again["meta"]["warnings"] == filled["meta"]["warnings"]
+
+
 def test_plurals_cover_every_kind():
     assert set(PLURALS) == set(ENTITY_KINDS)
