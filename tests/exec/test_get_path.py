@@ -110,6 +110,10 @@ ODD_ROWS += [
     {"id": "t4", "project_id": "p", "props": {"count": 3, "Id": 7, "flag": True}},
     {"id": "t5", "project_id": "t5", "props": {}},
     {"id": "t6", "parent_id": 5, "props": {"n": None}},
+    # One text column (read twice over, as itemgetter of one key gives no tuple): once, and blank.
+    {"id": "u1", "props": {"n": 1}},
+    {"id": " ", "props": {"ref_id": "r"}},
+    {"id": "u2"},
 ]
 
 
