@@ -190,8 +190,11 @@ class CallLog:
                 if self._writer is None:
                     self._start_writer()
                 # The first entry of a batch wakes a writer asleep on an empty queue; a full batch, one waiting out its window.
+                # Only the entry that fills the batch: the woken writer may wait for the interpreter's lock for milliseconds,
+                # and notifying on every entry meanwhile cost each of them a Python call. (A writer that is not waiting
+                # sees the full queue when it next looks.)
                 queued = len(pending)
-                if queued == 1 or queued >= self._settings.call_log_flush_entries:
+                if queued == 1 or queued == self._settings.call_log_flush_entries:
                     wake.notify()
         finally:
             wake.release()

@@ -82,6 +82,23 @@ def test_close_writes_what_is_queued(tmp_path, new_workspace):
     assert [c["args"]["limit"] for c in _logged(db)] == [5, 4, 3, 2, 1]
 
 
+def test_a_full_batch_is_written_without_waiting_out_the_window(tmp_path, new_workspace):
+    db = new_workspace(tmp_path, "ws.db")
+    # The window is an hour: only the entry that fills the batch can wake the writer.
+    gateway = Gateway(db_path=db, settings=GatewaySettings(call_log_flush_s=3600, call_log_flush_entries=20))
+    try:
+        for n in range(20):
+            gateway.exec("onto.task.list", {"limit": n + 1})
+        deadline = time.monotonic() + 30
+        while len(_logged(db)) < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_logged(db)) == 20
+        gateway.exec("onto.task.list", {"limit": 21})
+    finally:
+        gateway.close()
+    assert len(_logged(db)) == 21
+
+
 def test_nothing_is_lost_when_the_process_exits_without_closing(tmp_path, new_workspace):
     db = new_workspace(tmp_path, "ws.db")
     script = textwrap.dedent(f"""
