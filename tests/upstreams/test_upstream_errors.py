@@ -68,3 +68,21 @@ def test_a_large_answer_within_the_bound_comes_back_cut_with_meta_truncated(tmp_
         assert len(answer["result"]) < 20_000 and answer["meta"]["truncated"], answer["meta"]
     finally:
         gateway.close()
+
+
+def test_a_megabyte_text_is_cut_once_to_nearly_the_limit_with_one_truncated_entry(tmp_path, db):
+    """A 1 MB text in a structured answer ({"result": text}) was cut twice: to the limit, then (its marker pushing it just
+    past) by half again, with two meta.truncated entries for the one string, the second counting the first's marker."""
+    gateway = _erring_gateway(tmp_path, db)
+    try:
+        answer = gateway.exec("erring.sized", {"size": 1_000_000})
+        assert answer["ok"], answer.get("error")
+        cuts = answer["meta"]["truncated"]
+        assert len(cuts) == 1, cuts
+        cut = cuts[0]
+        assert cut["path"] == "result.result" and cut["total_chars"] == 1_000_000, cut
+        limit = gateway.settings.result_char_limit
+        assert limit - 200 < cut["shown_chars"] < limit, cut
+        assert answer["result"]["result"].endswith(f"[truncated: {1_000_000 - cut['shown_chars']} more characters]")
+    finally:
+        gateway.close()
