@@ -1,4 +1,4 @@
-"""A tiny stdio MCP server (the SDK's MCPServer) whose tool fails with a JSON-RPC error of the code it is given."""
+"""A tiny MCP server (the SDK's MCPServer, over stdio or streamable HTTP) whose tools fail with a given JSON-RPC code or answer with a given size."""
 
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
@@ -24,4 +24,10 @@ def sized(size: int) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    import sys
+
+    # erring_server.py [http PORT [json]]: streamable HTTP on loopback (SSE answers, or JSON bodies with "json").
+    if sys.argv[1:2] == ["http"]:
+        server.run("streamable-http", port=int(sys.argv[2]), json_response=sys.argv[3:4] == ["json"])
+    else:
+        server.run("stdio")

@@ -37,6 +37,7 @@ from mcp_types import CONNECTION_CLOSED
 
 from .._base import MAX_ANSWER_BYTES
 from ._config import HTTP, UpstreamConfig
+from ._http_answers import AnswerWatch, bound_answer, quiet_cuts, stop_watching, watching
 from ._questions import PendingCall, QuestionRouter
 from ._stdio import bounded_stdio_client
 
@@ -163,7 +164,10 @@ class Connection:
         config = self.config
         if config.transport == HTTP:
             client = create_mcp_http_client(headers=dict(config.headers) or None)
-            return _owning(client, streamable_http_client(str(config.url), http_client=client))
+            client.event_hooks = {"response": [bound_answer]}
+            quiet_cuts()
+            # The SDK's own limit on one event (1 MiB) refused answers a stdio server may send; one message's bound is ours.
+            return _owning(client, streamable_http_client(str(config.url), http_client=client, max_sse_event_size=MAX_ANSWER_BYTES))
         params = StdioServerParameters(command=str(config.command), args=list(config.args), env=dict(config.env) or None, cwd=config.cwd)
         return bounded_stdio_client(params, _stderr_sink(), self._answered_too_much)
 
@@ -224,6 +228,23 @@ class Connection:
         raise CallTimedOut(budget_s)
 
     async def _guarded(self, request: Awaitable[Any], doing: str) -> Any:
+        watch = AnswerWatch()
+        token = watching(watch)
+        try:
+            return await self._sent(request, doing)
+        except BaseException:
+            # Over HTTP the answer's POST would go on reading for as long as the server sends: it ends with the call.
+            watch.abandon()
+            if watch.too_large is not None:
+                raise AnswerTooLarge(
+                    f"upstream {self.config.name!r} answered with more than {MAX_ANSWER_BYTES:,} bytes while {doing}, which is not read;"
+                    " ask for less (a page, a filter)"
+                ) from None
+            raise
+        finally:
+            stop_watching(token)
+
+    async def _sent(self, request: Awaitable[Any], doing: str) -> Any:
         try:
             return await request
         except MCPError as exc:
