@@ -86,3 +86,18 @@ def test_a_megabyte_text_is_cut_once_to_nearly_the_limit_with_one_truncated_entr
         assert answer["result"]["result"].endswith(f"[truncated: {1_000_000 - cut['shown_chars']} more characters]")
     finally:
         gateway.close()
+
+
+def test_a_storm_of_tools_changed_notifications_lists_the_server_a_few_times_not_once_each(tmp_path, db):
+    """Each notifications/tools/list_changed started its own tools/list and registry rebuild: 500 in a row made 500 of
+    each. A relisting not started yet covers later notifications; one running is followed by one more, never more."""
+    gateway = _erring_gateway(tmp_path, db)
+    try:
+        before = gateway.exec("erring.lists", {})["result"]["result"]
+        assert gateway.exec("erring.storm", {"times": 500})["ok"]
+        time.sleep(3)
+        after = gateway.exec("erring.lists", {})["result"]["result"]
+        assert 1 <= after - before <= 20, (before, after)
+        assert gateway.upstreams.status()[0]["state"] == "connected"
+    finally:
+        gateway.close()
