@@ -10,7 +10,9 @@ HTTP level, below anything an SDK server lets a tool do.
 - ``declared``: a JSON body whose Content-Length says 200 MB (then a byte every 0.2 s).
 - ``open_bodies``: how many of the bodies above are still being sent (the client has not hung up on them).
 
-Usage: ``python dripping_server.py PORT``.
+With ``pages`` after the port, ``tools/list`` never ends: each page of 500 tools names a next one.
+
+Usage: ``python dripping_server.py PORT [pages]``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import json
 import os
 import sys
 
+ENDLESS_PAGES = sys.argv[2:3] == ["pages"]
 TOOLS = ["whoami", "drip", "sse_drip", "flood", "declared", "open_bodies"]
 open_bodies = 0
 
@@ -68,6 +71,9 @@ async def _answer(message: dict, writer: asyncio.StreamWriter) -> bool:
         result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "dripping", "version": "1"}}
     elif method == "tools/list":
         result = _tool_list()
+        if ENDLESS_PAGES:
+            cursor = int((message.get("params") or {}).get("cursor") or 0)
+            result = {"tools": [{"name": f"page{cursor}_tool{n}", "description": "x" * 200, "inputSchema": {"type": "object"}} for n in range(500)], "nextCursor": str(cursor + 1)}
     elif method == "tools/call":
         tool = message["params"]["name"]
         opening = b'{"jsonrpc": "2.0", "id": %s, "result": {"content": [{"type": "text", "text": "' % json.dumps(ident).encode()

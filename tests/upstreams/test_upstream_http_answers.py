@@ -100,3 +100,16 @@ def test_an_answer_that_never_ends_fails_at_the_deadline_and_its_body_is_hung_up
         # Left running, the POST kept the connection and a task for as long as the server sent a byte now and then.
         us.wait_until(lambda: gateway.exec("drip.open_bodies", {}).get("result") == "0", timeout=5, what="the server to see the client hang up")
         assert gateway.exec("drip.whoami", {})["result"] == before["result"]
+
+
+def test_a_listing_that_never_ends_stops_at_the_bound_on_tools(tmp_path):
+    """Each page named a next one: the listing went on until its time ran out (15 s), every page kept meanwhile, and
+    ended as an unexplained timeout. It now stops past MAX_LISTED_TOOLS, saying so."""
+    from opgate.core.executors.mcp._connection import MAX_LISTED_TOOLS
+
+    with _server(tmp_path, "drip", "dripping_server.py", "PORT", "pages") as gateway:
+        started = time.monotonic()
+        gateway.upstreams.ensure_listed()
+        [line] = gateway.upstreams.status()
+        assert line["tools"] is None and f"lists more than {MAX_LISTED_TOOLS:,} tools" in (line["last_error"] or ""), line
+        assert time.monotonic() - started < gateway.upstreams.list_timeout_s

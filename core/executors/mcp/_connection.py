@@ -45,6 +45,8 @@ log = logging.getLogger("opgate.upstreams")
 
 CLIENT_INFO = types.Implementation(name="opgate", version="0.1.0")
 FIRST_BACKOFF_S = 0.5
+MAX_LISTED_TOOLS = 10_000
+"""The most tools one upstream may list: far past any real server's, and a bound on a listing that never ends."""
 MAX_BACKOFF_S = 60.0
 
 
@@ -206,6 +208,9 @@ class Connection:
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
                 page = await self._guarded(session.list_tools(params=params), "listing its tools")
                 tools += [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in page.tools]
+                if len(tools) > MAX_LISTED_TOOLS:
+                    # A server that hands out new cursors for ever would be listed until the time ran out, all of it kept.
+                    raise UpstreamDown(f"upstream {self.config.name!r} lists more than {MAX_LISTED_TOOLS:,} tools; opgate takes at most that many from one server")
                 cursor = page.next_cursor
                 # A server that hands back a cursor it already gave would loop forever.
                 if not cursor or cursor in seen:
