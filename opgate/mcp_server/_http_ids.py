@@ -1,5 +1,5 @@
 """HTTP requests whose JSON-RPC id is not a string or an integer get an error, not silence; bodies that are not one
-JSON-RPC message get the error stdio gives them.
+JSON-RPC message get the error stdio gives them, and an MCP-Protocol-Version the SDK does not know gets a 400 that says so.
 
 The SDK's handshake-era transport reads ``{"id": 1.5, "method": ...}`` as a
 notification and answers 202 with no body, so the client waits forever for
@@ -17,6 +17,7 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ._stdio_lines import BAD_ID_MESSAGE, NOT_A_MESSAGE, has_unusable_id, request_id_of
@@ -40,6 +41,12 @@ class RequestIdCheck:
         data = _decoded(body) if body is not None else _UNREAD
         if data is not _UNREAD and has_unusable_id(data):
             await _refuse(send, _BAD_ID_BODY)
+            return
+        version = _unknown_version(scope)
+        if version is not None:
+            # The SDK sends an unknown version to its 2026 entry, which answers about params._meta, not about the version.
+            message = f"Unsupported MCP-Protocol-Version {version}; this server speaks {', '.join(KNOWN_PROTOCOL_VERSIONS)}"
+            await _refuse(send, json.dumps({"jsonrpc": "2.0", "id": request_id_of(data), "error": {"code": types.INVALID_REQUEST, "message": message}}).encode())
             return
         if data is not _UNREAD and data is not _NOT_JSON and not _looks_like_a_message(data):
             # The SDK answers these -32602 with pydantic's dump of four failed models (Python reprs, links to pydantic's site).
@@ -86,6 +93,21 @@ def _looks_like_a_message(data: Any) -> bool:
         and (isinstance(data.get("method"), str) or "result" in data or "error" in data)
         and isinstance(data.get("params", {}), dict)
     )
+
+
+_VERSION_HEADER = b"mcp-protocol-version"
+
+
+def _unknown_version(scope: Scope) -> str | None:
+    """The MCP-Protocol-Version header, quoted and cut short, when it names no version the SDK knows; else None."""
+    for name, value in scope["headers"]:
+        if name == _VERSION_HEADER:
+            text = value.decode("latin-1")
+            if text in KNOWN_PROTOCOL_VERSIONS:
+                return None
+            shown = repr(text)
+            return shown if len(shown) <= 60 else shown[:59] + "…"
+    return None
 
 
 async def _refuse(send: Send, body: bytes) -> None:

@@ -263,3 +263,18 @@ def test_http_answers_a_body_that_is_not_one_message_as_stdio_does(http_server):
         assert answer["id"] == 7 and answer["result"]["isError"] is False
     finally:
         client.close()
+
+
+def test_http_names_an_unsupported_protocol_version_header(http_server):
+    """An unknown MCP-Protocol-Version went to the SDK's 2026 entry, whose 400 spoke of params._meta envelope keys."""
+    client, headers = _session(http_server.url)
+    try:
+        for version in ("1999-01-01", "x" * 8_000):
+            response = client.post(http_server.url, json={"jsonrpc": "2.0", "id": 8, "method": "ping"}, headers=headers | {"mcp-protocol-version": version})
+            assert response.status_code == 400, response.text
+            error = response.json()["error"]
+            assert error["code"] == -32600 and "Unsupported MCP-Protocol-Version" in error["message"] and "2025-11-25" in error["message"], error
+            assert len(error["message"]) < 300
+        assert _message(client.post(http_server.url, json={"jsonrpc": "2.0", "id": 9, "method": "ping"}, headers=headers))["result"] == {}
+    finally:
+        client.close()
