@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._headers import header_problem
 from ._serve import ServeConfig, check_serve
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -189,6 +190,9 @@ def _http_upstream(c: _Checker, name: str, table: dict[str, Any], where: str) ->
     idempotency_header = c.typed(table, "idempotency_header", where, lambda v: isinstance(v, str) and bool(re.match(r"^[A-Za-z0-9-]+$", v)), "a header name such as 'Idempotency-Key'")
     operations = _operations(c, table["operations"], _join(where, "operations")) if "operations" in table else {}
     headers = c.string_map(table, "headers", where)
+    for header, value in headers.items():
+        if (why := header_problem(header, value)) is not None:
+            c.problem(_join(where, "headers", header), why)
     if openapi is None:
         return None
     return HttpUpstreamConfig(

@@ -161,3 +161,13 @@ def test_a_huge_wrong_value_is_quoted_in_part(tmp_path):
         read_config(path)
     assert len(caught.value.problems) == 2 and all(len(p.message) < 600 for p in caught.value.problems), [len(p.message) for p in caught.value.problems]
     assert "1,000,002 characters" in str(caught.value)
+
+
+def test_an_http_apis_headers_are_ones_http_can_carry(tmp_path):
+    path = tmp_path / "opgate.toml"
+    path.write_text(f'[upstreams.items]\nopenapi = "{DOCUMENT}"\nheaders = {{ "X-Key" = "s3cret-9876\\n", "Bad Name" = "x" }}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_config(path)
+    found = {p.key: p.message for p in caught.value.problems}
+    assert "line break" in found["upstreams.items.headers.X-Key"] and "not a header name" in found["upstreams.items.headers.Bad Name"], found
+    assert "s3cret" not in str(caught.value)

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...config._headers import header_problem
+
 STDIO = "stdio"
 HTTP = "http"
 # A namespace the built-in catalogue owns cannot be an upstream's.
@@ -216,20 +218,10 @@ def _strings(value: Any, key: str, environ: Mapping[str, str], problem) -> dict[
     return result
 
 
-_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-_HEADER_VALUE = re.compile(r"[\t\x20-\x7e]*")
-
-
 def _check_headers(headers: dict[str, str], key: str, problem) -> None:
-    """Header names and values HTTP can carry, checked once here: the HTTP client's own refusal, at the first call,
-    quoted the value (a secret) in an escaped form that masking did not recognise."""
     for name, value in headers.items():
-        if not _HEADER_NAME.fullmatch(name):
-            problem(f"{key}.{name}", "not a header name: letters, digits and !#$%&'*+-.^_`|~ only")
-        elif not _HEADER_VALUE.fullmatch(value):
-            at = next(i for i, ch in enumerate(value) if not _HEADER_VALUE.fullmatch(ch))
-            why = "a line break (a value read from a file keeps its last newline)" if value[at] in "\r\n" else f"the character U+{ord(value[at]):04X}"
-            problem(f"{key}.{name}", f"a header value holds {why} at position {at}; only printable ASCII, spaces and tabs can be sent")
+        if (why := header_problem(name, value)) is not None:
+            problem(f"{key}.{name}", why)
 
 
 def _type_name(value: Any) -> str:
