@@ -10,9 +10,10 @@ HTTP level, below anything an SDK server lets a tool do.
 - ``declared``: a JSON body whose Content-Length says 200 MB (then a byte every 0.2 s).
 - ``open_bodies``: how many of the bodies above are still being sent (the client has not hung up on them).
 
-With ``pages`` after the port, ``tools/list`` never ends: each page of 500 tools names a next one.
+With ``pages`` after the port, ``tools/list`` never ends: each page of 500 tools names a next one; with
+``drip_start``, the answer to ``initialize`` is a body that drips for ever.
 
-Usage: ``python dripping_server.py PORT [pages]``.
+Usage: ``python dripping_server.py PORT [pages | drip_start]``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import os
 import sys
 
 ENDLESS_PAGES = sys.argv[2:3] == ["pages"]
+DRIP_START = sys.argv[2:3] == ["drip_start"]
 TOOLS = ["whoami", "drip", "sse_drip", "flood", "declared", "open_bodies"]
 open_bodies = 0
 
@@ -67,6 +69,9 @@ async def _answer(message: dict, writer: asyncio.StreamWriter) -> bool:
     if ident is None:
         writer.write(_json("202 Accepted", None))
         return True
+    if method == "initialize" and DRIP_START:
+        await _endless(writer, _head("200 OK", "application/json"), b'{"jsonrpc": "2.0", ', b" ", 0.2)
+        return False
     if method == "initialize":
         result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "dripping", "version": "1"}}
     elif method == "tools/list":

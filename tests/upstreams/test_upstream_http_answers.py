@@ -113,3 +113,21 @@ def test_a_listing_that_never_ends_stops_at_the_bound_on_tools(tmp_path):
         [line] = gateway.upstreams.status()
         assert line["tools"] is None and f"lists more than {MAX_LISTED_TOOLS:,} tools" in (line["last_error"] or ""), line
         assert time.monotonic() - started < gateway.upstreams.list_timeout_s
+
+
+def test_a_start_that_never_answers_fails_and_is_tried_again(tmp_path, monkeypatch):
+    """A server whose answer to initialize never ended kept the connection "connecting" for ever: every call waited on
+    that one start, and the server was never tried again. The start is bounded by START_TIMEOUT_S, then backs off."""
+    from opgate.core.executors.mcp import _connection
+
+    monkeypatch.setattr(_connection, "START_TIMEOUT_S", 1.0)
+    with _server(tmp_path, "drip", "dripping_server.py", "PORT", "drip_start") as gateway:
+        gateway.upstreams.ensure_listed(timeout=5)
+        [line] = gateway.upstreams.status()
+        assert line["state"] == "failed" and "did not answer initialize within 1 s" in (line["last_error"] or ""), line
+        us.wait_until(lambda: _started_again(gateway), timeout=10, what="a second start")
+
+
+def _started_again(gateway) -> bool:
+    gateway.upstreams.ensure_listed(timeout=3)
+    return gateway.upstreams._upstreams["drip"].connection.starts >= 2

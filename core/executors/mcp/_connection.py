@@ -45,6 +45,8 @@ log = logging.getLogger("opgate.upstreams")
 
 CLIENT_INFO = types.Implementation(name="opgate", version="0.1.0")
 FIRST_BACKOFF_S = 0.5
+START_TIMEOUT_S = 120.0
+"""How long a server may take to answer ``initialize`` (``npx -y`` may install it first); then the start fails and backs off."""
 MAX_LISTED_TOOLS = 10_000
 """The most tools one upstream may list: far past any real server's, and a bound on a listing that never ends."""
 MAX_BACKOFF_S = 60.0
@@ -141,7 +143,12 @@ class Connection:
                         message_handler=self._on_message, client_info=CLIENT_INFO,
                     )
                 )
-                result = await session.initialize()
+                # Bounded by itself, not by whoever waits: a start that hangs (an HTTP server dripping its answer) stayed
+                # "connecting" for ever, every later call waiting on it, and the server was never tried again.
+                with anyio.move_on_after(START_TIMEOUT_S) as start:
+                    result = await session.initialize()
+                if start.cancelled_caught:
+                    raise UpstreamDown(f"it did not answer initialize within {START_TIMEOUT_S:g} s")
                 self.protocol_version = result.protocol_version
                 self.server_name = result.server_info.name if result.server_info else None
                 self.session, self.state, self.last_error, self._failures = session, "connected", None, 0
