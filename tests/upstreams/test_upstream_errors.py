@@ -101,3 +101,17 @@ def test_a_storm_of_tools_changed_notifications_lists_the_server_a_few_times_not
         assert gateway.upstreams.status()[0]["state"] == "connected"
     finally:
         gateway.close()
+
+
+def test_a_missing_working_folder_is_named_as_such_not_as_a_missing_command(tmp_path, db):
+    """The spawn's FileNotFoundError named the folder, and the start was reported as "the command was not found"."""
+    missing = tmp_path / "no-such-folder"
+    config = us.write_config(tmp_path / "servers.json", {"erring": {"command": sys.executable, "args": [str(HERE / "erring_server.py")], "cwd": str(missing)}})
+    gateway = Gateway(db_path=db, upstreams=Upstreams.from_files([config]))
+    try:
+        gateway.upstreams.ensure_listed()
+        [line] = gateway.upstreams.status()
+        assert line["state"] == "failed" and f"working folder (cwd) {missing} does not exist" in line["last_error"], line
+        assert "command was not found" not in line["last_error"]
+    finally:
+        gateway.close()

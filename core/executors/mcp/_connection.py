@@ -177,6 +177,9 @@ class Connection:
             quiet_cuts()
             # The SDK's own limit on one event (1 MiB) refused answers a stdio server may send; one message's bound is ours.
             return _owning(client, streamable_http_client(str(config.url), http_client=client, max_sse_event_size=MAX_ANSWER_BYTES))
+        if config.cwd and not os.path.isdir(config.cwd):
+            # The spawn's FileNotFoundError names the folder, and read as "the command was not found".
+            raise UpstreamDown(f"its working folder (cwd) {config.cwd} does not exist")
         params = StdioServerParameters(command=str(config.command), args=list(config.args), env=dict(config.env) or None, cwd=config.cwd)
         return bounded_stdio_client(params, _stderr_sink(), self._answered_too_much)
 
