@@ -97,7 +97,8 @@ def test_a_storm_of_tools_changed_notifications_lists_the_server_a_few_times_not
         assert gateway.exec("erring.storm", {"times": 500})["ok"]
         time.sleep(3)
         after = gateway.exec("erring.lists", {})["result"]["result"]
-        assert 1 <= after - before <= 20, (before, after)
+        # How many depends on how many notifications arrive during each listing (26 at a load of 12 on 2 cores, 9 idle).
+        assert 1 <= after - before <= 100, (before, after)
         assert gateway.upstreams.status()[0]["state"] == "connected"
     finally:
         gateway.close()
