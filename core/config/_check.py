@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._headers import header_problem
 from ._serve import ServeConfig, check_serve
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -76,18 +77,31 @@ class _Checker:
         value = table[key]
         if check(value):
             return value
-        self.problem(_join(where, key), f"expected {expected}, got {_kind(value)} {value!r}")
+        self.problem(_join(where, key), f"expected {expected}, got {_kind(value)} {_quoted(value)}")
         return default
 
     def path(self, table: Mapping[str, Any], key: str, where: str, *, must_exist: bool) -> Path | None:
         raw = self.typed(table, key, where, lambda v: isinstance(v, str) and v.strip() != "", "a path (a non-empty string)")
         if raw is None:
             return None
-        path = Path(raw).expanduser()
+        if "\x00" in raw:
+            self.problem(_join(where, key), "a path cannot hold a NUL character")
+            return None
+        try:
+            path = Path(raw).expanduser()
+        except RuntimeError:  # "~someone/..." for a user this machine does not know
+            self.problem(_join(where, key), f"cannot find the home folder of {raw.split('/', 1)[0]!r}")
+            return None
         if not path.is_absolute():
             path = self.file.parent / path  # relative to the file, not to wherever opgate was started
-        if must_exist and not path.exists():
-            self.problem(_join(where, key), f"no such file: {path}")
+        if must_exist:
+            try:
+                found = path.exists()
+            except OSError as exc:  # a name too long for the file system, a folder it may not enter
+                self.problem(_join(where, key), f"cannot look for {_shown(path)}: {exc.strerror or exc}")
+                return path
+            if not found:
+                self.problem(_join(where, key), f"no such file: {_shown(path)}")
         return path
 
     def string_map(self, table: Mapping[str, Any], key: str, where: str) -> dict[str, str]:
@@ -99,6 +113,18 @@ class _Checker:
             else:
                 self.problem(_join(where, key, name), f"expected a string, got {_kind(item)}")
         return good
+
+
+def _quoted(value: Any, longest: int = 300) -> str:
+    """A wrong value as a problem quotes it (escaped by repr): a megabyte of text is not repeated whole."""
+    text = repr(value)
+    return text if len(text) <= longest else f"{text[:longest]}… ({len(text):,} characters)"
+
+
+def _shown(path: Path, longest: int = 300) -> str:
+    """A path as a problem quotes it: a name thousands of characters long is not repeated whole."""
+    text = str(path)
+    return text if len(text) <= longest else f"{text[:longest]}… ({len(text):,} characters)"
 
 
 def _join(*parts: str) -> str:
@@ -164,6 +190,9 @@ def _http_upstream(c: _Checker, name: str, table: dict[str, Any], where: str) ->
     idempotency_header = c.typed(table, "idempotency_header", where, lambda v: isinstance(v, str) and bool(re.match(r"^[A-Za-z0-9-]+$", v)), "a header name such as 'Idempotency-Key'")
     operations = _operations(c, table["operations"], _join(where, "operations")) if "operations" in table else {}
     headers = c.string_map(table, "headers", where)
+    for header, value in headers.items():
+        if (why := header_problem(header, value)) is not None:
+            c.problem(_join(where, "headers", header), why)
     if openapi is None:
         return None
     return HttpUpstreamConfig(
@@ -223,7 +252,7 @@ def _explorer(c: _Checker, raw: Any) -> tuple[str | None, dict[str, str]]:
         if not binding.startswith("opgate."):
             c.problem(where, "expected a binding id such as 'opgate.dry_run' (F1 in the explorer lists them)")
         elif not isinstance(keys, str) or not _KEYS.match(keys):
-            c.problem(where, f"expected keys such as 'f8' or 'ctrl+r,f9', got {keys!r}")
+            c.problem(where, f"expected keys such as 'f8' or 'ctrl+r,f9', got {_quoted(keys)}")
         else:
             keymap[binding] = keys
     return theme, keymap

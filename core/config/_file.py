@@ -49,6 +49,8 @@ def read_config(path: Path) -> OpgateConfig:
         raise ConfigError([ConfigProblem(str(path), "", f"cannot read: {exc}")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([ConfigProblem(str(path), "", f"not valid TOML: {exc}")]) from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables by recursion
+        raise ConfigError([ConfigProblem(str(path), "", "not valid TOML here: arrays or inline tables nested too deeply")]) from None
     config, problems = check_config(data, path)
     if problems:
         raise ConfigError(problems)

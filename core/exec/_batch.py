@@ -28,7 +28,7 @@ from typing import Any
 
 from ..echo_text import quoted
 from ._envelope import failure, new_trace_id, success
-from ._batch_steps import step_shape_errors, step_shape_message
+from ._batch_steps import step_flag_errors, step_shape_errors, step_shape_message
 from ._errors import CONFLICT, INTERNAL, NOT_FOUND, VALIDATION_ERROR
 from ._references import UnresolvedReference, references_in, resolve_references
 from ._results import bound_envelope
@@ -182,6 +182,10 @@ class BatchRunner:
             args = resolve_references(step.get("args", {}), {i: e for i, e in results.items() if i < index})
         except UnresolvedReference as exc:
             return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"cannot resolve {exc}", reference=exc.reference)
+        flag_errors = step_flag_errors(index, tool, args)
+        if flag_errors:
+            name = flag_errors[0]["field"].rsplit(".", 1)[1]
+            return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"step {index}: {name}: {flag_errors[0]['message']}", field_errors=flag_errors)
         started = time.perf_counter()
         if tool == "help":
             unknown = set(args) - {"path", "format", "include_examples", "include_schemas", "cursor"}

@@ -52,6 +52,21 @@ def step_shape_errors(index: int, step: Any) -> list[dict[str, Any]]:
     return rows
 
 
+_FLAGS = {"help": ("include_examples", "include_schemas"), "exec": ("dry_run",)}
+
+
+def step_flag_errors(index: int, tool: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+    """The field errors of a step's flags that are not true or false: the exec and help tools refuse them, so a step must too
+    (``"dry_run": "false"`` was read as a dry run, ``0`` as a real one)."""
+    rows = []
+    for name in _FLAGS.get(tool, ()):
+        value = args.get(name)
+        if name in args and not isinstance(value, bool):
+            message = f"{_shown(value)} is {_kind_of(value)}; expected true or false"
+            rows.append({"field": f"args.steps[{index}].args.{name}", "path": f"/steps/{index}/args/{name}", "code": "invalid_type", "message": message, "expected": "boolean"})
+    return rows
+
+
 def step_shape_message(index: int, rows: list[dict[str, Any]]) -> str:
     """One line for the step's field errors: the first, and how many more."""
     count = len(rows) + rows[-1].get("more", 1) - 1

@@ -155,6 +155,7 @@ def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any,
         return result, []
     result = json.loads(json.dumps(result, default=str))
     cuts: list[dict[str, Any]] = []
+    cut_texts: dict[str, tuple[dict[str, Any], str]] = {}
     for _ in range(64):
         size = _size(result)
         if size <= limit:
@@ -193,13 +194,34 @@ def bound_result(result: Any, limit: int, *, root: str = "result") -> tuple[Any,
         if not found_text or len(found_text[1]) < 200:
             break
         path, text = found_text
-        # Straight to about the size that fits (at least by half): one pass for a megabyte, not twenty.
-        keep = max(100, min(len(text) // 2, len(text) - (size - limit)))
-        _set(result, path, text[:keep] + f" …[truncated: {len(text) - keep} more characters]")
-        cuts.append({"path": _dotted(path, root), "kind": "text", "total_chars": len(text), "shown_chars": keep})
+        where = _dotted(path, root)
+        # A string cut before is cut again from its whole text: one entry per string, and a marker that counts the whole.
+        earlier, whole = cut_texts.get(where, (None, text))
+        shown = earlier["shown_chars"] if earlier else len(text)
+        # Straight to about the size that fits, marker included (at least by half): one pass for a megabyte, not twenty.
+        # Escapes (newlines, quotes) make a string's JSON longer than the string: the cut is scaled by that ratio, with a
+        # little to spare, and a string cut again (the ratio was off) loses only what it must.
+        encoded = _size(text)
+        fits = (encoded - (size - limit) - len(_cut_marker(len(whole))) - _SPARE) * len(text) // encoded
+        keep = max(100, min(shown - (size - limit) if earlier else shown // 2, fits))
+        _set(result, path, whole[:keep] + _cut_marker(len(whole) - keep))
+        if earlier is None:
+            cut = {"path": where, "kind": "text", "total_chars": len(whole), "shown_chars": keep}
+            cuts.append(cut)
+            cut_texts[where] = (cut, whole)
+        else:
+            earlier["shown_chars"] = keep
     for cut in cuts:
         cut["how_to_get_more"] = _MORE_TEXT if cut["kind"] == "text" else _MORE_ITEMS
     return result, cuts
+
+
+_SPARE = 16
+"""Characters a text cut leaves unused, so that an uneven string (its escapes bunched at the start) seldom needs a second cut."""
+
+
+def _cut_marker(removed: int) -> str:
+    return f" …[truncated: {removed} more characters]"
 
 
 _MORE_ITEMS = "narrow the call, or page with limit/offset where the op has them"

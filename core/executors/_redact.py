@@ -25,8 +25,17 @@ def is_secret_name(name: str) -> bool:
 
 def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
     """A copy of ``value`` with secrets masked."""
-    known = sorted({s for s in secrets if isinstance(s, str) and len(s) >= _MIN_SECRET_LENGTH}, key=len, reverse=True)
-    return _redact(value, known)
+    return _redact(value, _known(secrets))
+
+
+def _known(secrets: Iterable[str]) -> list[str]:
+    """Each secret as it may appear in a message, longest first: as it is, without the blank around it (a token read
+    from a file keeps its newline), and escaped the way a library quotes a value it refuses (``b'Bearer x\\n'``)."""
+    forms = set()
+    for secret in secrets:
+        if isinstance(secret, str):
+            forms.update((secret, secret.strip(), repr(secret)[1:-1]))
+    return sorted((form for form in forms if len(form) >= _MIN_SECRET_LENGTH), key=len, reverse=True)
 
 
 def _redact(value: Any, known: list[str]) -> Any:
@@ -43,13 +52,15 @@ def _redact(value: Any, known: list[str]) -> Any:
 
 def mask_known(value: Any, secrets: Iterable[str]) -> Any:
     """A copy of ``value`` with only the known secrets masked (for results, whose key names are the upstream's business)."""
-    known = sorted({s for s in secrets if isinstance(s, str) and len(s) >= _MIN_SECRET_LENGTH}, key=len, reverse=True)
-    if not known:
-        return value
+    known = _known(secrets)
+    return _mask(value, known) if known else value
+
+
+def _mask(value: Any, known: list[str]) -> Any:
     if isinstance(value, dict):
-        return {k: mask_known(v, known) for k, v in value.items()}
+        return {k: _mask(v, known) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [mask_known(v, known) for v in value]
+        return [_mask(v, known) for v in value]
     if isinstance(value, str):
         for secret in known:
             value = value.replace(secret, MASK)

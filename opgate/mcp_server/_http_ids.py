@@ -1,4 +1,5 @@
-"""HTTP requests whose JSON-RPC id is not a string or an integer get an error, not silence.
+"""HTTP requests whose JSON-RPC id is not a string or an integer get an error, not silence; bodies that are not one
+JSON-RPC message get the error stdio gives them, and an MCP-Protocol-Version the SDK does not know gets a 400 that says so.
 
 The SDK's handshake-era transport reads ``{"id": 1.5, "method": ...}`` as a
 notification and answers 202 with no body, so the client waits forever for
@@ -16,9 +17,10 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ._stdio_lines import BAD_ID_MESSAGE, has_unusable_id
+from ._stdio_lines import BAD_ID_MESSAGE, NOT_A_MESSAGE, has_unusable_id, request_id_of
 
 _BAD_ID_BODY = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_REQUEST, "message": BAD_ID_MESSAGE}}).encode()
 
@@ -36,9 +38,19 @@ class RequestIdCheck:
             await self.app(scope, receive, send)
             return
         received, body = await _read_up_to(receive, self.limit)
-        if body is not None and has_unusable_id(_decoded(body)):
-            await send({"type": "http.response.start", "status": 400, "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(_BAD_ID_BODY)).encode())]})
-            await send({"type": "http.response.body", "body": _BAD_ID_BODY})
+        data = _decoded(body) if body is not None else _UNREAD
+        if data is not _UNREAD and has_unusable_id(data):
+            await _refuse(send, _BAD_ID_BODY)
+            return
+        version = _unknown_version(scope)
+        if version is not None:
+            # The SDK sends an unknown version to its 2026 entry, which answers about params._meta, not about the version.
+            message = f"Unsupported MCP-Protocol-Version {version}; this server speaks {', '.join(KNOWN_PROTOCOL_VERSIONS)}"
+            await _refuse(send, json.dumps({"jsonrpc": "2.0", "id": request_id_of(data), "error": {"code": types.INVALID_REQUEST, "message": message}}).encode())
+            return
+        if data is not _UNREAD and data is not _NOT_JSON and not _looks_like_a_message(data):
+            # The SDK answers these -32602 with pydantic's dump of four failed models (Python reprs, links to pydantic's site).
+            await _refuse(send, json.dumps({"jsonrpc": "2.0", "id": request_id_of(data), "error": {"code": types.INVALID_REQUEST, "message": NOT_A_MESSAGE}}).encode())
             return
 
         async def replay() -> Message:
@@ -62,8 +74,42 @@ async def _read_up_to(receive: Receive, limit: int) -> tuple[list[Message], byte
     return received, None
 
 
+_UNREAD = object()
+_NOT_JSON = object()
+
+
 def _decoded(body: bytes) -> Any:
     try:
         return json.loads(body)
     except (ValueError, RecursionError):
-        return None
+        return _NOT_JSON
+
+
+def _looks_like_a_message(data: Any) -> bool:
+    """The shape stdio's reader checks in full (one object, jsonrpc 2.0, a method or a result or an error, params an object);
+    a body that passes may still be refused by the SDK, in its own words."""
+    return (
+        isinstance(data, dict) and data.get("jsonrpc") == "2.0"
+        and (isinstance(data.get("method"), str) or "result" in data or "error" in data)
+        and isinstance(data.get("params", {}), dict)
+    )
+
+
+_VERSION_HEADER = b"mcp-protocol-version"
+
+
+def _unknown_version(scope: Scope) -> str | None:
+    """The MCP-Protocol-Version header, quoted and cut short, when it names no version the SDK knows; else None."""
+    for name, value in scope["headers"]:
+        if name == _VERSION_HEADER:
+            text = value.decode("latin-1")
+            if text in KNOWN_PROTOCOL_VERSIONS:
+                return None
+            shown = repr(text)
+            return shown if len(shown) <= 60 else shown[:59] + "…"
+    return None
+
+
+async def _refuse(send: Send, body: bytes) -> None:
+    await send({"type": "http.response.start", "status": 400, "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

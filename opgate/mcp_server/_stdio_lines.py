@@ -113,6 +113,12 @@ def _request_id(value: Any) -> types.RequestId | None:
 
 
 BAD_ID_MESSAGE = "Invalid request: a request's id is a string or an integer"
+NOT_A_MESSAGE = "Invalid request: a JSON-RPC 2.0 message needs jsonrpc '2.0' and a method (or a result or error), with params as an object"
+
+
+def request_id_of(data: Any) -> types.RequestId | None:
+    """The id to answer a message that could not be read with: its own when it has a usable one, else null."""
+    return _request_id(data.get("id")) if isinstance(data, dict) else None
 
 
 def has_unusable_id(data: Any) -> bool:
@@ -148,8 +154,7 @@ def parse_line(line: bytes, size: int, limit: int) -> SessionMessage | Unusable 
     try:
         message = types.jsonrpc_message_adapter.validate_python(data, by_name=False)
     except (ValidationError, ValueError, RecursionError):
-        request_id = _request_id(data.get("id")) if isinstance(data, dict) else None
-        return _error(request_id, types.INVALID_REQUEST, "Invalid request: a JSON-RPC 2.0 message needs jsonrpc '2.0' and a method (or a result or error), with params as an object")
+        return _error(request_id_of(data), types.INVALID_REQUEST, NOT_A_MESSAGE)
     if type(message) is types.JSONRPCNotification and has_unusable_id(data):
         return _error(None, types.INVALID_REQUEST, BAD_ID_MESSAGE)
     return SessionMessage(message)

@@ -107,3 +107,23 @@ def test_a_step_whose_answer_comes_later_stops_the_batch_and_a_resumed_batch_run
     titled = listed["result"]["tasks"]
     assert sum(1 for task in titled if task["title"] == "before the question") == 1
     assert not gateway.exec("onto.task.get", {"task_id": victim})["ok"]
+
+
+def test_a_steps_flags_are_true_or_false_as_the_tools_require(make_gateway):
+    """The exec tool refuses "dry_run": "false"; a batch step ran it as a dry run ("false" is truthy), and "dry_run": 0 as a
+    real write. help's include_examples took "yes" the same way. Each is now the step's VALIDATION_ERROR, and nothing runs."""
+    gateway = make_gateway(allow_write=True)
+    before = gateway.exec("onto.task.list", {"project_id": PROJECT, "limit": 200})["result"]["total"]
+    steps = [
+        {"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "title": "flag"}, "dry_run": "false"}},
+        {"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "title": "flag"}, "dry_run": 0}},
+        {"tool": "help", "args": {"path": "onto.task.create", "include_examples": "yes"}},
+    ]
+    envelopes = gateway.batch(steps, on_error="continue")
+    for index, envelope in enumerate(envelopes):
+        error = envelope["error"]
+        assert error["code"] == "VALIDATION_ERROR" and "expected true or false" in error["message"], envelope
+        [row] = error["details"]["field_errors"]
+        assert row["field"].startswith(f"args.steps[{index}].args.") and row["expected"] == "boolean", row
+    assert gateway.exec("onto.task.list", {"project_id": PROJECT, "limit": 200})["result"]["total"] == before
+    assert gateway.batch([{"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "title": "flag"}, "dry_run": True}}])[0]["meta"]["dry_run"] is True

@@ -238,3 +238,43 @@ def test_stdio_a_gateway_tool_given_text_that_is_not_utf8_answers_with_an_envelo
     assert answer["id"] == 51 and "result" in answer, answer
     assert json.loads(answer["result"]["content"][0]["text"]) == answer["result"]["structuredContent"]
     assert _envelope(raw_server.request(52, "tools/call", READ))["ok"] is True
+
+
+def test_http_answers_a_body_that_is_not_one_message_as_stdio_does(http_server):
+    """Over HTTP the SDK answered these -32602 with pydantic's dump of four failed models (Python reprs, links to
+    pydantic's site); stdio answers -32600 with one sentence. Both transports now give the same answer."""
+    client, headers = _session(http_server.url)
+    try:
+        cases = [
+            (b"null", None),
+            (b'"ping"', None),
+            (b'[{"jsonrpc": "2.0", "id": 2, "method": "ping"}]', None),  # a batch: JSON-RPC batches left MCP in 2025-06-18
+            (b'{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": [1, 2]}', 3),
+            (b'{"jsonrpc": "1.0", "id": 4, "method": "ping"}', 4),
+            (b'{"jsonrpc": "2.0", "id": 5}', 5),
+        ]
+        for body, request_id in cases:
+            response = client.post(http_server.url, content=body, headers=headers)
+            assert response.status_code == 400, (body, response.text)
+            answer = response.json()
+            assert answer["id"] == request_id and answer["error"]["code"] == -32600, (body, answer)
+            assert "a JSON-RPC 2.0 message needs" in answer["error"]["message"] and "pydantic" not in response.text, answer
+        answer = _message(client.post(http_server.url, json={"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": READ}, headers=headers))
+        assert answer["id"] == 7 and answer["result"]["isError"] is False
+    finally:
+        client.close()
+
+
+def test_http_names_an_unsupported_protocol_version_header(http_server):
+    """An unknown MCP-Protocol-Version went to the SDK's 2026 entry, whose 400 spoke of params._meta envelope keys."""
+    client, headers = _session(http_server.url)
+    try:
+        for version in ("1999-01-01", "x" * 8_000):
+            response = client.post(http_server.url, json={"jsonrpc": "2.0", "id": 8, "method": "ping"}, headers=headers | {"mcp-protocol-version": version})
+            assert response.status_code == 400, response.text
+            error = response.json()["error"]
+            assert error["code"] == -32600 and "Unsupported MCP-Protocol-Version" in error["message"] and "2025-11-25" in error["message"], error
+            assert len(error["message"]) < 300
+        assert _message(client.post(http_server.url, json={"jsonrpc": "2.0", "id": 9, "method": "ping"}, headers=headers))["result"] == {}
+    finally:
+        client.close()

@@ -122,3 +122,52 @@ def test_the_serve_mode_is_checked(tmp_path):
     with pytest.raises(ConfigError) as caught:
         read_config(path)
     assert "mode" in str(caught.value.problems[0]) and "'protocol'" in str(caught.value.problems[0])
+
+
+@pytest.mark.parametrize(("text", "key", "words"), [
+    ('database = "~nosuchuser_opgate/w.db"', "database", "cannot find the home folder of '~nosuchuser_opgate'"),
+    ('cache_dir = "~nosuchuser_opgate"', "cache_dir", "cannot find the home folder"),
+    ('database = "work\\u0000space.db"', "database", "cannot hold a NUL character"),
+    ('[upstreams.items]\nopenapi = "' + "a" * 5_000 + '"', "upstreams.items.openapi", "cannot look for"),
+    ('[upstreams.files]\ncommand = "node"\ncwd = "~nosuchuser_opgate/x"', "upstreams.files.cwd", "cannot find the home folder"),
+], ids=["unknown user", "unknown user's cache", "NUL", "name too long", "unknown user's cwd"])
+def test_paths_the_machine_cannot_use_are_problems_not_tracebacks(tmp_path, capsys, text, key, words):
+    """Each of these raised out of the check (RuntimeError from expanduser, OSError from exists) and `opgate config
+    check` printed a traceback; a NUL in the database path was accepted and failed later, when the store opened."""
+    path = tmp_path / "opgate.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_config(path)
+    [problem] = caught.value.problems
+    assert problem.key == key and words in problem.message, problem
+    assert len(problem.message) < 500, "a 5,000-character name is not repeated whole"
+    assert main(["config", "check", "--config", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err and words in captured.out
+
+
+def test_arrays_nested_past_the_parser_are_a_problem_not_a_traceback(tmp_path):
+    path = tmp_path / "opgate.toml"
+    path.write_text("x = " + "[" * 5_000 + "]" * 5_000, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_config(path)
+    assert "nested too deeply" in str(caught.value)
+
+
+def test_a_huge_wrong_value_is_quoted_in_part(tmp_path):
+    path = tmp_path / "opgate.toml"
+    path.write_text('search = "' + "x" * 1_000_000 + '"\n[explorer.keymap]\n"opgate.dry_run" = "' + "!" * 100_000 + '"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_config(path)
+    assert len(caught.value.problems) == 2 and all(len(p.message) < 600 for p in caught.value.problems), [len(p.message) for p in caught.value.problems]
+    assert "1,000,002 characters" in str(caught.value)
+
+
+def test_an_http_apis_headers_are_ones_http_can_carry(tmp_path):
+    path = tmp_path / "opgate.toml"
+    path.write_text(f'[upstreams.items]\nopenapi = "{DOCUMENT}"\nheaders = {{ "X-Key" = "s3cret-9876\\n", "Bad Name" = "x" }}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_config(path)
+    found = {p.key: p.message for p in caught.value.problems}
+    assert "line break" in found["upstreams.items.headers.X-Key"] and "not a header name" in found["upstreams.items.headers.Bad Name"], found
+    assert "s3cret" not in str(caught.value)

@@ -1,9 +1,20 @@
-"""A tiny stdio MCP server (the SDK's MCPServer) whose tool fails with a JSON-RPC error of the code it is given."""
+"""A tiny MCP server (the SDK's MCPServer, over stdio or streamable HTTP) whose tools fail with a given JSON-RPC code or answer with a given size."""
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 
-server = MCPServer("erring")
+
+class CountingServer(MCPServer):
+    """Counts the tools/list requests it answers."""
+
+    lists = 0
+
+    async def list_tools(self):
+        CountingServer.lists += 1
+        return await super().list_tools()
+
+
+server = CountingServer("erring")
 
 
 @server.tool(description="Fails with a JSON-RPC error of the given code.")
@@ -23,5 +34,23 @@ def sized(size: int) -> str:
     return "x" * size
 
 
+@server.tool(description="Says its tools changed, the given number of times, then answers.")
+async def storm(times: int, ctx: Context) -> int:
+    for _ in range(times):
+        await ctx.session.send_tool_list_changed()
+    return times
+
+
+@server.tool(description="How many tools/list requests the server has answered.")
+def lists() -> int:
+    return CountingServer.lists
+
+
 if __name__ == "__main__":
-    server.run("stdio")
+    import sys
+
+    # erring_server.py [http PORT [json]]: streamable HTTP on loopback (SSE answers, or JSON bodies with "json").
+    if sys.argv[1:2] == ["http"]:
+        server.run("streamable-http", port=int(sys.argv[2]), json_response=sys.argv[3:4] == ["json"])
+    else:
+        server.run("stdio")

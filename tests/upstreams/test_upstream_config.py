@@ -76,3 +76,25 @@ def test_unreadable_files_and_duplicate_names(tmp_path):
     assert any("again.json: mcpServers.memory: the name 'memory' is already used" in p for p in found)
     assert any("broken.json: not valid JSON" in p for p in found)
     assert any("missing.json: no such file" in p for p in found)
+
+
+def test_header_values_http_cannot_carry_are_refused_without_quoting_them(tmp_path):
+    """A token read with its trailing newline (TOKEN=$(cat file)) was accepted; the HTTP client refused it at the first call
+    with "Illegal header value b'Bearer ...\\n'", and that escaped form of the secret got past the masking into
+    `opgate upstreams` and the catalogue's problems."""
+    path = write(tmp_path, {"mcpServers": {
+        "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}", "X-Team": "caf\u00e9", "Bad Name": "x"}},
+    }})
+    found = problems(path, environ={"TOKEN": "s3cret-token-9876\n"})
+    assert any("mcpServers.remote.headers.Authorization: a header value holds a line break" in p for p in found), found
+    assert any("mcpServers.remote.headers.X-Team: a header value holds the character U+00E9" in p for p in found), found
+    assert any("mcpServers.remote.headers.Bad Name: not a header name" in p for p in found), found
+    assert not any("s3cret" in p for p in found), found
+
+
+def test_files_that_cannot_be_read_as_named_are_problems(tmp_path):
+    deep = write(tmp_path, "[" * 100_000 + "]" * 100_000, "deep.json")
+    found = problems(deep, "~nosuchuser_opgate/servers.json", str(tmp_path / "nul\x00.json"))
+    assert any("deep.json: not read: arrays or objects nested too deeply" in p for p in found), found
+    assert any("~nosuchuser_opgate/servers.json: no such file" in p for p in found), found
+    assert any("cannot read: embedded null byte" in p for p in found), found

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...config._headers import header_problem
+
 STDIO = "stdio"
 HTTP = "http"
 # A namespace the built-in catalogue owns cannot be an upstream's.
@@ -85,7 +87,7 @@ def load_upstream_configs(
     problems: list[str] = []
     seen: dict[str, str] = {}
     from_toml = [c for c in (_server(configured_source, f"upstreams.{name}", name, entry, environ, problems) for name, entry in (configured or {}).items()) if c is not None]
-    for found in (from_toml, *(_read_file(Path(path).expanduser(), environ, problems) for path in paths)):
+    for found in (from_toml, *(_read_file(_expanded(path), environ, problems) for path in paths)):
         for config in found:
             if config.name in seen:
                 problems.append(f"{config.source}: mcpServers.{config.name}: the name {config.name!r} is already used by {seen[config.name]}; each upstream needs its own name")
@@ -97,18 +99,30 @@ def load_upstream_configs(
     return configs
 
 
+def _expanded(path: str | Path) -> Path:
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:  # "~someone/..." for a user this machine does not know: read as it is, and not found
+        return Path(path)
+
+
 def _read_file(path: Path, environ: Mapping[str, str], problems: list[str]) -> list[UpstreamConfig]:
     source = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         problems.append(f"{source}: no such file")
         return []
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
         problems.append(f"{source}: cannot read: {exc}")
         return []
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         problems.append(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+        return []
+    except RecursionError:
+        problems.append(f"{source}: not read: arrays or objects nested too deeply")
         return []
     if not isinstance(data, dict):
         problems.append(f"{source}: expected an object with \"mcpServers\" (or VS Code's \"servers\"), found {_type_name(data)}")
@@ -163,6 +177,7 @@ def _server(source: str, key: str, name: Any, entry: Any, environ: Mapping[str, 
         if not isinstance(url, str) or not re.match(r"^https?://", url):
             problem(f"{key}.url", "expected an http:// or https:// URL")
         headers = _strings(entry.get("headers", {}), f"{key}.headers", environ, problem)
+        _check_headers(headers, f"{key}.headers", problem)
         fields: dict[str, Any] = {"url": url, "headers": headers}
     else:
         command = entry.get("command")
@@ -201,6 +216,12 @@ def _strings(value: Any, key: str, environ: Mapping[str, str], problem) -> dict[
             continue
         result[name] = _VARIABLE.sub(lambda m: environ[m.group(1)], raw)
     return result
+
+
+def _check_headers(headers: dict[str, str], key: str, problem) -> None:
+    for name, value in headers.items():
+        if (why := header_problem(name, value)) is not None:
+            problem(f"{key}.{name}", why)
 
 
 def _type_name(value: Any) -> str:

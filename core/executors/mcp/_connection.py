@@ -37,6 +37,7 @@ from mcp_types import CONNECTION_CLOSED
 
 from .._base import MAX_ANSWER_BYTES
 from ._config import HTTP, UpstreamConfig
+from ._http_answers import AnswerWatch, bound_answer, quiet_cuts, stop_watching, watching
 from ._questions import PendingCall, QuestionRouter
 from ._stdio import bounded_stdio_client
 
@@ -44,6 +45,10 @@ log = logging.getLogger("opgate.upstreams")
 
 CLIENT_INFO = types.Implementation(name="opgate", version="0.1.0")
 FIRST_BACKOFF_S = 0.5
+START_TIMEOUT_S = 120.0
+"""How long a server may take to answer ``initialize`` (``npx -y`` may install it first); then the start fails and backs off."""
+MAX_LISTED_TOOLS = 10_000
+"""The most tools one upstream may list: far past any real server's, and a bound on a listing that never ends."""
 MAX_BACKOFF_S = 60.0
 
 
@@ -138,7 +143,12 @@ class Connection:
                         message_handler=self._on_message, client_info=CLIENT_INFO,
                     )
                 )
-                result = await session.initialize()
+                # Bounded by itself, not by whoever waits: a start that hangs (an HTTP server dripping its answer) stayed
+                # "connecting" for ever, every later call waiting on it, and the server was never tried again.
+                with anyio.move_on_after(START_TIMEOUT_S) as start:
+                    result = await session.initialize()
+                if start.cancelled_caught:
+                    raise UpstreamDown(f"it did not answer initialize within {START_TIMEOUT_S:g} s")
                 self.protocol_version = result.protocol_version
                 self.server_name = result.server_info.name if result.server_info else None
                 self.session, self.state, self.last_error, self._failures = session, "connected", None, 0
@@ -163,7 +173,13 @@ class Connection:
         config = self.config
         if config.transport == HTTP:
             client = create_mcp_http_client(headers=dict(config.headers) or None)
-            return _owning(client, streamable_http_client(str(config.url), http_client=client))
+            client.event_hooks = {"response": [bound_answer]}
+            quiet_cuts()
+            # The SDK's own limit on one event (1 MiB) refused answers a stdio server may send; one message's bound is ours.
+            return _owning(client, streamable_http_client(str(config.url), http_client=client, max_sse_event_size=MAX_ANSWER_BYTES))
+        if config.cwd and not os.path.isdir(config.cwd):
+            # The spawn's FileNotFoundError names the folder, and read as "the command was not found".
+            raise UpstreamDown(f"its working folder (cwd) {config.cwd} does not exist")
         params = StdioServerParameters(command=str(config.command), args=list(config.args), env=dict(config.env) or None, cwd=config.cwd)
         return bounded_stdio_client(params, _stderr_sink(), self._answered_too_much)
 
@@ -202,6 +218,9 @@ class Connection:
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
                 page = await self._guarded(session.list_tools(params=params), "listing its tools")
                 tools += [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in page.tools]
+                if len(tools) > MAX_LISTED_TOOLS:
+                    # A server that hands out new cursors for ever would be listed until the time ran out, all of it kept.
+                    raise UpstreamDown(f"upstream {self.config.name!r} lists more than {MAX_LISTED_TOOLS:,} tools; opgate takes at most that many from one server")
                 cursor = page.next_cursor
                 # A server that hands back a cursor it already gave would loop forever.
                 if not cursor or cursor in seen:
@@ -224,6 +243,23 @@ class Connection:
         raise CallTimedOut(budget_s)
 
     async def _guarded(self, request: Awaitable[Any], doing: str) -> Any:
+        watch = AnswerWatch()
+        token = watching(watch)
+        try:
+            return await self._sent(request, doing)
+        except BaseException:
+            # Over HTTP the answer's POST would go on reading for as long as the server sends: it ends with the call.
+            watch.abandon()
+            if watch.too_large is not None:
+                raise AnswerTooLarge(
+                    f"upstream {self.config.name!r} answered with more than {MAX_ANSWER_BYTES:,} bytes while {doing}, which is not read;"
+                    " ask for less (a page, a filter)"
+                ) from None
+            raise
+        finally:
+            stop_watching(token)
+
+    async def _sent(self, request: Awaitable[Any], doing: str) -> Any:
         try:
             return await request
         except MCPError as exc:

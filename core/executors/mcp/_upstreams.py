@@ -60,6 +60,9 @@ class _Upstream:
         self.list_error: str | None = None
         self.latencies_ms: deque[float] = deque(maxlen=_LATENCIES_KEPT)
         self.listing_task: asyncio.Future[Any] | None = None
+        # Relistings a server asks for (tools/list_changed) run one at a time, with at most one more waiting.
+        self.relisting = asyncio.Lock()
+        self.relist_waiting = False
 
 
 class Upstreams:
@@ -181,12 +184,22 @@ class Upstreams:
         return up.connection
 
     async def _relist_soon(self, up: _Upstream) -> None:
+        # A server may say its tools changed a thousand times in a row: each said once started its own listing and registry
+        # rebuild. A relisting that has not started yet will see this change too; one running may not, so one more waits.
+        if up.relist_waiting:
+            return
+        up.relist_waiting = True
         # Not awaited in the notification handler: listing there would wait on the loop that reads the answer.
-        task = asyncio.get_running_loop().create_task(self._list(up))
+        task = asyncio.get_running_loop().create_task(self._relist(up))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         # Nobody awaits a relisting: its failure is already kept in up.list_error.
         task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    async def _relist(self, up: _Upstream) -> None:
+        async with up.relisting:
+            up.relist_waiting = False
+            await self._list(up)
 
     # -- the registry part ---------------------------------------------------------------
 
