@@ -213,3 +213,25 @@ def test_a_handler_bug_is_one_line_at_the_terminal_and_its_traceback_only_when_a
     assert "Traceback" not in repl.stdout + repl.stderr and "INTERNAL" in repl.stdout + repl.stderr
     debug = subprocess.run([sys.executable, "-m", "opgate", "--catalog", str(tools), "--db", str(tools / "w.db"), "exec", OP, "value=crash"], capture_output=True, text=True, timeout=120, env={**os.environ, "OPGATE_DEBUG": "1"})
     assert "Traceback" in debug.stderr and 'handler.py", line' in debug.stderr
+
+
+DEFAULTS = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "priority": {"type": "string", "enum": ["low", "normal", "high"], "default": "normal"},
+        "tags": {"type": "array", "items": {"type": "string"}, "default": ["inbox"]},
+        "note": {"type": "string"},
+    },
+}
+
+
+def test_a_handler_gets_the_defaults_help_promised(tools, gateway_over):
+    """Help shows ``priority`` defaulting to "normal", so a model leaves it out: the handler once got no key at all."""
+    write_tool(tools, "defaults", "def execute(context):\n    return {'ok': True, 'data': dict(context.args)}\n", parameters=DEFAULTS, **{"category": "action", "sideEffects": "writes", "idempotent": False})
+    gateway = gateway_over(tools, allow_write=True)
+    assert [a.get("default") for a in gateway.help("tools.defaults")["args"]] == ["normal", ["inbox"], None]
+    assert gateway.exec("tools.defaults", {})["result"] == {"priority": "normal", "tags": ["inbox"]}
+    assert gateway.exec("tools.defaults", {"priority": "high", "note": "x"})["result"] == {"priority": "high", "tags": ["inbox"], "note": "x"}
+    preview = gateway.exec("tools.defaults", {"note": "x"}, dry_run=True)["meta"]["preview"]
+    assert preview["args"] == {"note": "x", "priority": "normal", "tags": ["inbox"]}  # the preview shows what the handler would get

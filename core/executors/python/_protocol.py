@@ -14,6 +14,7 @@ gateway, not in the worker: the worker only reports what the handler did.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import re
@@ -28,12 +29,26 @@ log = logging.getLogger("opgate.handler")
 _FRAME = re.compile(r'^  File "([^"]+)", line (\d+)', re.M)
 
 
+def handler_args(call: Call) -> dict[str, Any]:
+    """The arguments a handler receives: the call's, with the top-level defaults its schema declares filled in.
+
+    Help shows a parameter's default to the model, which then leaves it out;
+    the handler gets the value help promised (``context.args["priority"]``),
+    not a missing key.
+    """
+    properties = call.record.parameters.get("properties")
+    if not isinstance(properties, dict):
+        return call.args
+    missing = {name: copy.deepcopy(schema["default"]) for name, schema in properties.items() if isinstance(schema, dict) and "default" in schema and name not in call.args}
+    return {**call.args, **missing} if missing else call.args
+
+
 def handler_request(invocation: Invocation, *, native_dry_run: bool) -> bytes:
     """The request line for the worker; arguments JSON cannot carry are refused before anything runs."""
     call, record = invocation.call, invocation.call.record
     request = {
         "handler": record.binding.target,
-        "args": call.args,
+        "args": handler_args(call),
         "dry_run": call.dry_run,
         "session": {"caller": invocation.session.caller, "ids": dict(invocation.session.known)},
         "capabilities": {"writes": record.kind == "write" and not call.dry_run, "dry_run": native_dry_run},
