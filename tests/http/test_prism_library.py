@@ -139,3 +139,12 @@ def test_a_form_body_with_an_api_key_header(library):
     assert envelope["ok"], envelope
     preview = library.exec("lib.lend_item", {"itemId": "x 1", "loanDate": "2026-12-01", "member": "ada", "notify": False}, dry_run=True)["meta"]["preview"]
     assert preview["body"] == "member=ada&notify=false" and preview["headers"]["x-api-key"] == "***"
+
+
+def test_a_read_only_property_is_not_asked_of_the_caller(library, library_prism):
+    """Member's id is readOnly and required: required for answers only (OpenAPI 3), so enrolling needs no id."""
+    schema = library.help("lib.member.create", format="full")["schema"]["properties"]["body"]
+    assert "id" not in schema["properties"] and "id" not in schema.get("required", [])
+    envelope = library.exec("lib.member.create", {"body": {"name": "Ada", "email": "ada@example.com"}})
+    assert envelope["ok"], envelope
+    assert envelope["meta"]["http"]["status"] == 201
