@@ -58,8 +58,12 @@ def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool],
         return record
     candidates = [r.op for r in registry if visible(r)]
     suggestions = registry.closest(op.strip(), candidates)
+    several = registry.ops_named_by_tool(op.strip(), candidates)
     message = f"There is no op {quoted(op)}" + (f" in context {context!r}." if context else ".")
-    if suggestions:
+    if several:
+        # Two upstreams (or catalogues) offer a tool of this name: the bare name cannot choose between them.
+        message = f"{quoted(op)} is the tool name of {len(several)} ops ({', '.join(several)}); call the one you mean by its op."
+    elif suggestions:
         message += f" Did you mean {suggestions[0]!r}?"
     else:
         message += " help() lists the groups; search finds ops by what they do."

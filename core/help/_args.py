@@ -45,7 +45,7 @@ def describe_args(parameters: dict[str, Any], *, description_limit: int | None) 
     for name, raw in properties.items():
         schema = _resolve(raw, parameters) if isinstance(raw, dict) else {}
         row: dict[str, Any] = {"name": name, "type": type_label(schema, parameters), "required": name in required}
-        for key in ("default", "enum", "format", "minimum", "maximum"):
+        for key in ("default", "enum", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             if key in schema and not (key == "format" and row["type"] == schema[key]):
                 row[key] = schema[key]
         description = (schema.get("description") or "").strip()

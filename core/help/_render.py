@@ -21,12 +21,21 @@ def runs_on(record: OpRecord) -> dict[str, Any]:
     return where
 
 
+def _dry_run_words(record: OpRecord) -> str:
+    """What a dry-run of this write gives, as its executor declares it (docs/executors.md, "What dry-run means")."""
+    if record.binding.kind == "store":
+        return "previews the diff"  # rollback: the write runs in a transaction that is rolled back
+    if record.binding.kind == "python" and record.metadata.supports_dry_run:
+        return "has the tool rehearse the call without changing anything"  # native
+    return "shows the request that would be sent, and sends nothing"  # preview: HTTP, MCP, handlers that cannot rehearse
+
+
 def _auto_notes(record: OpRecord) -> list[str]:
     notes = list(record.notes)
     if not record.runnable:
         notes.insert(0, f"Browse only: {record.binding.why_not_runnable}.")
     if record.kind == "write":
-        notes.append("Writes: runs only when allow_write is on; dry_run=true previews the diff.")
+        notes.append(f"Writes: runs only when allow_write is on; dry_run=true {_dry_run_words(record)}.")
     if record.requires_confirmation:
         notes.append("Needs a person's confirmation before a real run.")
     notes += list(record.warnings)

@@ -97,13 +97,20 @@ class Registry:
         pool = candidates if candidates is not None else self.ops
         import difflib  # only a name that matched nothing needs it
 
-        found = difflib.get_close_matches(name, pool, n=limit, cutoff=0.6)
-        if len(found) < limit and candidates is None:
+        found = self.ops_named_by_tool(name, pool) or difflib.get_close_matches(name, pool, n=limit, cutoff=0.6)
+        if len(found) < limit:
+            # Only ops in the pool: a context's caller must not be pointed at ops it cannot see.
+            allowed = set(pool) if candidates is not None else None
             for tool in difflib.get_close_matches(name, list(self._by_tool), n=limit, cutoff=0.75):
                 for op in self._by_tool[tool]:
-                    if op not in found:
+                    if op not in found and (allowed is None or op in allowed):
                         found.append(op)
         return found[:limit]
+
+    def ops_named_by_tool(self, name: str, pool: list[str] | None = None) -> list[str]:
+        """The ops whose tool is called ``name`` (within ``pool``), when there are several: a bare name that cannot pick one."""
+        ops = [op for op in self._by_tool.get(name, []) if pool is None or op in pool]
+        return ops if len(ops) > 1 else []
 
     def to_dict(self) -> dict[str, Any]:
         return {

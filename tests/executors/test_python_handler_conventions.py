@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 
 import pytest
-from tool_folders import write_tool
+from tool_folders import opgate, write_tool
 
 from opgate.core.executors.python import ERROR_TYPES
 from opgate.tool import ErrorType
@@ -123,8 +126,9 @@ def test_anything_else_raised_is_internal_without_a_traceback(gateway, value, ha
     text = json.dumps(envelope)
     assert "Traceback" not in text and "hunter2" not in text and "handler.py" not in text
     assert "the gateway's log has the details" in envelope["error"]["message"]
-    # The traceback is in the gateway's log.
-    assert any("Traceback" in r.getMessage() for r in handler_log)
+    # The traceback is in the gateway's log, as the record's exception: a log handler decides whether to print it.
+    assert any("Traceback" in logging.Formatter().format(r) for r in handler_log)
+    assert not any("Traceback" in r.getMessage() for r in handler_log)
     # The worker survived its handler's failure: the next call works.
     assert gateway.exec(OP, {"value": "ok"})["ok"]
 
@@ -194,3 +198,40 @@ def test_arguments_json_cannot_carry_are_refused_before_anything_runs(tools, gat
     error = gateway_over(tools).exec("open_args", {"anything": {1, 2}})["error"]
     assert error["code"] == "VALIDATION_ERROR" and "JSON" in error["message"]
     assert not marker.exists()
+
+
+def test_a_handler_bug_is_one_line_at_the_terminal_and_its_traceback_only_when_asked(tools):
+    """The CLI and the REPL printed the handler's whole traceback on stderr: it travelled in the log message itself."""
+    write_tool(tools, "conventions", CONVENTIONS)
+    ran = opgate("--catalog", str(tools), "exec", OP, "value=crash", "--db", str(tools / "w.db"))
+    assert ran.returncode == 1 and "INTERNAL" in ran.stdout
+    assert "Traceback" not in ran.stderr, ran.stderr
+    line = ran.stderr.strip()
+    assert "\n" not in line and "RuntimeError: database password" in line and "handler.py line" in line, line
+    script = "exec tools.conventions value=crash\n"
+    repl = subprocess.run([sys.executable, "-m", "opgate", "--catalog", str(tools), "--db", str(tools / "w.db"), "repl"], input=script, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in repl.stdout + repl.stderr and "INTERNAL" in repl.stdout + repl.stderr
+    debug = subprocess.run([sys.executable, "-m", "opgate", "--catalog", str(tools), "--db", str(tools / "w.db"), "exec", OP, "value=crash"], capture_output=True, text=True, timeout=120, env={**os.environ, "OPGATE_DEBUG": "1"})
+    assert "Traceback" in debug.stderr and 'handler.py", line' in debug.stderr
+
+
+DEFAULTS = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "priority": {"type": "string", "enum": ["low", "normal", "high"], "default": "normal"},
+        "tags": {"type": "array", "items": {"type": "string"}, "default": ["inbox"]},
+        "note": {"type": "string"},
+    },
+}
+
+
+def test_a_handler_gets_the_defaults_help_promised(tools, gateway_over):
+    """Help shows ``priority`` defaulting to "normal", so a model leaves it out: the handler once got no key at all."""
+    write_tool(tools, "defaults", "def execute(context):\n    return {'ok': True, 'data': dict(context.args)}\n", parameters=DEFAULTS, **{"category": "action", "sideEffects": "writes", "idempotent": False})
+    gateway = gateway_over(tools, allow_write=True)
+    assert [a.get("default") for a in gateway.help("tools.defaults")["args"]] == ["normal", ["inbox"], None]
+    assert gateway.exec("tools.defaults", {})["result"] == {"priority": "normal", "tags": ["inbox"]}
+    assert gateway.exec("tools.defaults", {"priority": "high", "note": "x"})["result"] == {"priority": "high", "tags": ["inbox"], "note": "x"}
+    preview = gateway.exec("tools.defaults", {"note": "x"}, dry_run=True)["meta"]["preview"]
+    assert preview["args"] == {"note": "x", "priority": "normal", "tags": ["inbox"]}  # the preview shows what the handler would get

@@ -133,3 +133,19 @@ def test_cached_answers_cannot_be_corrupted_by_callers(gateway):
     first = gateway.help("onto.task.list")
     first["args"].clear()
     assert gateway.help("onto.task.list")["args"]
+
+
+def test_exclusive_bounds_are_in_the_args_table(tmp_path):
+    """A discount below 1 (``exclusiveMaximum: 1``) showed only ``minimum: 0``: a model reading help sent 1 and was refused."""
+    catalog = [{"type": "function", "function": {"name": "set_discount", "description": "Set a discount.", "parameters": {
+        "type": "object", "additionalProperties": False, "required": ["rate"],
+        "properties": {"rate": {"type": "number", "minimum": 0, "exclusiveMaximum": 1}, "amount": {"type": "number", "exclusiveMinimum": 0}}}}}]
+    path = tmp_path / "functions.json"
+    path.write_text(json.dumps(catalog))
+    gateway = Gateway.from_catalogs([path], db_path=tmp_path / "w.db", call_log=False, cache=False)
+    try:
+        args = {a["name"]: a for a in gateway.help(gateway.registry.ops[0])["args"]}
+        assert args["rate"]["minimum"] == 0 and args["rate"]["exclusiveMaximum"] == 1
+        assert args["amount"]["exclusiveMinimum"] == 0
+    finally:
+        gateway.close()

@@ -8,10 +8,11 @@ and gives the :class:`HttpApi` that the executor builds requests from.
 from ._arguments import SAFE_KEY, safe_alias
 from ._document import OpenApiDocument, OpenApiError, check_version, load_document, looks_like_openapi
 from ._load import ApiPolicy, read_openapi
-from ._operation import BODY, FILE, FORM, HEADER, LOCATIONS, PATH, QUERY, ArgumentPlace, HttpApi, HttpOperation
+from ._operation import BODY, CONTENT_STYLE, FILE, FORM, HEADER, LOCATIONS, PATH, QUERY, ArgumentPlace, HttpApi, HttpOperation
 
 __all__ = [
     "BODY",
+    "CONTENT_STYLE",
     "FILE",
     "FORM",
     "HEADER",

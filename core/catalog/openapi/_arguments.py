@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._document import OpenApiDocument
-from ._operation import BODY, FILE, FORM, HEADER, PATH, QUERY, ArgumentPlace
+from ._operation import BODY, CONTENT_STYLE, DEFAULT_STYLES, FILE, FORM, HEADER, PATH, QUERY, ArgumentPlace
 from ._schema import SchemaConverter
 
 # The strictest provider rule for property keys (Anthropic's).
@@ -72,7 +72,7 @@ class ArgumentsBuilder:
             name, n = f"{location}_{wanted}_{n}", n + 1
         return name
 
-    def add(self, wire_name: str, location: str, schema: dict[str, Any], *, required: bool, explode: bool = True) -> None:
+    def add(self, wire_name: str, location: str, schema: dict[str, Any], *, required: bool, explode: bool = True, style: str | None = None) -> None:
         arg = self._free_name(safe_alias(wire_name), location)
         if arg != wire_name:
             where = {PATH: "path parameter", QUERY: "query parameter", HEADER: "header", FORM: "form field", FILE: "file field", BODY: "body"}[location]
@@ -80,7 +80,7 @@ class ArgumentsBuilder:
         self.properties[arg] = schema
         if required:
             self.required.append(arg)
-        self.places.append(ArgumentPlace(arg, wire_name, location, explode))
+        self.places.append(ArgumentPlace(arg, wire_name, location, explode, style))
 
     def add_parameter(self, parameter: dict[str, Any]) -> None:
         name, location = parameter.get("name"), parameter.get("in")
@@ -92,8 +92,15 @@ class ArgumentsBuilder:
             self.notes.append(f"the cookie parameter {name!r} is not sent by opgate")
             return
         schema = self._parameter_schema(parameter)
-        explode = parameter.get("explode", parameter.get("style", "form") == "form")
-        self.add(name, location, schema, required=location == PATH or bool(parameter.get("required")), explode=bool(explode))
+        if location == PATH and schema.get("type") == "string" and "minLength" not in schema:
+            # An empty value would leave an empty segment: another URL (``/items/`` for ``/items/{id}``), never this operation's.
+            schema["minLength"] = 1
+        if parameter.get("schema") is None and isinstance(parameter.get("content"), dict):
+            style = CONTENT_STYLE  # a parameter described by a media type travels as that media (JSON), not in a style
+        else:
+            style = parameter.get("style") if isinstance(parameter.get("style"), str) else DEFAULT_STYLES[location]
+        explode = parameter.get("explode", style == "form")
+        self.add(name, location, schema, required=location == PATH or bool(parameter.get("required")), explode=bool(explode), style=style)
 
     def _parameter_schema(self, parameter: dict[str, Any]) -> dict[str, Any]:
         raw = parameter.get("schema")

@@ -22,14 +22,29 @@ READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 IDEMPOTENT_METHODS = READ_METHODS | {"PUT", "DELETE"}
 
 
+# How a parameter's array or object is written (OpenAPI's ``style``): the default of each location.
+DEFAULT_STYLES = {PATH: "simple", QUERY: "form", HEADER: "simple"}
+# A parameter given by ``content`` (a media type) instead of ``schema``: its value is sent as JSON text.
+CONTENT_STYLE = "content"
+
+
 @dataclass(frozen=True)
 class ArgumentPlace:
-    """One argument: its name in the arguments (``arg``) and on the wire (``name``), and where it goes."""
+    """One argument: its name in the arguments (``arg``) and on the wire (``name``), and where it goes.
+
+    ``style`` and ``explode`` are the parameter's serialization: in the query,
+    ``form`` with ``explode`` repeats the key for each item (an object's members
+    become keys), without it joins them with commas; ``pipeDelimited`` and
+    ``spaceDelimited`` join with ``|`` and a space; ``deepObject`` sends
+    ``name[member]=value``. In a path or a header, ``simple`` joins with commas.
+    A parameter described by ``content`` is sent as JSON text (``CONTENT_STYLE``).
+    """
 
     arg: str
     name: str
     location: str
-    explode: bool = True  # an array in the query: repeated keys (form, explode) or one comma-joined value
+    explode: bool = True
+    style: str | None = None
 
 
 @dataclass(frozen=True)

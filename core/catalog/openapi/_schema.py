@@ -5,7 +5,8 @@ OpenAPI 3.0 schemas are a dialect: ``nullable``, boolean
 already. Either way, component references are inlined so that every op's
 arguments are one self-contained schema that providers without ``$ref``
 support (Gemini) can take; a recursive schema keeps one ``$ref`` into the
-root's ``$defs`` where it loops.
+root's ``$defs`` where it loops. Every schema converted here describes what
+the caller sends, so ``readOnly`` properties (answers only) are left out.
 """
 
 from __future__ import annotations
@@ -70,7 +71,28 @@ class SchemaConverter:
                 out[key] = value
         if not self.document.is_31:
             _from_openapi_30(schema, out)
+        _without_read_only(out)
         return out
+
+
+def _without_read_only(out: dict[str, Any]) -> None:
+    """Drop the properties only answers carry: every schema converted here is one the caller sends.
+
+    OpenAPI: a ``readOnly`` property SHOULD NOT be sent, and its ``required``
+    holds for responses only; asking for it made a create op demand the id
+    the server is meant to give.
+    """
+    properties = out.get("properties")
+    if not isinstance(properties, dict):
+        return
+    read_only = [name for name, sub in properties.items() if isinstance(sub, dict) and sub.get("readOnly") is True]
+    if not read_only:
+        return
+    out["properties"] = {name: sub for name, sub in properties.items() if name not in read_only}
+    if isinstance(out.get("required"), list):
+        out["required"] = [name for name in out["required"] if name not in read_only]
+        if not out["required"]:
+            del out["required"]
 
 
 def _from_openapi_30(original: dict[str, Any], out: dict[str, Any]) -> None:

@@ -128,7 +128,7 @@ class HttpExecutor:
                 response.close()
                 if self._wait(wait, invocation):
                     continue
-            if response.is_success:
+            if response.is_success or response.is_redirect or response.status_code == 304:
                 outcome = success_outcome(response, operation, call.args, call.record.parameters.get("properties") or {})
             else:
                 error = failure(response, operation, attempt)

@@ -7,13 +7,13 @@ encoded (method, URL with its query, headers, body bytes) and is never sent.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 
-from ...catalog.openapi import BODY, FILE, FORM, HEADER, PATH, QUERY, HttpApi, HttpOperation
+from ...catalog.openapi import BODY, CONTENT_STYLE, FILE, FORM, HEADER, PATH, QUERY, ArgumentPlace, HttpApi, HttpOperation
 from ...exec._errors import InvalidArguments, PermissionDenied
 from ._auth import AppliedAuth, Credentials
 
@@ -33,26 +33,65 @@ def wire_text(value: Any) -> str:
     return str(value)
 
 
+_DELIMITERS = {"form": ",", "simple": ",", "pipeDelimited": "|", "spaceDelimited": " "}
+
+
 def _query_pairs(operation: HttpOperation, args: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The query's name and value pairs, each parameter written in its document's style."""
     pairs: list[tuple[str, str]] = []
     for place in operation.places_in(QUERY):
-        if place.arg not in args or args[place.arg] is None:
-            continue
-        value = args[place.arg]
-        if isinstance(value, list):
-            if place.explode:
-                pairs.extend((place.name, wire_text(v)) for v in value)
-            else:
-                pairs.append((place.name, ",".join(wire_text(v) for v in value)))
-        else:
-            pairs.append((place.name, wire_text(value)))
+        if place.arg in args and args[place.arg] is not None:
+            pairs.extend(_styled_pairs(place, args[place.arg]))
     return pairs
+
+
+def _styled_pairs(place: ArgumentPlace, value: Any) -> list[tuple[str, str]]:
+    style = place.style or "form"
+    if style == CONTENT_STYLE:
+        return [(place.name, wire_text(value))]
+    if isinstance(value, dict):
+        if style == "deepObject":
+            return [(f"{place.name}[{key}]", wire_text(item)) for key, item in value.items()]
+        if place.explode:
+            return [(key, wire_text(item)) for key, item in value.items()]
+        return [(place.name, ",".join(f"{key},{wire_text(item)}" for key, item in value.items()))]
+    if isinstance(value, list):
+        if place.explode:
+            return [(place.name, wire_text(item)) for item in value]
+        return [(place.name, _DELIMITERS.get(style, ",").join(wire_text(item) for item in value))]
+    return [(place.name, wire_text(value))]
+
+
+def _simple(value: Any, explode: bool, encode: Callable[[str], str] = str) -> str:
+    """A path or header value in the ``simple`` style: an array's items, or an object's members, joined by commas."""
+    if isinstance(value, list):
+        return ",".join(encode(wire_text(item)) for item in value)
+    if isinstance(value, dict):
+        members = (f"{encode(str(key))}={encode(wire_text(item))}" if explode else f"{encode(str(key))},{encode(wire_text(item))}" for key, item in value.items())
+        return ",".join(members)
+    return encode(wire_text(value))
+
+
+def _segment(text: str) -> str:
+    """Text as (part of) one path segment: every reserved character encoded, ``/`` included."""
+    return quote(text, safe="")
+
+
+_DOT_SEGMENTS = frozenset({".", ".."})
 
 
 def _path(operation: HttpOperation, args: Mapping[str, Any]) -> str:
     path = operation.path
     for place in operation.places_in(PATH):
-        path = path.replace("{" + place.name + "}", quote(wire_text(args[place.arg]), safe=""))
+        value = args[place.arg]
+        text = _segment(wire_text(value)) if place.style == CONTENT_STYLE else _simple(value, place.explode, _segment)
+        filled = path.replace("{" + place.name + "}", text)
+        if any(segment in _DOT_SEGMENTS for segment in filled.split("/")) and not any(segment in _DOT_SEGMENTS for segment in path.split("/")):
+            # Servers and httpx read such a segment as "the parent folder" (WHATWG URLs even when it is
+            # sent as %2E%2E): the request would reach another endpoint than this op's.
+            message = f"{wire_text(value)!r} cannot be sent as the path parameter {place.name!r}: a path segment of dots means the folder above to servers, so the request would reach another endpoint"
+            raise InvalidArguments(message, field_errors=[{"field": f"args.{place.arg}", "path": f"/{place.arg}", "code": "invalid_value", "message": message}])
+        path = filled
     return path
 
 
@@ -95,7 +134,8 @@ class RequestBuilder:
         headers = {**self.headers}
         for place in operation.places_in(HEADER):
             if args.get(place.arg) is not None:
-                headers[place.name] = wire_text(args[place.arg])
+                value = args[place.arg]
+                headers[place.name] = wire_text(value) if place.style == CONTENT_STYLE else _simple(value, place.explode)
         headers.update(auth.headers)
         if idempotency_key and self.idempotency_header and not operation.is_read:
             headers[self.idempotency_header] = idempotency_key

@@ -1,7 +1,7 @@
 """What an upstream answered, as a result or as a typed failure.
 
-2xx: JSON becomes the result, other content types become text with their
-type, and pagination (``Link`` headers, Twilio's ``next_page_uri``) is
+2xx (and a redirect, not followed): JSON becomes the result, other content
+types become text with their type, and pagination (``Link`` headers, Twilio's ``next_page_uri``) is
 surfaced as the way to get more. Anything else maps to an envelope code by
 the table below, with the status and the upstream's body (capped) in the
 error's details.
@@ -10,12 +10,13 @@ error's details.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 
-from ...catalog.openapi import QUERY, HttpOperation
+from ...catalog.openapi import QUERY, ArgumentPlace, HttpOperation
 from ...exec._errors import ConflictError, InternalError, InvalidArguments, NotFoundError, OpError, PermissionDenied
 from .._base import Outcome
 
@@ -74,16 +75,47 @@ def _typed(text: str, schema: Any) -> Any:
     return text
 
 
+_DELIMITERS = {"pipeDelimited": "|", "spaceDelimited": " "}
+_DEEP_MEMBER = re.compile(r"^(.+)\[([^\[\]]+)\]$")
+
+
+def _is_array(schema: Any) -> bool:
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)
+
+
+def _query_value(place: ArgumentPlace, texts: list[str], schema: Any) -> Any:
+    """The argument a parameter's query text stands for, read in the parameter's style (the inverse of the request's)."""
+    if not _is_array(schema):
+        return _typed(texts[-1], schema)
+    if not place.explode and len(texts) == 1:
+        texts = texts[0].split(_DELIMITERS.get(place.style or "form", ",")) if texts[0] else []
+    return [_typed(text, schema.get("items")) for text in texts]
+
+
 def _next_args(operation: HttpOperation, args: Mapping[str, Any], next_url: str, properties: Mapping[str, Any]) -> dict[str, Any] | None:
     """The arguments of the next page's call, when its URL only changes query parameters the op has."""
     try:
-        query = dict(parse_qsl(urlsplit(next_url).query))
+        pairs = parse_qsl(urlsplit(next_url).query)
     except ValueError:  # the server's link is no URL (an unclosed IPv6 bracket): shown as sent, with no arguments made from it
         return None
-    by_wire = {p.name: p.arg for p in operation.places_in(QUERY)}
-    if not query or any(name not in by_wire for name in query):
+    places = {p.name: p for p in operation.places_in(QUERY)}
+    texts: dict[str, list[str]] = {}
+    members: dict[str, dict[str, Any]] = {}
+    for name, value in pairs:
+        deep = _DEEP_MEMBER.match(name)
+        if name not in places and deep and getattr(places.get(deep.group(1)), "style", None) == "deepObject":
+            place = places[deep.group(1)]
+            member_schema = ((properties.get(place.arg) or {}).get("properties") or {}).get(deep.group(2))
+            members.setdefault(place.arg, {})[deep.group(2)] = _typed(value, member_schema)
+        elif name in places:
+            texts.setdefault(name, []).append(value)
+        else:
+            return None
+    if not texts and not members:
         return None
-    return {**args, **{by_wire[name]: _typed(value, properties.get(by_wire[name])) for name, value in query.items()}}
+    found = {places[name].arg: _query_value(places[name], values, properties.get(places[name].arg)) for name, values in texts.items()}
+    return {**args, **found, **members}
 
 
 def pagination(response: httpx.Response, body: Any, operation: HttpOperation, args: Mapping[str, Any], properties: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -107,13 +139,21 @@ def pagination(response: httpx.Response, body: Any, operation: HttpOperation, ar
 
 
 def success_outcome(response: httpx.Response, operation: HttpOperation, args: Mapping[str, Any], properties: Mapping[str, Any]) -> Outcome:
-    """The result and ``meta.http`` (status, headers); ``meta.pagination`` when there is more."""
+    """The result and ``meta.http`` (status, headers); ``meta.pagination`` when there is more.
+
+    A redirect is an answer too (an API that keeps a file elsewhere says where
+    with 307): it is not followed, since the credentials must not travel to
+    wherever it points, and a warning says where it points.
+    """
     body = _body(response)
     meta: dict[str, Any] = {"http": http_meta(response)}
     page = pagination(response, body, operation, args, properties)
     if page:
         meta["pagination"] = page
-    return Outcome(body, meta)
+    warnings = []
+    if response.is_redirect:
+        warnings.append(f"{operation.target} answered {response.status_code} {response.reason_phrase}, pointing at {response.headers['location']}; opgate does not follow redirects (the upstream's credentials stay with it)")
+    return Outcome(body, meta, warnings)
 
 
 def _capped(response: httpx.Response) -> Any:

@@ -11,7 +11,7 @@ from ...exec._session import Session
 from ...settings import GatewaySettings
 from .._base import NATIVE, PREVIEW, READ, Invocation, Outcome
 from ._pool import NoWorkerFree, PoolClosed, WorkerPool
-from ._protocol import handler_request, outcome_from_answer, relay_log
+from ._protocol import handler_args, handler_request, outcome_from_answer, relay_log
 from ._worker_process import WorkerGone, WorkerTimedOut
 
 
@@ -42,7 +42,7 @@ class PythonHandlerExecutor:
         return PREVIEW
 
     def preview(self, call: Call) -> dict[str, Any]:
-        return {"handler": call.record.binding.target, "tool_id": call.record.tool_name, "op": call.op, "args": call.args}
+        return {"handler": call.record.binding.target, "tool_id": call.record.tool_name, "op": call.op, "args": handler_args(call)}
 
     def replay(self, call: Call, session: Session) -> Outcome | None:
         return None

@@ -14,8 +14,10 @@ gateway, not in the worker: the worker only reports what the handler did.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
+import re
 from typing import Any
 
 from ...exec._errors import InternalError, InvalidArguments
@@ -24,6 +26,21 @@ from .._base import Invocation, Outcome
 from ._error_types import handler_failure
 
 log = logging.getLogger("opgate.handler")
+_FRAME = re.compile(r'^  File "([^"]+)", line (\d+)', re.M)
+
+
+def handler_args(call: Call) -> dict[str, Any]:
+    """The arguments a handler receives: the call's, with the top-level defaults its schema declares filled in.
+
+    Help shows a parameter's default to the model, which then leaves it out;
+    the handler gets the value help promised (``context.args["priority"]``),
+    not a missing key.
+    """
+    properties = call.record.parameters.get("properties")
+    if not isinstance(properties, dict):
+        return call.args
+    missing = {name: copy.deepcopy(schema["default"]) for name, schema in properties.items() if isinstance(schema, dict) and "default" in schema and name not in call.args}
+    return {**call.args, **missing} if missing else call.args
 
 
 def handler_request(invocation: Invocation, *, native_dry_run: bool) -> bytes:
@@ -31,7 +48,7 @@ def handler_request(invocation: Invocation, *, native_dry_run: bool) -> bytes:
     call, record = invocation.call, invocation.call.record
     request = {
         "handler": record.binding.target,
-        "args": call.args,
+        "args": handler_args(call),
         "dry_run": call.dry_run,
         "session": {"caller": invocation.session.caller, "ids": dict(invocation.session.known)},
         "capabilities": {"writes": record.kind == "write" and not call.dry_run, "dry_run": native_dry_run},
@@ -48,6 +65,43 @@ def handler_request(invocation: Invocation, *, native_dry_run: bool) -> bytes:
         return json.dumps(request, allow_nan=False).encode("utf-8") + b"\n"
     except (TypeError, ValueError) as exc:
         raise InvalidArguments(f"the arguments of {call.op} must be JSON values to reach its handler ({exc}); send strings, numbers, booleans, lists and objects") from None
+
+
+class HandlerError(Exception):
+    """A traceback from a handler's worker process, carried as the exception a log record holds.
+
+    The traceback rides in ``exc_info`` rather than in the message, so that a
+    log handler decides whether to print it: the command line prints one
+    line (``OPGATE_DEBUG=1`` the whole traceback), a server's log keeps it all.
+    As ``concurrent.futures`` carries a worker's traceback (``_RemoteTraceback``).
+    """
+
+    def __init__(self, traceback: str, summary: str):
+        super().__init__(summary)
+        self.traceback = traceback
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def _remote_failure(answer: dict[str, Any]) -> BaseException | None:
+    text = answer.get("traceback")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    summary = text.strip().splitlines()[-1]
+    frames = _FRAME.findall(text)
+    if frames:
+        summary += f" at {frames[-1][0]} line {frames[-1][1]}"
+    failure = HandlerError(text, summary)
+    failure.__cause__ = _TracebackText(text)
+    return failure
+
+
+class _TracebackText(Exception):
+    """Prints as the worker's traceback: the cause a full log formatter shows above the one-line summary."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0]).rstrip()
 
 
 def relay_log(frame: dict[str, Any]) -> None:
@@ -97,10 +151,10 @@ def outcome_from_answer(call: Call, answer: dict[str, Any]) -> Outcome:
             tool=call.record.tool_name,
         )
     if kind == "failed" and answer.get("stage") == "import":
-        log.error("cannot load the handler of %s: %s\n%s", call.op, answer.get("message"), answer.get("traceback") or "")
+        log.error("cannot load the handler of %s: %s", call.op, answer.get("message"), exc_info=_remote_failure(answer))
         raise _broken(call, f"could not be loaded ({answer.get('message')})")
     if kind == "failed":
-        log.error("the handler of %s raised %s\n%s", call.op, answer.get("exception"), answer.get("traceback") or "")
+        log.error("the handler of %s failed", call.op, exc_info=_remote_failure(answer))
         effects = "; it may have done part of its work" if call.record.kind == "write" and not call.dry_run else ""
         raise _broken(call, f"failed unexpectedly ({answer.get('exception')}){effects}")
     log.error("handler worker for %s answered with an unknown frame: %r", call.op, answer)
