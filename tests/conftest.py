@@ -52,6 +52,9 @@ def _open_call_logs() -> set:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     before = _open_call_logs()
+    if _running_test[0] == "collection":
+        for call_log in before:  # made by a test module's top level
+            _LOG_MADE_IN.setdefault(call_log, f"collection (before {item.nodeid})")
     _running_test[0] = item.nodeid
     yield
     for call_log in _open_call_logs() - before:
@@ -67,6 +70,20 @@ def _every_call_log_closed():
     if left:
         made_in = sorted(_LOG_MADE_IN.get(call_log, _running_test[0]) for call_log in left)
         pytest.fail(f"{len(left)} call log(s) left open (a Gateway never closed); made in: " + "; ".join(made_in), pytrace=False)
+
+
+@pytest.fixture
+def closed_after():
+    """``closed_after(gateway)``: the gateway, closed when the test ends, passed or failed."""
+    opened: list = []
+
+    def keep(gateway):
+        opened.append(gateway)
+        return gateway
+
+    yield keep
+    for gateway in reversed(opened):
+        gateway.close()
 
 
 def _require(path: Path) -> Path:
