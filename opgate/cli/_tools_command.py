@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from opgate.core.export import PROVIDERS
 from opgate.core.modes import MODES
@@ -54,11 +54,18 @@ def _report_not_strict(not_strict: dict[str, list[str]], strict_tools: int) -> N
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    gateway = make_gateway(args)
+    try:
+        return _print_tools(args, console, gateway)
+    finally:
+        gateway.close()  # writes the call log and ends the upstream connections the export listed
+
+
+def _print_tools(args: argparse.Namespace, console: Console, gateway: Any) -> int:
     from opgate.core.modes import ToolRouter, build_export, stats
 
     from rich.table import Table
 
-    gateway = make_gateway(args)
     try:
         built = build_export(gateway, args.provider, args.mode, router=ToolRouter(gateway), turn=args.turn, strict=args.strict)
     except ValueError as exc:

@@ -94,4 +94,7 @@ def run_repl(args: argparse.Namespace, console: Console) -> int:
     from opgate.repl import run_repl as run
 
     gateway = make_gateway(args, allow_write=getattr(args, "allow_write", False))
-    return run(gateway, verbose=args.verbose, stop_on_error=args.stop_on_error)
+    try:
+        return run(gateway, verbose=args.verbose, stop_on_error=args.stop_on_error)
+    finally:
+        gateway.close()  # stops handler workers and upstream connections, and writes the queued call log

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._gateway_factory import make_gateway
 
@@ -30,13 +30,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from rich.markup import escape
-
     words = list(args.words)
     if words and (words[0] != "approve" or len(words) not in (2, 3)):
         console.print("[red]usage:[/] opgate upstreams [approve NAME [TOOL]]")
         return 2
     gateway = make_gateway(args)
+    try:
+        return _run_on(gateway, words, args, console)
+    finally:
+        gateway.close()
+
+
+def _run_on(gateway: Any, words: list[str], args: argparse.Namespace, console: Console) -> int:
+    from rich.markup import escape
+
     upstreams = gateway.upstreams
     if upstreams is None:
         console.print("no upstream MCP servers are configured; give them with --mcp-servers FILE (an mcpServers JSON file) or in opgate.toml")

@@ -19,7 +19,11 @@ def test_help_json_is_exactly_what_an_agent_gets(capsys):
     from opgate.core import Gateway
 
     assert main(["help", "onto.task", "--json"]) == 0
-    assert _json(capsys) == Gateway().help("onto.task")
+    gateway = Gateway()
+    try:
+        assert _json(capsys) == gateway.help("onto.task")
+    finally:
+        gateway.close()
 
 
 def test_help_for_people_and_unknown_paths(capsys):

@@ -75,6 +75,9 @@ def test_reset_while_another_process_writes_loses_no_acknowledged_write(tmp_path
         assert holder.wait(timeout=60) == 0
     finally:
         holder.kill() if holder.poll() is None else None
+        holder.wait(timeout=60)
+        holder.stdin.close()  # left to the collector, each pipe is a ResourceWarning
+        holder.stdout.close()
     assert all(write["ok"] for write in after)
     # A third process sees every write the holder was told succeeded after the reset...
     for write in after:

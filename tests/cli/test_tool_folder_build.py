@@ -156,13 +156,13 @@ def test_the_registry_keeps_handler_paths_relative_and_the_git_commit(tmp_path):
     assert "git_commit" not in json.loads((tmp_path / "loose.json").read_text())
 
 
-def test_build_builtin_writes_a_registry_that_runs(tmp_path):
+def test_build_builtin_writes_a_registry_that_runs(tmp_path, closed_after):
     out = tmp_path / "registry.json"
     result = opgate("build", "--builtin", "--out", str(out))
     assert result.returncode == 0, result.stdout
     gateway = Gateway.from_catalogs([out], db_path=tmp_path / "w.db")
     try:
-        assert gateway.registry.ops == Gateway(db_path=tmp_path / "w2.db").registry.ops
+        assert gateway.registry.ops == closed_after(Gateway(db_path=tmp_path / "w2.db")).registry.ops
         assert gateway.exec("onto.task.list", {"limit": 1})["ok"]
     finally:
         gateway.close()

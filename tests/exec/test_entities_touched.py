@@ -6,7 +6,6 @@ list; any id its API uses (not only UUIDs); and a walk that survives depth.
 
 from __future__ import annotations
 
-from opgate.core import Gateway
 from opgate.core.exec import Handler
 from opgate.core.exec._entity_ids import MAX_ENTITIES, entities_touched
 
@@ -41,7 +40,7 @@ def test_at_most_fifty():
     assert len(entities_touched({"items": [{"id": str(n)} for n in range(200)]})) == MAX_ENTITIES
 
 
-def test_meta_entities_of_a_call_carry_upstream_style_ids(store):
+def test_meta_entities_of_a_call_carry_upstream_style_ids(make_gateway):
     handlers = {"onto.goal.get": Handler(lambda ctx, args: {"goal": {"goalId": "G-1"}, "_entities_accessed": ["P-7"]})}
-    envelope = Gateway(store=store, handlers=handlers).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
+    envelope = make_gateway(handlers=handlers).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
     assert envelope["meta"]["entities"] == ["G-1", "P-7"]

@@ -25,7 +25,11 @@ DEMO_IDS = st.sampled_from([
 
 
 def _ops() -> list[str]:
-    return [r.op for r in Gateway().registry if not r.op.startswith("util.web.")]
+    gateway = Gateway(call_log=False)
+    try:
+        return [r.op for r in gateway.registry if not r.op.startswith("util.web.")]
+    finally:
+        gateway.close()
 
 
 def _args_for(record):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 
-from opgate.core import Gateway
 from opgate.core.exec import Handler
 
 PROJECT = "10000000-0000-4000-8000-000000000001"  # the demo workspace's first project
@@ -27,22 +26,22 @@ def test_a_read_dry_run_hands_out_a_digest_that_a_later_read_checks(make_gateway
     assert stale["error"]["code"] == "CONFLICT"
 
 
-def test_text_that_is_not_unicode_in_a_result_is_replaced_in_the_answer(store):
+def test_text_that_is_not_unicode_in_a_result_is_replaced_in_the_answer(make_gateway):
     handlers = {"onto.goal.get": Handler(lambda ctx, args: {"goal": {"id": "g-1", "title": "bad \udcff text", "list": ["ok", "\ud800"]}})}
-    envelope = Gateway(store=store, handlers=handlers).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
+    envelope = make_gateway(handlers=handlers).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
     assert envelope["result"]["goal"]["title"] == "bad \ufffd text" and envelope["result"]["goal"]["list"] == ["ok", "\ufffd"]
     json.dumps(envelope, ensure_ascii=False).encode("utf-8")  # writable as UTF-8
 
 
-def test_a_clean_answer_is_neither_copied_nor_cut(store):
+def test_a_clean_answer_is_neither_copied_nor_cut(make_gateway):
     row = {"id": "g-1", "title": "plain"}
     handlers = {"onto.goal.get": Handler(lambda ctx, args: {"goal": row})}
-    envelope = Gateway(store=store, handlers=handlers).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
+    envelope = make_gateway(handlers=handlers).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
     assert envelope["result"]["goal"] == row and "truncated" not in envelope["meta"]
     assert envelope["meta"]["entities"] == ["g-1"]
 
 
-def test_a_long_warning_is_still_cut_and_the_handlers_objects_are_left_alone(store):
+def test_a_long_warning_is_still_cut_and_the_handlers_objects_are_left_alone(make_gateway):
     long_text = "w" * 5000
     warnings_seen: list[str] = []
 
@@ -51,6 +50,6 @@ def test_a_long_warning_is_still_cut_and_the_handlers_objects_are_left_alone(sto
         warnings_seen.extend(ctx.warnings)
         return {"goal": {"id": "g-1"}}
 
-    envelope = Gateway(store=store, handlers={"onto.goal.get": Handler(handler)}).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
+    envelope = make_gateway(handlers={"onto.goal.get": Handler(handler)}).exec("onto.goal.get", {"goal_id": "30000000-0000-4000-8000-000000000001"})
     assert len(envelope["meta"]["warnings"][0]) < 2000 and envelope["meta"]["truncated"]
     assert warnings_seen == [long_text]

@@ -65,13 +65,13 @@ def test_a_state_digest_must_be_a_string(make_gateway):
     assert envelope["error"]["code"] == "VALIDATION_ERROR"
 
 
-def test_the_hard_timeout_stops_a_long_query(store):
+def test_the_hard_timeout_stops_a_long_query(make_gateway):
     def slow(ctx, args):
         # A recursive query that would run for seconds; the deadline interrupts it.
         ctx.tx._fetch("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000000) SELECT count(*) FROM n")
         return {}
 
-    gateway = Gateway(store=store, handlers={"onto.task.list": Handler(slow)}, settings=GatewaySettings(hard_timeout_s=0.2, read_retries=0))
+    gateway = make_gateway(handlers={"onto.task.list": Handler(slow)}, settings=GatewaySettings(hard_timeout_s=0.2, read_retries=0))
     started = time.perf_counter()
     envelope = gateway.exec("onto.task.list", {})
     assert time.perf_counter() - started < 3

@@ -546,9 +546,9 @@ def test_a_kept_copy_is_not_served_past_a_stricter_guard(site: Site, tmp_path: P
         WebVisit(cache=cache)(context(allow_private_addresses=False), {"url": site.url("/secret")})
 
 
-def test_the_help_says_plainly_that_persist_writes_a_cache_file_even_with_writes_off():
+def test_the_help_says_plainly_that_persist_writes_a_cache_file_even_with_writes_off(closed_after):
     from opgate.core import Gateway
 
-    text = json.dumps(Gateway().help("util.web.visit", format="full"))
+    text = json.dumps(closed_after(Gateway()).help("util.web.visit", format="full"))
     assert "writes that file even when writes are off" in text
     assert "writes a cache file on this machine even with writes off" in text

@@ -146,8 +146,12 @@ class RawStdioServer:
         self.process = subprocess.Popen(serve_command(db, *options), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ | child_env())
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self.stdout_lines: list[bytes] = []
-        threading.Thread(target=self._drain, daemon=True).start()
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()  # type: ignore[union-attr]
+        self._readers = [
+            threading.Thread(target=self._drain, daemon=True),
+            threading.Thread(target=self.process.stderr.read, daemon=True),  # type: ignore[union-attr]
+        ]
+        for reader in self._readers:
+            reader.start()
 
     def _drain(self) -> None:
         assert self.process.stdout is not None
@@ -184,7 +188,14 @@ class RawStdioServer:
         assert self.process.stdin is not None
         self.process.stdin.close()
         try:
-            return self.process.wait(timeout=10)
+            status = self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            return self.process.wait(timeout=10)
+            status = self.process.wait(timeout=10)
+        # The process is gone, so both pipes are at their end: the readers finish, and the pipes are closed
+        # here rather than left to the garbage collector (a ResourceWarning each).
+        for reader in self._readers:
+            reader.join(timeout=10)
+        self.process.stdout.close()  # type: ignore[union-attr]
+        self.process.stderr.close()  # type: ignore[union-attr]
+        return status

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -33,9 +34,10 @@ ANSWERS = {
 
 
 @pytest.fixture(scope="module")
-def sdk_runner() -> ServerRunner:
-    server = GatewayMCPServer(lambda **options: Gateway(**options)).server
-    return ServerRunner(server, None, None)  # _serialize reads only the server
+def sdk_runner() -> Iterator[ServerRunner]:
+    opgate_server = GatewayMCPServer(lambda **options: Gateway(**options))
+    yield ServerRunner(opgate_server.server, None, None)  # _serialize reads only the server
+    opgate_server.close()
 
 
 @pytest.mark.parametrize("version", HANDSHAKE_PROTOCOL_VERSIONS + MODERN_PROTOCOL_VERSIONS)

@@ -65,8 +65,8 @@ def test_deferred_mode_uses_the_providers_own_search(gateway):
         export(gateway, "gemini", "deferred")
 
 
-def test_hybrid_lane_is_capped_and_keeps_the_generic_pair(twilio_catalog):
-    gateway = Gateway.from_catalogs([twilio_catalog])
+def test_hybrid_lane_is_capped_and_keeps_the_generic_pair(twilio_catalog, closed_after):
+    gateway = closed_after(Gateway.from_catalogs([twilio_catalog]))
     tools = export(gateway, "openai", "hybrid", router=ToolRouter(gateway), turn="list calls and recordings and messages and phone numbers")
     names = [t["function"]["name"] for t in tools]
     assert names[-2:] == ["list_tools", "run_tool"]
@@ -112,8 +112,8 @@ def test_list_tools_filters_and_bounds(gateway):
     assert router.call("list_tools", {"bogus": 1})["error"]["code"] == "VALIDATION_ERROR"
 
 
-def test_list_tools_is_byte_bounded(twilio_catalog):
-    gateway = Gateway.from_catalogs([twilio_catalog])
+def test_list_tools_is_byte_bounded(twilio_catalog, closed_after):
+    gateway = closed_after(Gateway.from_catalogs([twilio_catalog]))
     answer = ToolRouter(gateway).call("list_tools", {"limit": 50})
     assert len(json.dumps(answer["tools"])) <= 8 * 1024 + 512
 

@@ -185,7 +185,10 @@ def test_quit_stops_the_script(shared_gateway):
 
 def test_no_error_ends_the_loop_and_none_prints_a_traceback(tmp_path):
     broken = Gateway(db_path=tmp_path)  # a folder: every store call fails
-    status, out = run_script_text(broken, "history calls\nexec onto.task.list\nls\n")
+    try:
+        status, out = run_script_text(broken, "history calls\nexec onto.task.list\nls\n")
+    finally:
+        broken.close()  # open, its call log would retry the folder until the interpreter exits
     assert status == 1
     assert "history failed: storage error" in out and "StoreError" not in out, "the short form drops the class name"
     assert "opgate> ls" in out and "onto." in out

@@ -76,3 +76,19 @@ def test_bang_n_runs_a_history_line_again(tmp_path):
     out = run(tmp_path, "exec onto.task.list limit=1\nls\n!1\n!!\n!7\n").stdout
     assert out.count("ok  onto.task.list") == 3, "!1 and then !! (which repeats !1) ran the list again"
     assert "!7: no such history line" in out
+
+
+def test_the_repl_command_closes_the_gateway_it_made(tmp_path, monkeypatch, capsys):
+    # `opgate repl` opens the gateway, so it closes it when the loop ends, as `opgate explore` does:
+    # left open, its call-log writer (and any handler workers and upstream connections) outlive the REPL.
+    import io
+    import threading
+
+    from opgate.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("exec onto.task.list limit=1\n"))
+    before = set(threading.enumerate())
+    assert main(["--db", str(tmp_path / "w.db"), "repl"]) == 0
+    assert "ok  onto.task.list" in capsys.readouterr().out
+    still_writing = [thread for thread in set(threading.enumerate()) - before if thread.name == "opgate-call-log"]
+    assert still_writing == [], "the REPL left its gateway open"

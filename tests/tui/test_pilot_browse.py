@@ -132,9 +132,9 @@ async def test_palette_offers_every_visible_op_and_the_actions(app, gateway):
         assert {"Help", "History", "Writes", "Dry-run", "Run", "Find", "Copy as JSON payload"} <= set(titles)
 
 
-async def test_twilio_tree_loads_only_what_is_shown(tmp_path):
+async def test_twilio_tree_loads_only_what_is_shown(tmp_path, closed_after):
     """Speed is bench_tui.py's; here, that the tree builds its groups lazily and can still reveal any op."""
-    gw = Gateway.from_catalogs([TWILIO], db_path=tmp_path / "t.db")
+    gw = closed_after(Gateway.from_catalogs([TWILIO], db_path=tmp_path / "t.db"))
     app = make_app(gw, str(TWILIO))
     async with app.run_test(size=(100, 30)) as pilot:
         tree = app.screen.query_one(OpTree)

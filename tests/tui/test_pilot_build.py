@@ -185,8 +185,8 @@ async def test_copy_as_json_cli_and_python(app):
         assert json.loads(app.clipboard) == {"op": "onto.document.tree.move", "args": screen.call_args}
 
 
-async def test_one_of_items_get_a_variant_select(tmp_path):
-    gw = Gateway.from_catalogs([GITHUB], db_path=tmp_path / "g.db")
+async def test_one_of_items_get_a_variant_select(tmp_path, closed_after):
+    gw = closed_after(Gateway.from_catalogs([GITHUB], db_path=tmp_path / "g.db"))
     app = make_app(gw, "github")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
@@ -204,11 +204,11 @@ async def test_one_of_items_get_a_variant_select(tmp_path):
         assert builder.args["assignees"][0]["login"] == "octocat"
 
 
-async def test_an_http_op_can_be_copied_as_curl(tmp_path):
+async def test_an_http_op_can_be_copied_as_curl(tmp_path, closed_after):
     from pathlib import Path
 
     document = Path(__file__).resolve().parents[1] / "http" / "loopback_openapi.json"
-    gw = Gateway.from_catalogs([f"items={document}"], db_path=tmp_path / "g.db")
+    gw = closed_after(Gateway.from_catalogs([f"items={document}"], db_path=tmp_path / "g.db"))
     app = make_app(gw, "items")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen

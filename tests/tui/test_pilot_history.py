@@ -14,11 +14,11 @@ pytestmark = pytest.mark.anyio
 MOVE = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
 
 
-async def test_history_shows_earlier_sessions_and_this_one(tmp_path):
+async def test_history_shows_earlier_sessions_and_this_one(tmp_path, closed_after):
     earlier = Gateway(db_path=tmp_path / "w.db")
     earlier.exec("onto.project.list", {})
     earlier.close()
-    gateway = Gateway(db_path=tmp_path / "w.db")
+    gateway = closed_after(Gateway(db_path=tmp_path / "w.db"))
     app = make_app(gateway)
     async with app.run_test(size=(120, 40)) as pilot:
         await app.screen.open_op("onto.task.list", {"project_id": PROJECT})

@@ -58,7 +58,9 @@ def gateway(tmp_path):
 
     registry = build_registry(load_catalog(path, namespace=""))
     contexts = ContextTable.from_mapping({"contexts": {"global": ["base", "global"], "project": ["base", "project"]}})
-    return Gateway(registry, contexts=contexts)
+    gateway = Gateway(registry, contexts=contexts)
+    yield gateway
+    gateway.close()
 
 
 def test_root_lists_groups_with_counts(gateway):

@@ -24,9 +24,9 @@ def test_names_are_stable_across_builds(real_catalog):
     assert first.version == second.version
 
 
-def test_every_op_and_every_group_has_help(real_catalog):
+def test_every_op_and_every_group_has_help(real_catalog, closed_after):
     _, path = real_catalog
-    gateway = Gateway.from_catalogs([path])
+    gateway = closed_after(Gateway.from_catalogs([path]))
     tree = gateway.help_tree
     for node_path in tree.paths:
         payload = gateway.help(node_path)

@@ -42,11 +42,23 @@ def _registry(tmp_path: Path, *tools: dict) -> Registry:
     return build_registry(load_catalog(_catalog(tmp_path, *tools)))
 
 
+_opened: list[Gateway] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_gateways():
+    yield
+    while _opened:
+        _opened.pop().close()
+
+
 def _gateway(registry: Registry, tmp_path: Path) -> Gateway:
-    """The catalogue's ops bound to an echo handler on the store executor, so validation is what is tested."""
+    """The catalogue's ops bound to an echo handler on the store executor, so validation is what is tested; closed after the test."""
     bound = Registry([replace(record, binding=Binding("store")) for record in registry], registry.problems)
     handlers = {record.op: Handler(lambda ctx, args: {"echo": args}, external=True) for record in bound}
-    return Gateway(bound, db_path=tmp_path / "w.db", handlers=handlers)
+    gateway = Gateway(bound, db_path=tmp_path / "w.db", handlers=handlers)
+    _opened.append(gateway)
+    return gateway
 
 
 class CountingServer:
