@@ -197,3 +197,12 @@ def test_an_error_at_80_columns_wraps_between_words(gateway, tmp_path):
         assert all(len(line) <= 80 for line in lines), "\n".join(line for line in lines if len(line) > 80)
         assert "allow_write is false" in " ".join(repl.output.split()), repl.output
         assert repl.quit() == 0
+
+
+def test_the_first_prompt_says_what_to_type(gateway, tmp_path):
+    with ReplDriver(gateway, tmp_path / "history", width=80) as repl:
+        wait_for(lambda: repl.text == "", "the first prompt")
+        first = repl.output.splitlines()[0]
+        assert first.startswith("opgate repl · 68 ops") and "help lists the commands" in first and "Ctrl-D leaves" in first, first
+        assert len(first) <= 80
+        assert repl.quit() == 0
