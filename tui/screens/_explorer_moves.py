@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from .._keys import key_label
 from ..widgets.collection_browser import CollectionBrowser
@@ -62,22 +62,6 @@ class ExplorerMoves:
                 await self.open_op(jump.op, jump.args or None)  # type: ignore[attr-defined]
 
         self.app.push_screen(JumpScreen(paths), chosen)  # type: ignore[attr-defined]
-
-    def action_find_from_slash(self) -> None:
-        self.action_find()
-
-    def slash_opens_find(self) -> bool:
-        """``/`` types a slash into a field that holds text (a path, a URL); anywhere else it opens Find."""
-        focused = self.app.focused  # type: ignore[attr-defined]
-        if isinstance(focused, Input):
-            return not focused.value
-        if not self.panes_mounted:  # type: ignore[attr-defined]
-            return True  # the explorer's only text area (the raw JSON) is in the Build pane, whose code comes with it
-        from textual.widgets import TextArea
-
-        if isinstance(focused, TextArea):
-            return not focused.text.strip() or focused.text.strip() == "{}"
-        return True
 
     # -- back -------------------------------------------------------------------------------
 

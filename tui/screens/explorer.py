@@ -260,8 +260,6 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F5 and F6 are shown disabled for an op that nothing can run here; Back only when there is a way back."""
-        if action == "find_from_slash":
-            return self.slash_opens_find()
         if action == "back":
             return bool(self.back_stack)
         if action in ("dry_run", "run") and not self.query_one(CollectionBrowser).has_focus:
