@@ -80,7 +80,7 @@ class ExplorerMoves:
         place = self.back_stack.pop()
         if await self.open_op(place.op, place.args, tab="build"):  # type: ignore[attr-defined]
             if place.envelope is not None:
-                self.query_one("#result-view").show(place.envelope)  # type: ignore[attr-defined]
+                self.query_one("#result-view").show(place.envelope, from_store=self.from_store(place.envelope))  # type: ignore[attr-defined]
             self.notify(f"Back to {place.op}", timeout=2, markup=False)  # type: ignore[attr-defined]
         self.show_breadcrumb()
 
