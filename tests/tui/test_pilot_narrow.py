@@ -178,3 +178,20 @@ async def test_the_history_footer_says_how_to_go_back_at_80_columns(app):
         for key in app.screen.query(FooterKey):
             assert key is palette or key.region.right <= palette.region.x, f"{key.description!r} is cut by the palette key: {footer}"
         assert ("ctrl+d", "Dry-run batch") in footer, footer  # Enter belongs to the table (its title says Enter re-opens)
+
+
+async def test_the_copy_menu_cuts_a_long_preview_with_an_ellipsis_on_one_row(app):
+    """The preview was cut at 70 characters and wrapped: '{"project_id":"10000000-0000-4000' read as if it were the whole call."""
+    from opgate.tui.screens import CopyScreen
+
+    async with app.run_test(size=NARROW) as pilot:
+        await app.screen.open_op("onto.document.tree.move", {"project_id": PROJECT, "document_id": PROJECT})
+        await settle(pilot)
+        await pilot.press("f9")
+        await settle(pilot)
+        assert isinstance(app.screen, CopyScreen)
+        options = app.screen.query_one("#copy-list")
+        rows = [line.strip() for line in shown_text(options).splitlines() if line.strip()]
+        assert len(rows) == 2 * options.option_count, rows
+        previews = rows[1::2]
+        assert previews[1].startswith("opgate exec onto.document.tree.move") and previews[1].endswith("…"), previews
