@@ -53,3 +53,9 @@ def test_new_tool_prints_the_next_command_on_one_line_to_copy(tmp_path, capsys):
     assert main(["new", "tool", "kb-search", str(tools)]) == 0
     out = capsys.readouterr().out
     assert f"`opgate build {tools}`" in out, out
+
+
+def test_an_unknown_op_with_no_close_name_prints_no_empty_suggestions(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "broken.x"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("NOT_FOUND  broken.x") and "suggestions" not in out and "[]" not in out, out
