@@ -190,10 +190,12 @@ class ExplorerApp(App[int]):
         """The actions of the key lists (app and current screen), then a few of Textual's own."""
         seen: set[str] = set()
         for binding in [*APP_KEYS, *getattr(screen, "BINDINGS", [])]:
-            if isinstance(binding, Binding) and binding.tooltip and binding.id not in seen:
-                seen.add(binding.id or binding.action)
-                target = self if binding in APP_KEYS else screen
-                yield SystemCommand(binding.description, binding.tooltip, partial(target.run_action, binding.action))
+            # One command per action (ctrl+f and / both find); none that would do nothing now (Back with nowhere to go).
+            if isinstance(binding, Binding) and binding.tooltip and binding.action.removeprefix("app.") not in seen:
+                seen.add(binding.action.removeprefix("app."))
+                target = self if binding in APP_KEYS or binding.action.startswith("app.") else screen
+                if target.check_action(binding.action.removeprefix("app."), ()):
+                    yield SystemCommand(binding.description, binding.tooltip, partial(target.run_action, binding.action.removeprefix("app.")))
         yield SystemCommand("Reset demo workspace", "Replace what the workspace holds with the demo (asks first)", self.action_reset_demo)
         if isinstance(screen, ExplorerScreen):
             for fmt, title in COPY_FORMATS:

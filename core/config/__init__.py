@@ -16,14 +16,14 @@ from .._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from ._check import ConfigError, ConfigProblem, check_config
-    from ._explorer_keys import EXPLORER_BINDING_IDS, unknown_bindings
+    from ._explorer_keys import EXPLORER_BINDING_IDS, EXPLORER_KEY_SECTIONS, ExplorerKey, unknown_bindings
     from ._file import FILE_NAME, find_config, load_config, read_config, user_config_path
     from ._model import SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
     from ._serve import DEFAULT_RATE_BURST, DEFAULT_RATE_LIMIT, ServeConfig, is_host_name, is_public_url
 
 _WHERE = {
     **dict.fromkeys(("ConfigError", "ConfigProblem", "check_config"), "._check"),
-    **dict.fromkeys(("EXPLORER_BINDING_IDS", "unknown_bindings"), "._explorer_keys"),
+    **dict.fromkeys(("EXPLORER_BINDING_IDS", "EXPLORER_KEY_SECTIONS", "ExplorerKey", "unknown_bindings"), "._explorer_keys"),
     **dict.fromkeys(("FILE_NAME", "find_config", "load_config", "read_config", "user_config_path"), "._file"),
     **dict.fromkeys(("SERVE_MODES", "AuthConfig", "HttpUpstreamConfig", "OpgateConfig"), "._model"),
     **dict.fromkeys(("DEFAULT_RATE_BURST", "DEFAULT_RATE_LIMIT", "ServeConfig", "is_host_name", "is_public_url"), "._serve"),
@@ -34,11 +34,13 @@ __all__ = [
     "DEFAULT_RATE_BURST",
     "DEFAULT_RATE_LIMIT",
     "EXPLORER_BINDING_IDS",
+    "EXPLORER_KEY_SECTIONS",
     "FILE_NAME",
     "SERVE_MODES",
     "AuthConfig",
     "ConfigError",
     "ConfigProblem",
+    "ExplorerKey",
     "HttpUpstreamConfig",
     "OpgateConfig",
     "ServeConfig",

@@ -123,7 +123,20 @@ def _exec_one(gateway, args: argparse.Namespace, console: Console) -> int:
     if args.curl:
         return _print_curl(console, envelope, args.json)
     _print(console, envelope, args.json)
+    if (envelope.get("error") or {}).get("code") == "NOT_FOUND":
+        _say_why_an_upstream_is_missing(gateway, args.op)
     return 0 if envelope.get("ok") else 1
+
+
+def _say_why_an_upstream_is_missing(gateway, op: str) -> None:
+    """An op of an MCP server that did not start is NOT_FOUND: say on stderr why its server is missing, as the REPL does."""
+    from rich.console import Console
+    from rich.text import Text
+
+    server = op.split(".", 1)[0]
+    for problem in gateway.registry.problems:
+        if problem.source == f"upstream {server}" or problem.source.startswith(f"upstream {server} "):
+            Console(stderr=True, highlight=False, soft_wrap=True).print(Text(f"{problem.source}: {problem.message}", style="yellow"))
 
 
 def _print_curl(console: Console, envelope: dict[str, Any], as_json: bool) -> int:

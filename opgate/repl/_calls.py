@@ -112,7 +112,7 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
         envelope = state.gateway.exec(op, args, dry_run=dry_run)
         if state.interactive and ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
             return True  # the person said no at the confirmation, which said so: not an error (a script that cannot confirm fails)
-    state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose)
+    state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose and not state.interactive)
     return bool(envelope.get("ok"))
 
 
@@ -199,5 +199,5 @@ def run_batch(state: ReplState, rest: str) -> bool:
     envelopes = state.gateway.batch(steps, on_error=on_error or "stop")
     for envelope in envelopes:
         state.show(Text(f"step {envelope.get('step', '?')}", style="bold"))
-        state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose)
+        state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose and not state.interactive)
     return all(e.get("ok") for e in envelopes)

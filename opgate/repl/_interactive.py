@@ -104,6 +104,9 @@ def _toolbar(session: PromptSession, state: ReplState):
 def run_interactive(gateway: Gateway, console: Console, history_path: Path, *, verbose: bool = False) -> int:
     """Read, run and print until Ctrl-D or ``quit``; always 0."""
     namespace = Namespace(gateway)
+    # A first prompt with nothing above it leaves a newcomer (or an audience) guessing what to type.
+    total = gateway.help_tree.root.total
+    console.print(Text(f"opgate repl · {total} op{'' if total == 1 else 's'} · help lists the commands · Tab completes · Ctrl-D leaves", style="dim"))
     for problem in gateway.registry.problems:
         # A server that did not start leaves its ops out: said before the first prompt, not discovered by a NOT_FOUND.
         if problem.source == "upstreams" or problem.source.startswith("upstream "):

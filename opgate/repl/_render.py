@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from opgate.views import render_envelope
-from opgate.views._envelope_parts import shown_controls, writes_are_off
+from opgate.views._envelope import rich_part
+from opgate.views._envelope_parts import envelope_parts, shown_controls, writes_are_off
 from opgate.core.help import HelpNode
 
 CELL_WIDTH = 48
@@ -92,8 +93,11 @@ def render_call(envelope: dict[str, Any], format: str, *, verbose: bool = False)
     if found is None:
         return render_envelope(envelope, help_command="help", enable_writes=ENABLE_WRITES)
     key, rows, rest = found
-    summary = {**envelope, "result": rest if rest else {"rows": len(rows)}}
-    return Group(render_envelope(summary, help_command="help", enable_writes=ENABLE_WRITES), rows_table(rows, title=key))
+    parts = envelope_parts({**envelope, "result": rest}, help_command="help", enable_writes=ENABLE_WRITES)
+    if not rest:
+        del parts[1]  # the status line, then the result's JSON: here the table is the whole result
+    title = key or f"{len(rows)} row{'' if len(rows) == 1 else 's'}"
+    return Group(*map(rich_part, parts), rows_table(rows, title=title))
 
 
 def listing(node: HelpNode) -> Table:

@@ -46,7 +46,11 @@ class ReplState:
         return self.ask is not None
 
     def show(self, renderable: RenderableType | str, *, soft_wrap: bool = False) -> None:
-        """``soft_wrap`` leaves long lines whole (the terminal folds them), so a three-line error stays three lines."""
+        """``soft_wrap`` leaves long lines whole, so a script's three-line error stays three lines in its log.
+
+        At a prompt nothing is soft-wrapped: the terminal would fold a long line inside a
+        word ("w" / "rites are off"); rich wraps it between words at the console's width.
+        """
         # Plain strings are printed as text: lines hold JSON, whose brackets rich would read as markup.
         self.console.print(Text(renderable) if isinstance(renderable, str) else renderable, soft_wrap=soft_wrap)
 

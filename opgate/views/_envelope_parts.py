@@ -114,7 +114,7 @@ def _error_parts(envelope: dict[str, Any], help_command: str, enable_writes: str
     for field_error in details.get("field_errors", []):
         parts.append(_line(f"  {shortened_words(str(field_error.get('field')))}: {field_error.get('message')}", "red"))
     for key in ("usage", "example", "suggestions"):
-        if key in details:
+        if details.get(key) not in (None, "", [], {}):  # an empty "suggestions []" is a heading over nothing
             parts += [_line(key, "bold"), json_block(details[key]) if not isinstance(details[key], str) else _line(details[key])]
     if writes_are_off(envelope):
         # The gateway's message speaks to an agent ("ask the person"); here the person is reading.

@@ -53,3 +53,21 @@ def test_new_tool_prints_the_next_command_on_one_line_to_copy(tmp_path, capsys):
     assert main(["new", "tool", "kb-search", str(tools)]) == 0
     out = capsys.readouterr().out
     assert f"`opgate build {tools}`" in out, out
+
+
+def test_an_unknown_op_with_no_close_name_prints_no_empty_suggestions(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "broken.x"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("NOT_FOUND  broken.x") and "suggestions" not in out and "[]" not in out, out
+
+
+def test_an_op_of_a_server_that_did_not_start_says_why_on_stderr(tmp_path, capsys):
+    """NOT_FOUND alone sent the person looking for a typo; the server's failure is the answer."""
+    import sys
+
+    servers = tmp_path / "servers.json"
+    servers.write_text(json.dumps({"mcpServers": {"broken": {"command": sys.executable, "args": [str(tmp_path / "missing_server.py")]}}}), encoding="utf-8")
+    assert main(["--db", str(tmp_path / "w.db"), "--mcp-servers", str(servers), "exec", "broken.tool.run"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith("NOT_FOUND  broken.tool.run"), captured.out
+    assert "upstream broken" in captured.err and "could not start" in captured.err, captured.err

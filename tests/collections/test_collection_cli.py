@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -10,8 +11,8 @@ import xml.etree.ElementTree as ET
 from collection_helpers import PROJECT, REPO, write
 
 
-def _opgate(*args: str, cwd, home) -> subprocess.CompletedProcess:
-    env = {**os.environ, "OPGATE_HOME": str(home), "XDG_DATA_HOME": str(home), "COLUMNS": "120"}
+def _opgate(*args: str, cwd, home, columns: int = 120, **env_vars: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "OPGATE_HOME": str(home), "XDG_DATA_HOME": str(home), "COLUMNS": str(columns), **env_vars}
     return subprocess.run([sys.executable, "-m", "opgate", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
@@ -31,6 +32,18 @@ def test_the_demo_collection_passes_as_a_dry_run_on_a_fresh_workspace(tmp_path):
 def test_the_shipped_demo_runs_by_name(tmp_path):
     done = _opgate("--db", str(tmp_path / "w.db"), "run", "demo", "--dry-run", cwd=tmp_path, home=tmp_path / "home")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_report_at_80_columns_keeps_file_names_and_ops_whole(tmp_path):
+    """At a terminal (TTY_COMPATIBLE: rich treats the pipe as one) the report ends with a table."""
+    done = _opgate("--db", str(tmp_path / "w.db"), "run", "demo", "--dry-run", cwd=tmp_path, home=tmp_path / "home", columns=80, TTY_COMPATIBLE="1", NO_COLOR="1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout)
+    table = plain[plain.index("demo (dry-run)"):]
+    assert all(len(line) <= 80 for line in table.splitlines()), table
+    for whole in ("040_start_task.toml", "onto.task.update", "010_list_projects.toml", "onto.project.list"):
+        assert whole in table, f"{whole} is folded:\n{table}"
+    assert "…" not in table, "nothing is cut off: a long id folds onto the next line"
 
 
 def test_a_failing_collection_exits_1_and_the_xml_carries_the_failure(tmp_path):

@@ -35,8 +35,9 @@ def wait_for(condition, what: str, timeout: float = TIMEOUT):
 
 
 class ReplDriver:
-    def __init__(self, gateway: Gateway, history_path: Path):
+    def __init__(self, gateway: Gateway, history_path: Path, width: int = 140):
         self.gateway = gateway
+        self.width = width
         self.history_path = history_path
         self._out = io.StringIO()
         self.status: int | None = None
@@ -56,7 +57,7 @@ class ReplDriver:
             with create_app_session(input=self.pipe, output=DummyOutput()) as session:
                 self.app_session = session
                 self._started.set()
-                console = Console(file=self._out, width=140, color_system=None)
+                console = Console(file=self._out, width=self.width, color_system=None)
                 self.status = run_repl(self.gateway, console=console, interactive=True, history_path=self.history_path)
         except BaseException as exc:  # surfaced by the test through .error
             self.error = exc

@@ -219,3 +219,19 @@ def test_an_unknown_help_path_says_the_command_to_type_next(shared_gateway):
     status, out = run_script_text(shared_gateway, "help onto.nope\n")
     assert status == 1
     assert "next: help onto.output" in out and "help(path=" not in out, out
+
+
+def test_a_list_answer_prints_as_a_table_with_its_count_not_a_json_stub():
+    """An upstream that answers a bare list (an OpenAPI "find pets") printed ``{"rows": 1}`` above the table."""
+    import io
+
+    from rich.console import Console
+
+    from opgate.repl._render import render_call
+
+    envelope = {"op": "pets.pet.find", "ok": True, "result": [{"name": "Rex", "id": 7}], "meta": {"trace_id": "tr_1", "latency_ms": 3.0, "warnings": []}}
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    console.print(render_call(envelope, "table"))
+    shown = console.file.getvalue()
+    assert '"rows"' not in shown and "{" not in shown, shown
+    assert shown.splitlines()[0].startswith("ok  pets.pet.find") and "1 row" in shown and "Rex" in shown, shown

@@ -186,3 +186,23 @@ def test_an_upstream_that_did_not_start_is_said_before_the_first_prompt(tmp_path
         gateway.close()
     first = repl.output.split("opgate>")[0]
     assert "upstream ghost" in first and "not found" in first, repl.output
+
+
+def test_an_error_at_80_columns_wraps_between_words(gateway, tmp_path):
+    """The terminal folded a short error's long line inside a word ("w" / "rites are off"): rich wraps it at the width."""
+    with ReplDriver(gateway, tmp_path / "history", width=80) as repl:
+        repl.type(f"exec onto.task.create project_id={RELAY} title='Wrapped'")
+        repl.enter_and_wait_for("set writes on lets it write")
+        lines = repl.output.splitlines()
+        assert all(len(line) <= 80 for line in lines), "\n".join(line for line in lines if len(line) > 80)
+        assert "allow_write is false" in " ".join(repl.output.split()), repl.output
+        assert repl.quit() == 0
+
+
+def test_the_first_prompt_says_what_to_type(gateway, tmp_path):
+    with ReplDriver(gateway, tmp_path / "history", width=80) as repl:
+        wait_for(lambda: repl.text == "", "the first prompt")
+        first = repl.output.splitlines()[0]
+        assert first.startswith("opgate repl · 68 ops") and "help lists the commands" in first and "Ctrl-D leaves" in first, first
+        assert len(first) <= 80
+        assert repl.quit() == 0

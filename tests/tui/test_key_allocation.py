@@ -117,3 +117,12 @@ async def test_the_keys_help_lists_the_binding_ids_a_keymap_names(gateway):
                 assert binding.id in shown, binding.id
         dry_run = next(line for line in shown.splitlines() if " Dry-run " in line)
         assert dry_run.split()[0] == "^y", "the key the keymap moved it to"
+
+
+async def test_the_palette_lists_each_action_once_and_none_that_would_do_nothing(app):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert titles.count("Find") == 1, titles
+        assert "Back" not in titles, "nothing to go back to yet"
+        assert {"Help", "Dry-run", "Run", "Writes", "History", "Quit"} <= set(titles), titles

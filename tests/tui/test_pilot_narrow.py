@@ -79,7 +79,7 @@ async def test_the_history_screen_at_80_columns(gateway):
         title = " ".join(shown_text(app.screen.query_one("#history-title")).split())
         assert title.endswith("Space adds to the batch · / filters"), title
         footer = [(key.key, key.description) for key in app.screen.query(FooterKey)]
-        assert footer[0] == ("ctrl+a", "Batch ±"), footer
+        assert footer[:2] == [("escape", "Back"), ("ctrl+a", "Batch ±")], footer
 
 
 async def test_tab_to_the_entities_a_call_touched_then_enter_opens_the_first(app):
@@ -140,3 +140,58 @@ async def test_an_upstream_that_did_not_start_is_said_at_once(tmp_path):
     finally:
         gateway.close()
     assert any("ghost" in message and "not found" in message for message in shown), shown
+
+
+async def test_the_footer_shows_whole_keys_and_save_at_80_columns(app):
+    """A key the footer has no room for is left out whole (F1 lists it), never cut; ^s Save fits at 80 columns."""
+    from textual.widgets._footer import FooterKey
+
+    from opgate.tui.widgets import KeyFooter
+
+    async with app.run_test(size=NARROW) as pilot:
+        for op in (None, "onto.document.tree.move", "onto.task.create"):
+            if op:
+                await app.screen.open_op(op)
+            await settle(pilot)
+            footer = app.screen.query_one(KeyFooter)
+            keys = [k for k in footer.query(FooterKey) if "-command-palette" not in k.classes]
+            palette = footer.query_one(".-command-palette")
+            shown = [(k.key, k.description) for k in keys]
+            for key in keys:
+                assert key.region.right <= palette.region.x, f"{key.description!r} runs under the palette key: {shown}"
+            assert ("ctrl+s", "Save") in shown, f"{op}: {shown}"
+            assert ("f5", "Dry-run") in shown and ("f6", "Run") in shown and ("f1", "Help") in shown
+
+
+async def test_the_history_footer_says_how_to_go_back_at_80_columns(app):
+    from textual.widgets._footer import FooterKey
+
+    from opgate.tui.screens import HistoryScreen
+
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        footer = [(key.key, key.description) for key in app.screen.query(FooterKey)]
+        assert footer[0] == ("escape", "Back"), footer
+        palette = app.screen.query_one(".-command-palette")
+        for key in app.screen.query(FooterKey):
+            assert key is palette or key.region.right <= palette.region.x, f"{key.description!r} is cut by the palette key: {footer}"
+        assert ("ctrl+d", "Dry-run batch") in footer, footer  # Enter belongs to the table (its title says Enter re-opens)
+
+
+async def test_the_copy_menu_cuts_a_long_preview_with_an_ellipsis_on_one_row(app):
+    """The preview was cut at 70 characters and wrapped: '{"project_id":"10000000-0000-4000' read as if it were the whole call."""
+    from opgate.tui.screens import CopyScreen
+
+    async with app.run_test(size=NARROW) as pilot:
+        await app.screen.open_op("onto.document.tree.move", {"project_id": PROJECT, "document_id": PROJECT})
+        await settle(pilot)
+        await pilot.press("f9")
+        await settle(pilot)
+        assert isinstance(app.screen, CopyScreen)
+        options = app.screen.query_one("#copy-list")
+        rows = [line.strip() for line in shown_text(options).splitlines() if line.strip()]
+        assert len(rows) == 2 * options.option_count, rows
+        previews = rows[1::2]
+        assert previews[1].startswith("opgate exec onto.document.tree.move") and previews[1].endswith("…"), previews

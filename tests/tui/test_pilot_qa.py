@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, settle, type_text, wait_until
 from rich.console import Console
+from textual import events
 from textual.widgets import Input
 
 from opgate.core import Gateway
@@ -49,15 +50,9 @@ async def test_opening_an_op_focuses_the_first_empty_required_field_without_sele
         assert box.value.startswith(PROJECT), "the next key does not replace the id"
 
 
-async def test_slash_opens_find_from_an_empty_field_and_types_in_a_filled_one(app):
+async def test_slash_types_in_a_field_and_opens_find_elsewhere(app):
     async with app.run_test(size=(120, 36)) as pilot:
         await app.screen.open_op("onto.task.create")
-        await settle(pilot)
-        assert isinstance(app.focused, Input) and not app.focused.value
-        await pilot.press("slash")
-        await settle(pilot)
-        assert isinstance(app.screen, JumpScreen), "/ in an empty field opens Find"
-        await pilot.press("escape")
         await settle(pilot)
         field = app.screen.query_one(CallBuilder)
         title = next(f for f in field.query(FormField) if f.slot.path == ("title",))
@@ -70,6 +65,12 @@ async def test_slash_opens_find_from_an_empty_field_and_types_in_a_filled_one(ap
         await pilot.press("ctrl+f")
         await settle(pilot)
         assert isinstance(app.screen, JumpScreen), "ctrl+f opens Find even while typing"
+        await pilot.press("escape")
+        await settle(pilot)
+        app.screen.query_one(OpTree).focus()
+        await pilot.press("slash")
+        await settle(pilot)
+        assert isinstance(app.screen, JumpScreen), "/ opens Find from the tree"
 
 
 async def test_back_returns_to_the_call_being_built_after_following_an_entity(app):
@@ -264,3 +265,25 @@ async def test_the_form_shows_its_inputs_at_every_size(app, size):
         assert len(inputs) >= 2, f"at {size} the form shows {len(inputs)} inputs"
         footer_keys = {b.binding.action for b in app.screen.active_bindings.values() if b.binding.show}
         assert "app.quit" in footer_keys
+
+
+async def test_a_slash_typed_quickly_into_a_field_types_a_slash(app):
+    """Keys that arrive together reach the app before the field has taken the first: "/" must not
+    be judged on a value that is about to change. In a text field "/" always types (ctrl+f finds)."""
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.screen.open_op("onto.task.create")
+        await settle(pilot)
+        title = next(f for f in app.screen.query_one(CallBuilder).query(FormField) if f.slot.path == ("title",))
+        title.focus_input()
+        await settle(pilot)
+        for key, char in (("a", "a"), ("slash", "/"), ("b", "b"), ("slash", "/")):
+            app._driver.send_message(events.Key(key, char))
+        await settle(pilot)
+        assert isinstance(app.screen, ExplorerScreen), "a slash typed after a letter does not open Find"
+        assert app.screen.call_args["title"] == "a/b/"
+        box = next(i for i in app.screen.query_one(CallBuilder).query(Input) if not i.value)
+        box.focus()
+        await settle(pilot)
+        await pilot.press("slash")
+        await settle(pilot)
+        assert isinstance(app.screen, ExplorerScreen) and box.value == "/", "a path or URL may begin with a slash"

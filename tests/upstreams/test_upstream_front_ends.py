@@ -97,6 +97,10 @@ async def test_the_flow_from_the_explorer(config, db):
             await pilot.press("f5")
             await wait_until(pilot, lambda: (screen.query_one(ResultView).envelope or {}).get("meta", {}).get("dry_run_kind") == "preview")
             assert names(gw) == []
+            await settle(pilot)
+            request = str(screen.query_one("#result-http").render())
+            assert screen.query_one("#http-heading").display and str(screen.query_one("#http-heading").render()) == "Request (not sent)"
+            assert "tools/call" in request and "create_entities" in request, "the result shows what F6 would send, as the confirmation does"
             # F6: writes are off, so the explorer asks to turn them on, then shows what will be sent.
             await pilot.press("f6")
             await wait_until(pilot, lambda: isinstance(app.screen, AllowWriteScreen))
@@ -116,5 +120,27 @@ async def test_the_flow_from_the_explorer(config, db):
             app.screen.query_one("#elicit-name").value = "Ada Lovelace"
             await pilot.click("#elicit-send")
             await wait_until(pilot, lambda: "Ada Lovelace" in json.dumps((screen.query_one(ResultView).envelope or {}).get("result")), timeout=15)
+    finally:
+        gw.close()
+
+
+@pytest.mark.anyio
+async def test_a_form_that_starts_as_an_empty_list_focuses_its_add_button(config, db):
+    """memory.entity.create is one required list of objects: opening it left the focus in the tree."""
+    from textual.widgets import Button
+
+    gw = gateway(config, db)
+    app = make_app(gw, "upstreams")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await app.screen.open_op("memory.entity.create")
+            await settle(pilot)
+            assert isinstance(app.focused, Button) and "add" in app.focused.classes, app.focused
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.press(*"Ada")
+            await settle(pilot)
+            assert app.screen.call_args["entities"][0]["name"] == "Ada", "Enter added an item and focused its first field"
     finally:
         gw.close()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from .._keys import key_label
 from ..widgets.collection_browser import CollectionBrowser
@@ -63,22 +63,6 @@ class ExplorerMoves:
 
         self.app.push_screen(JumpScreen(paths), chosen)  # type: ignore[attr-defined]
 
-    def action_find_from_slash(self) -> None:
-        self.action_find()
-
-    def slash_opens_find(self) -> bool:
-        """``/`` types a slash into a field that holds text (a path, a URL); anywhere else it opens Find."""
-        focused = self.app.focused  # type: ignore[attr-defined]
-        if isinstance(focused, Input):
-            return not focused.value
-        if not self.panes_mounted:  # type: ignore[attr-defined]
-            return True  # the explorer's only text area (the raw JSON) is in the Build pane, whose code comes with it
-        from textual.widgets import TextArea
-
-        if isinstance(focused, TextArea):
-            return not focused.text.strip() or focused.text.strip() == "{}"
-        return True
-
     # -- back -------------------------------------------------------------------------------
 
     def remember_place(self, envelope: dict[str, Any] | None) -> None:
@@ -96,7 +80,7 @@ class ExplorerMoves:
         place = self.back_stack.pop()
         if await self.open_op(place.op, place.args, tab="build"):  # type: ignore[attr-defined]
             if place.envelope is not None:
-                self.query_one("#result-view").show(place.envelope)  # type: ignore[attr-defined]
+                self.query_one("#result-view").show(place.envelope, from_store=self.from_store(place.envelope))  # type: ignore[attr-defined]
             self.notify(f"Back to {place.op}", timeout=2, markup=False)  # type: ignore[attr-defined]
         self.show_breadcrumb()
 

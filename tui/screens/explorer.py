@@ -260,8 +260,6 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """F5 and F6 are shown disabled for an op that nothing can run here; Back only when there is a way back."""
-        if action == "find_from_slash":
-            return self.slash_opens_find()
         if action == "back":
             return bool(self.back_stack)
         if action in ("dry_run", "run") and not self.query_one(CollectionBrowser).has_focus:
@@ -354,8 +352,13 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
     def show_result(self, envelope: dict[str, Any]) -> None:
         self.after_panes(lambda: self._show_result(envelope))
 
+    def from_store(self, envelope: dict[str, Any]) -> bool:
+        """Whether the op that answered ran on the store: only then are the ids it names entities a get op opens."""
+        record = self.gateway.registry.get(str(envelope.get("op") or ""))
+        return record is None or record.binding.kind == "store"
+
     def _show_result(self, envelope: dict[str, Any]) -> None:
-        self.result_view.show(envelope)
+        self.result_view.show(envelope, from_store=self.from_store(envelope))
         self._show_tab("result")
         if envelope.get("ok"):
             dry = " (dry-run)" if (envelope.get("meta") or {}).get("dry_run") else ""
@@ -370,6 +373,9 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
     def on_entity_links_entity_chosen(self, event: EntityLinks.EntityChosen) -> None:
         self.open_entity(event.id, event.kind)
+
+    def on_entity_links_id_chosen(self, event: EntityLinks.IdChosen) -> None:
+        self.copy_call(event.id, "an id from the answer")
 
     def _get_op(self, kind: str | None) -> str | None:
         op = f"onto.{kind}.get"

@@ -303,12 +303,18 @@ class CallForm(VerticalScroll):
         self.show_errors(self._errors)
 
     def focus_first_needed(self) -> bool:
-        """Focus the first required field that has no value yet, or the first field."""
+        """Focus the first required field that has no value yet, or the first field, or (a form that
+        starts as an empty list: "+ add") its first control: never leave the focus in the tree."""
         for leaf in self._leaves:
             field = self._by_path.get(leaf.path)
             if (field.slot.spec.required and field.is_empty) if field is not None else needs_value(leaf, self.args):
                 return self.focus_path(leaf.path)
-        return self.focus_path(())
+        if self.focus_path(()):
+            return True
+        control = next((w for w in self.query("*") if w.focusable), None)
+        if control is not None:
+            control.focus()
+        return control is not None
 
     def focus_path(self, path: Path) -> bool:
         """Focus the input at ``path`` (or the first one under it); one not mounted yet is mounted first."""

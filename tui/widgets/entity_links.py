@@ -1,4 +1,4 @@
-"""The entities a call touched (``meta.entities``), as a list that opens the one chosen."""
+"""The ids a call's answer names (``meta.entities``), as a list: a store entity opens, an upstream's id is copied."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from textual.widgets.option_list import Option
 
 
 class EntityLinks(OptionList):
-    """The parent calls :meth:`show`; Enter (or a click) posts :class:`EntityChosen`."""
+    """The parent calls :meth:`show`; Enter (or a click) posts :class:`EntityChosen` for a store
+    entity, or :class:`IdChosen` for an id an upstream answered with (no get op of ours opens it)."""
 
     DEFAULT_CSS = """
     EntityLinks { height: auto; max-height: 8; border: none; padding: 0 1; }
@@ -24,15 +25,27 @@ class EntityLinks(OptionList):
         id: str
         kind: str | None
 
+    @dataclass
+    class IdChosen(Message):
+        """Copy this id (it came from an upstream's answer)."""
+
+        id: str
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._kinds: dict[str, str | None] = {}
+        self.opens = True
 
-    def show(self, entities: list[tuple[str, str | None, str]]) -> None:
+    def show(self, entities: list[tuple[str, str | None, str]], *, opens: bool = True) -> None:
+        """``opens``: the ids are store entities, which Enter opens; otherwise Enter copies the id."""
         self.clear_options()
+        self.opens = opens
         self._kinds = {i: k for i, k, _ in entities}
         for entity_id, kind, name in entities:
-            label = Text.assemble(("→ ", "bold"), (f"{kind or 'entity'} ", "italic"), entity_id, (f"  {name}" if name else "", "bold"))
+            if opens:
+                label = Text.assemble(("→ ", "bold"), (f"{kind or 'entity'} ", "italic"), entity_id, (f"  {name}" if name else "", "bold"))
+            else:
+                label = Text.assemble(("· ", "dim"), entity_id, (f"  {name}" if name else "", "bold"))
             self.add_option(Option(label, id=entity_id))
         self.display = bool(entities)
 
@@ -44,4 +57,7 @@ class EntityLinks(OptionList):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         entity_id = event.option.id or ""
-        self.post_message(self.EntityChosen(entity_id, self._kinds.get(entity_id)))
+        if self.opens:
+            self.post_message(self.EntityChosen(entity_id, self._kinds.get(entity_id)))
+        else:
+            self.post_message(self.IdChosen(entity_id))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding
 from textual.reactive import var
@@ -21,7 +22,9 @@ class KeyFooter(Footer):
     once that frame is out, not in the middle of it (a footer is about 20 widgets).
 
     Keys stay in the order the screen declares them, wherever the keymap moved them:
-    Textual puts a remapped key last, past the edge of an 80-column footer.
+    Textual puts a remapped key last, past the edge of an 80-column footer. The screen
+    declares its keys most needed first; the footer shows the first ones that fit whole
+    and leaves the rest to F1, instead of cutting a key in half at the palette's edge.
     """
 
     held: var[bool] = var(False)
@@ -37,6 +40,11 @@ class KeyFooter(Footer):
         if not screen.app.app_focus or self._pending:
             return
         if self.is_attached and screen is self.screen:
+            self._pending = True
+            self.call_after_refresh(self._recompose_if_changed)
+
+    def on_resize(self) -> None:
+        if self.is_attached and not self._pending:
             self._pending = True
             self.call_after_refresh(self._recompose_if_changed)
 
@@ -62,7 +70,7 @@ class KeyFooter(Footer):
         return tuple(
             (binding.key, app.get_key_display(binding), binding.description, binding.action, binding.show,
              binding.group, binding.tooltip, enabled, tooltip)
-            for _, binding, enabled, tooltip in self._in_declared_order()
+            for _, binding, enabled, tooltip in self._that_fit()
         ) + (self.show_command_palette, app.ENABLE_COMMAND_PALETTE)
 
     def _in_declared_order(self) -> list[ActiveBinding]:
@@ -81,16 +89,38 @@ class KeyFooter(Footer):
 
         return [b for _, b in sorted(enumerate(active), key=place)]
 
-    def compose(self) -> ComposeResult:
-        """:meth:`Footer.compose` for ungrouped keys (the explorer groups none), in declared order."""
-        if not self._bindings_ready:
-            return
+    def _that_fit(self) -> list[ActiveBinding]:
+        """The keys to show, one per action, in declared order: as many as fit whole beside the palette key."""
         first_of_action: dict[str, ActiveBinding] = {}
         for active in self._in_declared_order():
             if active.binding.show:
                 first_of_action.setdefault(active.binding.action, active)
-        self.styles.grid_size_columns = len(first_of_action)
-        for _, binding, enabled, tooltip in first_of_action.values():
+        shown = list(first_of_action.values())
+        if not self.size.width:
+            return shown  # not laid out yet: the resize that follows fits them
+        room = self.size.width - self._palette_width()
+        for count, (_, binding, _, _) in enumerate(shown):
+            # A compact key is "KEY DESCRIPTION" and a one-column gap; the last one's gap may touch the palette.
+            room -= cell_len(self.app.get_key_display(binding)) + 1 + cell_len(binding.description) + 1
+            if room < -1:
+                return shown[:count]
+        return shown
+
+    def _palette_width(self) -> int:
+        palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if palette is None or not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE):
+            return 0
+        binding = palette.binding
+        # Its left border, "KEY DESCRIPTION", and the one-column gap every compact key keeps on its right.
+        return 1 + cell_len(self.app.get_key_display(binding)) + 1 + cell_len(binding.description) + 1
+
+    def compose(self) -> ComposeResult:
+        """:meth:`Footer.compose` for ungrouped keys (the explorer groups none), in declared order, as many as fit."""
+        if not self._bindings_ready:
+            return
+        shown = self._that_fit()
+        self.styles.grid_size_columns = len(shown)
+        for _, binding, enabled, tooltip in shown:
             yield FooterKey(
                 binding.key, self.app.get_key_display(binding), binding.description, binding.action,
                 disabled=not enabled, tooltip=tooltip,

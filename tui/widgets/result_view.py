@@ -16,6 +16,10 @@ from .diff_view import DiffView
 from .entity_links import EntityLinks
 
 
+ENTITIES_HEADING = "Entities touched (Enter opens one)"
+IDS_HEADING = "Ids in the answer (Enter copies one)"
+
+
 class ResultView(VerticalScroll):
     """The parent calls :meth:`show` with an envelope; entity links post ``EntityLinks.EntityChosen``."""
 
@@ -39,7 +43,7 @@ class ResultView(VerticalScroll):
         yield Static("", id="result-http")
         yield Label("Changes", classes="result-heading", id="diff-heading")
         yield DiffView(id="result-diff")
-        yield Label("Entities touched (Enter opens one)", classes="result-heading", id="entities-heading")
+        yield Label(ENTITIES_HEADING, classes="result-heading", id="entities-heading")
         yield EntityLinks(id="result-entities")
         yield Label("Envelope", classes="result-heading", id="envelope-heading")
         yield Static("", id="result-json")
@@ -61,6 +65,9 @@ class ResultView(VerticalScroll):
         heading, shown = "", ""
         if isinstance(preview, dict) and "method" in preview:
             heading, shown = "Request (not sent)", render_request(preview, palette)
+        elif isinstance(preview, dict):
+            # An MCP upstream cannot rehearse a call: the request it would get, as the confirmation shows it.
+            heading, shown = "Request (not sent)", json_syntax(preview, palette)
         elif response is not None:
             heading, shown = "Response", render_response(*response, palette)
         self.query_one("#http-heading", Label).update(heading)
@@ -68,7 +75,9 @@ class ResultView(VerticalScroll):
         for selector in ("#http-heading", "#result-http"):
             self.query_one(selector).display = bool(heading)
 
-    def show(self, envelope: dict[str, Any]) -> None:
+    def show(self, envelope: dict[str, Any], *, from_store: bool = True) -> None:
+        """``from_store``: the op ran on the store, so the ids it names are entities that open; an
+        upstream's answer (HTTP, MCP, a tool folder) names ids of its own, listed to copy."""
         self.envelope = envelope
         palette = Palette.of(self.app)
         meta = envelope.get("meta") or {}
@@ -96,7 +105,8 @@ class ResultView(VerticalScroll):
         view = self.query_one(DiffView)
         view.names = names
         view.diff = diff
-        self.query_one(EntityLinks).show(entities)
+        self.query_one(EntityLinks).show(entities, opens=from_store)
+        self.query_one("#entities-heading", Label).update(ENTITIES_HEADING if from_store else IDS_HEADING)
         self.query_one("#result-json", Static).update(json_syntax(envelope, palette))
         self._toggle(diff is not None and (not diff_is_empty(diff) or bool(meta.get("dry_run"))), bool(entities), True)
         self.scroll_home(animate=False)
