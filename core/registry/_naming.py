@@ -73,7 +73,22 @@ def words_of(name: str) -> list[str]:
     return [w.lower() for w in _NON_WORD.split(spaced) if w]
 
 
+# Plurals the suffix rules below get wrong ("shelves" -> "shelve", "statuses" -> "statuse"). Whole words only:
+# as a suffix "lives" would make "olives" an "olife". Adding one renames the ops of catalogues that use it.
+_IRREGULAR_PLURALS = {
+    "aliases": "alias", "analyses": "analysis", "appendices": "appendix", "bonuses": "bonus", "buses": "bus",
+    "calves": "calf", "campuses": "campus", "children": "child", "crises": "crisis", "criteria": "criterion",
+    "diagnoses": "diagnosis", "halves": "half", "hypotheses": "hypothesis", "indices": "index", "knives": "knife",
+    "leaves": "leaf", "lives": "life", "loaves": "loaf", "matrices": "matrix", "men": "man", "mice": "mouse",
+    "people": "person", "quizzes": "quiz", "scarves": "scarf", "selves": "self", "shelves": "shelf",
+    "statuses": "status", "theses": "thesis", "thieves": "thief", "vertices": "vertex", "viruses": "virus",
+    "wives": "wife", "wolves": "wolf", "women": "woman",
+}
+
+
 def singular(word: str) -> str:
+    if word in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[word]
     if len(word) <= 3 or word.endswith(("ss", "us", "is", "ics", "news", "data")):
         return word
     if word.endswith("ies"):

@@ -102,3 +102,10 @@ def test_words_and_singulars():
     assert [singular(w) for w in ("issues", "categories", "branches", "status", "analysis", "news")] == [
         "issue", "category", "branch", "status", "analysis", "news",
     ]
+
+
+def test_irregular_plurals_name_their_entity():
+    # An OpenAPI path /shelves/{shelfId} was named lib.shelve.get; /statuses gave "statuse".
+    assert [singular(w) for w in ("shelves", "statuses", "aliases", "people", "indices", "leaves", "archives", "drives")] == [
+        "shelf", "status", "alias", "person", "index", "leaf", "archive", "drive",
+    ]
