@@ -123,13 +123,20 @@ def _error_parts(envelope: dict[str, Any], help_command: str, enable_writes: str
     return parts
 
 
+def _result_part(result: Any, meta: dict[str, Any]) -> Part:
+    # An HTTP answer without a body (204, or a 202 with nothing to say) is a result of None: "null" read as a value.
+    if result is None and isinstance(meta.get("http"), dict) and not meta.get("dry_run"):
+        return _line("(the answer has no body)", "dim")
+    return json_block(result)
+
+
 def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help", enable_writes: str = "--allow-write") -> list[Part]:
     """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``),
     ``enable_writes`` how it turns writes on (the REPL says ``set writes on``)."""
     meta = envelope.get("meta") or {}
     parts: list[Part] = []
     if envelope.get("ok"):
-        parts += [_status(envelope, meta), json_block(envelope.get("result"))]
+        parts += [_status(envelope, meta), _result_part(envelope.get("result"), meta)]
         if meta.get("diff") is not None:
             parts += [_line("diff", "bold"), *(diff_parts(meta["diff"], meta.get("names")) or [NO_CHANGES])]
         if meta.get("preview") is not None:

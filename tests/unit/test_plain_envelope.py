@@ -24,6 +24,7 @@ ENVELOPES = {
     "dry-run with diff": {"op": "onto.task.update", "ok": True, "result": TASK, "meta": {"dry_run": True, "diff": DIFF, "state_digest": "sd_1", "latency_ms": 1}},
     "empty diff": {"op": "onto.task.update", "ok": True, "result": {}, "meta": {"dry_run": True, "diff": {}, "state_digest": "sd_2"}},
     "preview": {"op": "api.thing.get", "ok": True, "result": None, "meta": {"dry_run": True, "dry_run_kind": "preview", "preview": {"method": "GET", "url": "https://example.org/a"}, "http": {"status": 200}}},
+    "HTTP 204": {"op": "api.thing.delete", "ok": True, "result": None, "meta": {"http": {"status": 204}, "latency_ms": 4}},
     "replay with warnings": {"op": "onto.task.create", "ok": True, "result": TASK, "meta": {"idempotent_replay": True, "warnings": ["slow", "old"]}},
     "validation error": {"op": "onto.task.get", "ok": False, "error": {"code": "VALIDATION_ERROR", "message": "missing required argument 'id' (string)", "help_path": "onto.task.get",
                                                                       "details": {"field_errors": [{"field": "args.id", "message": "missing required argument 'id'"}], "usage": "exec onto.task.get id=<id>", "example": {"id": "t1"}, "suggestions": ["onto.task.list"]}}},
@@ -81,3 +82,11 @@ def test_plain_only_where_rich_writes_no_codes_and_at_its_width(stream, environ,
         assert rich.color_system is None and not rich.is_terminal and rich.width == width
     if stream is _Pipe and environ in ({}, {"COLUMNS": "120"}, {"FORCE_COLOR": ""}, {"TTY_COMPATIBLE": "0"}, {"NO_COLOR": "1"}):
         assert width is not None  # the usual pipe is written without rich
+
+
+def test_an_http_answer_without_a_body_says_so_instead_of_null():
+    text = plain_text(envelope_parts(ENVELOPES["HTTP 204"]), 80)
+    assert "(the answer has no body)" in text and "null" not in text
+    # A preview sent nothing: it has no answer to describe, and a tool's own null stays null.
+    assert "no body" not in plain_text(envelope_parts(ENVELOPES["preview"]), 80)
+    assert "null" in plain_text(envelope_parts(ENVELOPES["no meta"]), 80)
