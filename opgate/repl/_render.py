@@ -62,10 +62,14 @@ SHOWN_FIELD_ERRORS = 2
 
 
 def short_error(envelope: dict[str, Any]) -> RenderableType:
-    """``CODE op: message`` (or the count of bad fields), the first field errors, where to read more: three lines."""
+    """``CODE op: message`` (a refusal's count of bad fields), the first field errors, where to read more: three lines.
+
+    Only a refusal of the arguments is headed by its count; another error that names a field (a handler's
+    CONFLICT) keeps its own message, which says what went wrong.
+    """
     error = envelope.get("error") or {}
     field_errors = (error.get("details") or {}).get("field_errors") or []
-    if field_errors:
+    if field_errors and error.get("code") == "VALIDATION_ERROR":
         count = len(field_errors)
         message = f"{count} problem{'s' if count > 1 else ''} with the arguments"
     else:

@@ -235,3 +235,24 @@ def test_a_list_answer_prints_as_a_table_with_its_count_not_a_json_stub():
     shown = console.file.getvalue()
     assert '"rows"' not in shown and "{" not in shown, shown
     assert shown.splitlines()[0].startswith("ok  pets.pet.find") and "1 row" in shown and "Rex" in shown, shown
+
+
+def test_a_handler_error_naming_a_field_keeps_its_own_message():
+    """A handler's CONFLICT with a field read '1 problem with the arguments', hiding what the handler said."""
+    import io
+
+    from rich.console import Console
+
+    from opgate.repl._render import render_call
+
+    conflict = {"op": "shop.order.create", "ok": False, "error": {"code": "CONFLICT", "message": "order 17 is already paid", "help_path": "shop.order.create",
+                                                                  "details": {"field_errors": [{"field": "args.order", "message": "already paid"}]}}}
+    refusal = {"op": "onto.task.get", "ok": False, "error": {"code": "VALIDATION_ERROR", "message": "1 problem with the arguments of onto.task.get: missing id",
+                                                             "details": {"field_errors": [{"field": "args.id", "message": "missing required argument 'id'"}]}}}
+    shown = []
+    for envelope in (conflict, refusal):
+        console = Console(file=io.StringIO(), width=100, color_system=None)
+        console.print(render_call(envelope, "table"))
+        shown.append(console.file.getvalue())
+    assert shown[0].splitlines()[0] == "CONFLICT shop.order.create: order 17 is already paid" and "args.order: already paid" in shown[0], shown[0]
+    assert shown[1].splitlines()[0] == "VALIDATION_ERROR onto.task.get: 1 problem with the arguments", shown[1]
