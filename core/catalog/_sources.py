@@ -36,6 +36,8 @@ class CatalogLoad:
     problems: list[LoadProblem] = field(default_factory=list)
     # For an OpenAPI document: the API its ops run against (opgate.core.catalog.openapi.HttpApi).
     http_api: Any = None
+    # What the source says it is (an OpenAPI document's info.title and description), for its group's summary.
+    title: str = ""
     checked: bool = False
     """True when every parameters schema is known to pass the registry's check
     unchanged and without findings (the built-in catalogue: a test proves it),
@@ -71,7 +73,23 @@ def _openapi_load(document: OpenApiDocument, namespace: str, policies: Mapping[s
     from .openapi import read_openapi
 
     tools, problems, api = read_openapi(document, namespace, (policies or {}).get(namespace))
-    return CatalogLoad(document.source, namespace, tools, problems, http_api=api)
+    return CatalogLoad(document.source, namespace, tools, problems, http_api=api, title=_document_title(document.data))
+
+
+# A group's summary is one line of help: the document's own words, cut to this many characters.
+_TITLE_CHARS = 160
+
+
+def _document_title(data: Any) -> str:
+    """``info.title``, and the first sentence of ``info.description``: "Twilio - Api: This is the public Twilio REST API."."""
+    info = data.get("info") if isinstance(data, dict) else None
+    if not isinstance(info, dict):
+        return ""
+    title = info.get("title") if isinstance(info.get("title"), str) else ""
+    description = info.get("description") if isinstance(info.get("description"), str) else ""
+    first_sentence = re.split(r"(?<=[.!?])\s|\n", description.strip(), maxsplit=1)[0] if description.strip() else ""
+    text = " ".join(f"{title.strip()}: {first_sentence}".strip(": ").split())
+    return text if len(text) <= _TITLE_CHARS else text[: _TITLE_CHARS - 1].rstrip() + "…"
 
 
 def load_openapi_file(path: Path, namespace: str | None = None, policies: Mapping[str, ApiPolicy] | None = None) -> CatalogLoad:

@@ -99,7 +99,7 @@ def _source_summaries(loads: list[CatalogLoad]) -> dict[str, str]:
     for load in loads:
         if load.namespace and load.tools:
             name = load.source.replace("\\", "/").rsplit("/", 1)[-1]
-            summaries.setdefault(load.namespace, f"Tools from {name}.")
+            summaries.setdefault(load.namespace, f"{load.title} ({name})" if load.title else f"Tools from {name}.")
     return summaries
 
 

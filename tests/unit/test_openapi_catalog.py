@@ -123,3 +123,20 @@ def test_loading_never_touches_the_network(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     assert len(build_registry(load_catalog(_document("twilio_events_v1.json")))) > 0
+
+
+def test_a_document_group_is_summed_up_in_the_document_s_own_words(twilio, tmp_path):
+    """The group's summary was "Tools from twilio_api_v2010.json."; the document says what the API is."""
+    assert twilio.group_summaries["twilio_api_v2010"] == "Twilio - Api: This is the public Twilio REST API. (twilio_api_v2010.json)"
+    # A title alone, a long description cut to one line, and none at all.
+    for info, expected in (
+        ({"title": "Library"}, "Library (lib.json)"),
+        ({"title": "Library", "description": "Shelves and books.\nMore words " * 40}, "Library: Shelves and books. (lib.json)"),
+        ({"title": "x" * 400}, "x" * 159 + "… (lib.json)"),
+        ({}, "Tools from lib.json."),
+    ):
+        document = {"openapi": "3.0.3", "info": {"version": "1", **info}, "servers": [{"url": "http://127.0.0.1:9"}],
+                    "paths": {"/books": {"get": {"operationId": "listBooks", "responses": {"200": {"description": "ok"}}}}}}
+        path = tmp_path / "lib.json"
+        path.write_text(json.dumps(document))
+        assert build_registry(load_catalog(path)).group_summaries["lib"] == expected
