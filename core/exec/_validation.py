@@ -158,9 +158,42 @@ def _generic(error: ValidationError) -> dict[str, Any]:
     return row
 
 
+def _tagged_variant_errors(error: ValidationError) -> list[ValidationError] | None:
+    """For a oneOf/anyOf that no variant matched: the errors of the one variant the value's tag picks, if one does.
+
+    A variant is ruled out by its tag when one of its errors is a ``const`` or
+    ``enum`` failure on a property of the value itself (``kind: "card"``
+    against ``kind: "bank"``). When every variant failed and all but one were
+    ruled out so, the value meant that one, and its own errors say what to fix;
+    otherwise (no tags, several left, or more than one variant matched) None,
+    and the shapes are named as a whole. ``$ref`` variants need no resolving:
+    only the errors are read.
+    """
+    variants = error.validator_value
+    if error.validator not in ("oneOf", "anyOf") or not isinstance(error.instance, dict) or not isinstance(variants, list):
+        return None
+    by_variant: dict[Any, list[ValidationError]] = {}
+    for sub in error.context or ():
+        if sub.relative_schema_path:
+            by_variant.setdefault(sub.relative_schema_path[0], []).append(sub)
+    if len(by_variant) != len(variants):  # a variant matched (oneOf: more than one did): nothing to pick
+        return None
+    left = [subs for subs in by_variant.values() if not any(s.validator in ("const", "enum") and len(s.relative_path) == 1 for s in subs)]
+    return left[0] if len(left) == 1 and len(left) < len(variants) else None
+
+
+def _with_tagged_variants(errors: list[ValidationError]) -> list[ValidationError]:
+    """``errors``, each oneOf/anyOf whose tag picks a variant replaced by that variant's errors."""
+    out: list[ValidationError] = []
+    for error in errors:
+        chosen = _tagged_variant_errors(error)
+        out += _with_tagged_variants(chosen) if chosen is not None else [error]
+    return out
+
+
 def field_errors_of(errors: list[ValidationError]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    for error in errors:
+    for error in _with_tagged_variants(errors):
         if error.validator == "additionalProperties":
             rows += _unknown_properties(error)
         elif error.validator == "required":
@@ -248,5 +281,5 @@ class ArgumentValidator:
             return [], ""
         from .._jsonschema import best_match
 
-        headline = _plain_message(best_match(errors))
-        return field_errors_of(errors), headline
+        # A tagged variant's own errors first: best_match would look into every variant and may name another's tag.
+        return field_errors_of(errors), _plain_message(best_match(_with_tagged_variants(errors)))

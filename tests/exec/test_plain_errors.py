@@ -42,3 +42,42 @@ def test_types_and_ranges_read_as_words(gw: Gateway) -> None:
     assert "9 is too large; expected at most 5" in messages
     messages = " | ".join(_messages(gw.exec("onto.task.list", {"limit": "ten"})))
     assert '"ten" is text; expected a whole number' in messages
+
+
+
+def _payment_op(tmp_path: Path, variants: list):
+    """An op of a catalogue file whose argument is one of several tagged shapes."""
+    import json
+
+    from opgate.core.catalog import load_catalog
+    from opgate.core.registry import build_registry
+
+    tool = {"name": "pay_invoice", "description": "Pay an invoice by card or by bank transfer.",
+            "inputSchema": {"type": "object", "required": ["payment"], "properties": {"payment": {"oneOf": variants}},
+                            "$defs": {"bank": {"type": "object", "required": ["kind", "iban"],
+                                               "properties": {"kind": {"enum": ["bank"]}, "iban": {"type": "string", "minLength": 15}}}}}}
+    path = tmp_path / "billing.json"
+    path.write_text(json.dumps({"tools": [tool]}))
+    (record,) = build_registry(load_catalog(path))
+    return record
+
+
+CARD = {"type": "object", "required": ["kind", "number", "expiry"],
+        "properties": {"kind": {"const": "card"}, "number": {"type": "string", "pattern": "^[0-9]{12,19}$"}, "expiry": {"type": "string"}}}
+
+
+@pytest.mark.parametrize("bank", [{"$ref": "#/$defs/bank"}, {"type": "object", "required": ["kind", "iban"], "properties": {"kind": {"const": "bank"}, "iban": {"type": "string", "minLength": 15}}}])
+def test_a_tagged_shape_says_what_its_own_variant_lacks(tmp_path: Path, bank: dict) -> None:
+    """A value whose tag picks one variant of a oneOf was told only 'matches none of the accepted shapes'."""
+    from opgate.core.exec._validation import ArgumentValidator
+
+    record, validator = _payment_op(tmp_path, [CARD, bank]), ArgumentValidator()
+    rows, headline = validator.check(record, {"payment": {"kind": "card", "number": "4111"}})
+    assert {(row["field"], row["code"]) for row in rows} == {("args.payment.expiry", "missing_required"), ("args.payment.number", "pattern_mismatch")}, rows
+    assert "accepted shapes" not in headline and "is not one of" not in headline, headline
+    (row,), headline = validator.check(record, {"payment": {"kind": "bank", "iban": "DE89"}})
+    assert row["field"] == "args.payment.iban" and row["code"] == "invalid_length" and headline == row["message"], (row, headline)
+    # No tag that matches (or none at all): the shapes are named as before, nothing is guessed.
+    for payment in ({"kind": "cash"}, {"number": "4111"}):
+        (row,), _ = validator.check(record, {"payment": payment})
+        assert row["field"] == "args.payment" and row["code"] == "no_matching_variant", row
