@@ -37,6 +37,46 @@ def type_label(schema: dict[str, Any], root: dict[str, Any]) -> str:
     return str(kind) if kind else "any"
 
 
+# An argument of several object shapes lists at most this many, each naming at most SHAPE_NAMES of its fields.
+SHAPES_LIMIT = 8
+SHAPE_NAMES = 6
+
+
+def _tag(schema: dict[str, Any]) -> tuple[str, Any] | None:
+    """The property (and its one allowed value) that tells a shape apart: ``("kind", "card")``; None when none does."""
+    for name, prop in (schema.get("properties") or {}).items():
+        if isinstance(prop, dict):
+            value = prop["const"] if "const" in prop else prop["enum"][0] if isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1 else None
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                return name, value
+    return None
+
+
+def object_shapes(schema: dict[str, Any], root: dict[str, Any]) -> list[str]:
+    """The object variants of a oneOf/anyOf in a line each: ``kind=card: needs number, expiry``.
+
+    Compact help gives an argument a type only; for one of several shapes
+    that said "object" and left a caller to guess which fields each needs.
+    Empty unless some variant is an object with fields (``string|null`` needs no list).
+    """
+    variants = next((schema[c] for c in ("oneOf", "anyOf") if isinstance(schema.get(c), list)), None)
+    if not variants:
+        return []
+    resolved = [_resolve(v, root) for v in variants if isinstance(v, dict)]
+    if not any(v.get("properties") or v.get("required") for v in resolved):
+        return []
+    lines = []
+    for variant in resolved[:SHAPES_LIMIT]:
+        tag = _tag(variant)
+        needed = [str(n) for n in variant.get("required") or [] if tag is None or n != tag[0]]
+        fields = ", ".join(needed[:SHAPE_NAMES]) + (", …" if len(needed) > SHAPE_NAMES else "")
+        words = f"needs {fields}" if fields else "no field required"
+        lines.append(f"{tag[0]}={tag[1]}: {words}" if tag else f"{type_label(variant, root)}: {words}")
+    if len(resolved) > SHAPES_LIMIT:
+        lines.append(f"{len(resolved) - SHAPES_LIMIT} more shapes: the schema lists them")
+    return lines
+
+
 def describe_args(parameters: dict[str, Any], *, description_limit: int | None) -> list[dict[str, Any]]:
     """One row per top-level argument: required ones first, then the rest in schema order."""
     properties = parameters.get("properties") or {}
@@ -48,6 +88,9 @@ def describe_args(parameters: dict[str, Any], *, description_limit: int | None) 
         for key in ("default", "enum", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
             if key in schema and not (key == "format" and row["type"] == schema[key]):
                 row[key] = schema[key]
+        shapes = object_shapes(schema, parameters)
+        if shapes:
+            row["shapes"] = shapes
         description = (schema.get("description") or "").strip()
         if description:
             if description_limit and len(description) > description_limit:

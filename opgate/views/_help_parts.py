@@ -128,6 +128,8 @@ def _args_table(args: list[dict[str, Any]]) -> TableBlock:
         description = arg.get("description", "")
         if arg.get("enum"):
             description = f"{description} [{', '.join(map(str, arg['enum']))}]".strip()
+        if arg.get("shapes"):
+            description = f"{description} one of: {'; '.join(map(str, arg['shapes']))}".strip()
         default = json.dumps(arg["default"]) if "default" in arg else ""
         rows.append((_plain(arg["name"], "bold" if arg["required"] else ""), _plain(arg["type"]), "yes" if arg["required"] else "", _plain(default), _plain(description)))
     return TableBlock(tuple(Column(name) for name in ("arg", "type", "req", "default", "description")), tuple(rows))

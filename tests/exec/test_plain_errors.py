@@ -81,3 +81,25 @@ def test_a_tagged_shape_says_what_its_own_variant_lacks(tmp_path: Path, bank: di
     for payment in ({"kind": "cash"}, {"number": "4111"}):
         (row,), _ = validator.check(record, {"payment": payment})
         assert row["field"] == "args.payment" and row["code"] == "no_matching_variant", row
+
+
+def test_help_lists_the_shapes_a_tagged_argument_takes(tmp_path: Path) -> None:
+    """Compact help said only 'object' for a oneOf of shapes, while the refusal sent the caller to help for them."""
+    from opgate.core.registry import Registry
+    from opgate.views import render_help
+
+    record = _payment_op(tmp_path, [CARD, {"$ref": "#/$defs/bank"}, {"type": "null"}])
+    gw = Gateway(registry=Registry([record]), db_path=tmp_path / "w.db")
+    try:
+        help_payload = gw.help(record.op)
+        (row,) = help_payload["args"]
+        assert row["shapes"] == ["kind=card: needs number, expiry", "kind=bank: needs iban", "null: no field required"], row
+        import io
+
+        from rich.console import Console
+
+        console = Console(file=io.StringIO(), width=200, color_system=None)
+        console.print(render_help(help_payload))
+        assert "one of: kind=card: needs number, expiry; kind=bank: needs iban" in console.file.getvalue()
+    finally:
+        gw.close()
