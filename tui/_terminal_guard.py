@@ -16,8 +16,10 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual.strip import Strip
 
-# C0 controls (newlines and tabs never reach a strip's text), DEL, and the C1 controls (U+009B is a CSI to some terminals).
-_DROPPED = dict.fromkeys([*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)])
+# C0 controls (newlines and tabs never reach a strip's text), DEL, the C1 controls (U+009B is a CSI to some terminals),
+# and the bidirectional controls (U+202E shows what follows reversed). All are zero cells wide to Textual.
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_DROPPED = dict.fromkeys([*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), *_BIDI])
 _unguarded_render = Strip.render
 
 

@@ -53,9 +53,12 @@ def _line(text: Any, style: str = "") -> Line:
 
 
 # Characters a terminal acts on rather than shows: C0 controls but the newline and the tab, DEL, and the C1 controls
-# (U+009B is a CSI of its own to some terminals). In catalogue or stored text they are data: shown escaped, never sent.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_DEL_AND_C1 = re.compile("[\x7f-\x9f]")
+# (U+009B is a CSI of its own to some terminals); and the bidirectional controls, which make a terminal show text
+# in another order than it is ("Trojan Source": U+202E turns what follows around). In catalogue or stored text they
+# are data: shown escaped, never sent.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_CONTROLS = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+_NOT_ESCAPED_BY_JSON = re.compile(f"[\x7f-\x9f{BIDI_CONTROLS}]")
 
 
 def shown_controls(text: str) -> str:
@@ -67,8 +70,8 @@ def shown_controls(text: str) -> str:
 
 def json_block(value: Any) -> JsonBlock:
     text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    if not text.isascii():  # json escapes C0 controls itself, not DEL or C1: escaped here the JSON way
-        text = _DEL_AND_C1.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    if not text.isascii():  # json escapes C0 controls itself, not DEL, C1 or bidi controls: escaped here the JSON way
+        text = _NOT_ESCAPED_BY_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
     return JsonBlock(text)
 
 

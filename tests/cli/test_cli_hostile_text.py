@@ -86,10 +86,11 @@ def test_terminal_control_sequences_in_catalogue_text_are_shown_not_sent(tmp_pat
     """An ESC in a description reached the terminal raw: it could recolour, retitle or clear the screen of whoever ran help."""
     catalog = tmp_path / "controls.json"
     parameters = {"type": "object", "properties": {"q": {"type": "string", "description": "retitle \x1b]0;owned\x07 here"}}}
-    tool = {"type": "function", "function": {"name": "paint_tool", "description": "Paints \x1b[31mRED\x1b[0m and clears \x1b[2J\x9b1m", "parameters": parameters}}
+    tool = {"type": "function", "function": {"name": "paint_tool", "description": "Paints \x1b[31mRED\x1b[0m and clears \x1b[2J\x9b1m \u202edesrever", "parameters": parameters}}
     catalog.write_text(json.dumps({"tools": [tool]}))
     for path in ("controls", "controls.paint_tool"):
         done = opgate("--catalog", str(catalog), "--db", str(tmp_path / "w.db"), "help", path)
         assert done.returncode == 0, done.stderr
         assert "\x1b" not in done.stdout and "\x07" not in done.stdout and "\x9b" not in done.stdout, repr(done.stdout)
+        assert "\u202e" not in done.stdout, "a bidi override would show what follows it reversed"
         assert "RED" in done.stdout and "\\x1b[31m" in done.stdout, "the sequence is shown as text"

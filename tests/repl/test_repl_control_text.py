@@ -11,8 +11,8 @@ from __future__ import annotations
 from hostile_catalog import write_control_catalog
 from test_repl_hostile_text import RELAY, run
 
-SEQUENCES = "\x1b]0;pwned\x07 \x1b[2J \x9b31m \x7f"
-SHOWN = "\\x1b]0;pwned\\x07 \\x1b[2J \\x9b31m \\x7f"
+SEQUENCES = "\x1b]0;pwned\x07 \x1b[2J \x9b31m \x7f \u202edesrever"
+SHOWN = "\\x1b]0;pwned\\x07 \\x1b[2J \\x9b31m \\x7f \\u202edesrever"
 
 
 def _catalog(tmp_path):
@@ -20,7 +20,7 @@ def _catalog(tmp_path):
 
 
 def _sent(out: str) -> set[str]:
-    return {ch for ch in out if ch in "\x1b\x07\x9b\x7f"}
+    return {ch for ch in out if ch in "\x1b\x07\x9b\x7f\u202e"}
 
 
 def test_ls_and_search_escape_control_characters_of_catalogue_text(tmp_path):

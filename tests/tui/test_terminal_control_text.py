@@ -17,7 +17,7 @@ from hostile_catalog import write_control_catalog
 
 # tmux is the real terminal this draws in: .ci/run installs it, and without it these tests fail rather than skip.
 
-SEQUENCES = "\x1b]0;pwned\x07 \x1b[2J\x1b[31mRED\x1b[0m \x9b31m C1"
+SEQUENCES = "\x1b]0;pwned\x07 \x1b[2J\x1b[31mRED\x1b[0m \x9b31m C1 \u202eX\u2066Y"
 
 
 def _tmux(*args: str) -> str:
@@ -37,7 +37,7 @@ def test_escape_sequences_in_catalogue_text_are_shown_not_sent(tmp_path):
             time.sleep(0.3)
         time.sleep(1.0)  # a few more frames
         screen = _tmux("capture-pane", "-p", "-t", name)
-        assert "Summary ]0;pwned [2J[31mRED[0m 31m C1" in screen, screen
+        assert "Summary ]0;pwned [2J[31mRED[0m 31m C1 XY" in screen and "\u202e" not in screen, screen
         assert "pwned" not in _tmux("display-message", "-p", "-t", name, "#{pane_title}")
         assert "sneaky" in screen, "the screen was not cleared"
     finally:
