@@ -33,7 +33,8 @@ def wire_text(value: Any) -> str:
     return str(value)
 
 
-_DELIMITERS = {"form": ",", "simple": ",", "pipeDelimited": "|", "spaceDelimited": " "}
+# How an array that is not exploded is joined, by its parameter's style (read back the same way in _response.py).
+ARRAY_DELIMITERS = {"form": ",", "simple": ",", "pipeDelimited": "|", "spaceDelimited": " "}
 
 
 def _query_pairs(operation: HttpOperation, args: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -58,7 +59,7 @@ def _styled_pairs(place: ArgumentPlace, value: Any) -> list[tuple[str, str]]:
     if isinstance(value, list):
         if place.explode:
             return [(place.name, wire_text(item)) for item in value]
-        return [(place.name, _DELIMITERS.get(style, ",").join(wire_text(item) for item in value))]
+        return [(place.name, ARRAY_DELIMITERS.get(style, ",").join(wire_text(item) for item in value))]
     return [(place.name, wire_text(value))]
 
 

@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 from ...catalog.openapi import QUERY, ArgumentPlace, HttpOperation
 from ...exec._errors import ConflictError, InternalError, InvalidArguments, NotFoundError, OpError, PermissionDenied
 from .._base import Outcome
+from ._request import ARRAY_DELIMITERS
 
 if TYPE_CHECKING:  # httpx loads rich at import; see _executor.py
     import httpx
@@ -75,7 +76,6 @@ def _typed(text: str, schema: Any) -> Any:
     return text
 
 
-_DELIMITERS = {"pipeDelimited": "|", "spaceDelimited": " "}
 _DEEP_MEMBER = re.compile(r"^(.+)\[([^\[\]]+)\]$")
 
 
@@ -89,7 +89,7 @@ def _query_value(place: ArgumentPlace, texts: list[str], schema: Any) -> Any:
     if not _is_array(schema):
         return _typed(texts[-1], schema)
     if not place.explode and len(texts) == 1:
-        texts = texts[0].split(_DELIMITERS.get(place.style or "form", ",")) if texts[0] else []
+        texts = texts[0].split(ARRAY_DELIMITERS.get(place.style or "form", ",")) if texts[0] else []
     return [_typed(text, schema.get("items")) for text in texts]
 
 
