@@ -243,6 +243,15 @@ class Upstreams:
         found = next((t for t in up.listing.tools if t.get("name") == tool), None)
         return bool(found and (found.get("annotations") or {}).get("readOnlyHint") is True)
 
+    def unavailable(self, name: str) -> str | None:
+        """Why upstream ``name`` offers no ops now (it failed to start or to list), or ``None``: listed, or not an upstream."""
+        up = self._upstreams.get(name)
+        if up is None or up.listing is not None:
+            return None
+        connection = up.connection
+        error = up.list_error or (connection.last_error if connection is not None else None)
+        return self._redacted(name, error) if error else "it has not answered its first listing yet"
+
     def secrets(self, name: str) -> tuple[str, ...]:
         up = self._upstreams.get(name)
         return up.config.secrets if up is not None else ()
