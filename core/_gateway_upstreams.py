@@ -22,7 +22,7 @@ class GatewayUpstreams:
         return self._base_registry
 
     def _unavailable_upstream(self, namespace: str) -> str | None:
-        """Why the upstream named ``namespace`` has no ops now, or ``None`` (for help and exec's not-found answers only)."""
+        """That the upstream named ``namespace`` has no ops now, and why; or ``None`` (for help and exec's not-found answers only)."""
         upstreams = self.upstreams
         return upstreams.unavailable(namespace) if upstreams is not None else None
 

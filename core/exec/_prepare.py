@@ -52,7 +52,7 @@ class CallRejected(InvalidArguments):
 
 def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool], context: str | None = None, unavailable: Callable[[str], str | None] | None = None) -> OpRecord:
     """The op's record, or the reason there is none: unknown (NOT_FOUND), or under an upstream that is down (``unavailable``
-    says why, for its namespace; a retry may work)."""
+    says so and why, for its namespace; a retry may work)."""
     if not isinstance(op, str) or not op.strip():
         raise InvalidArguments("op must be a non-empty string such as 'onto.task.list'; help() lists the groups", field_errors=[{"field": "op", "path": "/op", "code": "missing_required", "message": "op is required"}])
     record = registry.resolve(op.strip())
@@ -61,7 +61,7 @@ def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool],
     namespace, dot, _ = op.strip().partition(".")
     why = unavailable(namespace) if unavailable is not None and dot else None
     if why:
-        raise InternalError(f"{quoted(op)} cannot run now. " + unavailable_message(namespace, why), retryable=True, upstream=namespace)
+        raise InternalError(f"{quoted(op)} cannot run now. {why}", retryable=True, upstream=namespace)
     candidates = [r.op for r in registry if visible(r)]
     suggestions = registry.closest(op.strip(), candidates)
     several = registry.ops_named_by_tool(op.strip(), candidates)
@@ -74,11 +74,6 @@ def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool],
     else:
         message += " help() lists the groups; search finds ops by what they do."
     raise NotFoundError(message, suggestions=suggestions, unknown_op=True)
-
-
-def unavailable_message(namespace: str, why: str) -> str:
-    """What help and exec say of an upstream that offers no ops now."""
-    return f"The upstream {namespace!r} is unavailable: {why}. Its ops appear once it answers; retry later (`opgate upstreams` shows its state)."
 
 
 def _normalise_args(args: Any, warnings: list[str]) -> dict[str, Any]:

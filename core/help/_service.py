@@ -75,13 +75,11 @@ class HelpService:
         return answer
 
     def _unavailable_answer(self, path: str) -> dict[str, Any] | None:
-        from ..exec._prepare import unavailable_message
-
         namespace = path.strip().strip(".").lower().partition(".")[0]
         why = self._unavailable(namespace) if namespace else None
         if not why:
             return None
-        answer = help_error(path, "UPSTREAM_UNAVAILABLE", unavailable_message(namespace, why), sorted(self.tree.root.children), "help(path='')")
+        answer = help_error(path, "UPSTREAM_UNAVAILABLE", why, sorted(self.tree.root.children), "help(path='')")
         answer["error"]["retryable"] = True
         return answer
 

@@ -16,8 +16,8 @@ own (its module-private helpers, pinned by ``mcp>=2.3,<2.4`` in pyproject.toml).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 import subprocess
+from collections.abc import Callable
 from typing import Any
 
 import anyio
