@@ -95,10 +95,19 @@ def mask_command_line(command: str | None, args: Iterable[str] = (), secrets: It
     return redact(" ".join(shown), secrets)
 
 
-def mask_url_secrets(text: str) -> str:
-    """``text`` with every URL's user-info and query string masked: ``postgresql://***@db/prod``, ``https://h/p?***``."""
+def mask_url_secrets(text: str, *, whole_query: bool = True) -> str:
+    """``text`` with every URL's user-info and query string masked: ``postgresql://***@db/prod``, ``https://h/p?***``.
+    With ``whole_query`` false only the values of secret-named parameters are (``?limit=5&api_key=***``): a request
+    shown for confirmation keeps the parameters the person is asked about."""
     text = _USER_INFO.sub(lambda m: f"{m['scheme']}{MASK}@", text)
-    return _QUERY.sub(lambda m: f"{m['url']}?{MASK}", text)
+    if whole_query:
+        return _QUERY.sub(lambda m: f"{m['url']}?{MASK}", text)
+    return _QUERY.sub(lambda m: m[0].split("?", 1)[0] + "?" + _masked_parameters(m[0].split("?", 1)[1]), text)
+
+
+def _masked_parameters(query: str) -> str:
+    pairs = (pair.partition("=") for pair in query.split("&"))
+    return "&".join(f"{name}{equals}{MASK if equals and is_secret_name(name) else value}" for name, equals, value in pairs)
 
 
 def _is_secret_flag(flag: str) -> bool:

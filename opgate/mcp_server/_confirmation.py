@@ -132,7 +132,7 @@ def preview_lines(preview: dict[str, Any]) -> list[str]:
         params = request.get("params") or {}
         return [f"tools/call {params.get('name')!r} to the upstream MCP server {preview.get('upstream')!r}", f"arguments: {_bounded(params.get('arguments'))}"]
     if "method" in preview and "url" in preview:
-        lines = [f"{preview['method']} {mask_url_secrets(str(preview['url']))}"]
+        lines = [f"{preview['method']} {mask_url_secrets(str(preview['url']), whole_query=False)}"]
         if preview.get("body"):
             lines.append(f"body: {_bounded(preview['body'])}")
         return lines

@@ -103,6 +103,14 @@ def test_the_confirmation_message_of_an_mcp_preview_shows_the_tools_call_with_se
     assert "tok-abcdef" not in message and '"api_token": "***"' in message and "more characters)" in message and len(message) < 1000, message
 
 
+def test_the_confirmation_message_of_an_http_preview_keeps_plain_query_parameters_and_masks_secret_ones():
+    preview = {"method": "DELETE", "url": "https://user:pw-123456@api.example/pets/7?cascade=true&api_key=k-123456", "headers": {"authorization": "Bearer t-123456"}}
+    request = ConfirmationRequest("pets.pet.delete", {}, "Delete a pet", {"result": None, "meta": {"dry_run": True, "dry_run_kind": "preview", "preview": preview}})
+    message = confirmation_message(request)
+    assert "DELETE https://***@api.example/pets/7?cascade=true&api_key=***" in message, message
+    assert "123456" not in message
+
+
 def test_the_confirmation_message_of_a_native_dry_run_shows_its_rehearsal_bounded():
     rehearsal = {"would_send": 3, "password": "hunter2-long", "rows": ["r" * 100] * 50}
     request = ConfirmationRequest("mail.send", {}, "Send mail", {"result": rehearsal, "meta": {"dry_run": True, "dry_run_kind": "native"}})
