@@ -4,15 +4,12 @@ shows the request that would be sent (it read "no changes to stored data", which
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import mcp_types as types
 import pytest
 from http_testing import AUTH_TOKEN
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-from test_prism_front_ends import counts, exec_
+from test_prism_front_ends import counts, exec_, serve
 
 pytestmark = pytest.mark.anyio
 
@@ -20,12 +17,6 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-def serve(config, db) -> StdioServerParameters:
-    argv = ["-m", "opgate", "--config", str(config), "--db", str(db), "serve", "--allow-write"]
-    env = {name: os.environ[name] for name in ("PYTHONPATH", "OPGATE_TREE", "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN") if name in os.environ}
-    return StdioServerParameters(command=sys.executable, args=argv, env=env)
 
 
 async def test_confirming_an_http_delete_shows_the_request_that_would_be_sent(prism_servers, prism_config, tmp_path):
