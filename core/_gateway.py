@@ -193,7 +193,7 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         if service is None:
             from .help._service import HelpService
 
-            service = self._help_service = HelpService(self._registry, self._visible)
+            service = self._help_service = HelpService(self._registry, self._visible, unavailable=self._unavailable_upstream)
         return service
 
     @property
@@ -214,6 +214,7 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
                         settings=self.settings,
                         telemetry=self.telemetry,
                         context=self._dispatcher_for,
+                        unavailable=self._unavailable_upstream,
                     )
                 dispatcher = self._built_dispatcher
         return dispatcher

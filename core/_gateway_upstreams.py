@@ -21,6 +21,11 @@ class GatewayUpstreams:
         """The registry the gateway was made with, before upstream ops were added."""
         return self._base_registry
 
+    def _unavailable_upstream(self, namespace: str) -> str | None:
+        """That the upstream named ``namespace`` has no ops now, and why; or ``None`` (for help and exec's not-found answers only)."""
+        upstreams = self.upstreams
+        return upstreams.unavailable(namespace) if upstreams is not None else None
+
     def _attach(self, upstreams: Any) -> None:
         from .executors.mcp import McpExecutor
 

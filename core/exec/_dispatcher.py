@@ -68,8 +68,10 @@ class Dispatcher:
         settings: GatewaySettings,
         telemetry: Any,
         context: str | None = None,
+        unavailable: Callable[[str], str | None] | None = None,
     ):
         self.registry = registry
+        self.unavailable = unavailable
         self.visible = visible
         self.settings = settings
         self.validator = ArgumentValidator()
@@ -102,7 +104,7 @@ class Dispatcher:
         # Only an approver or an asker can make a call wait for a person; otherwise the shared nobody's wait (always 0 s).
         waits = PersonWait() if approver is not None or asker is not None else NO_WAIT
         try:
-            record = resolve_op(op, self.registry, self.visible, self.context)
+            record = resolve_op(op, self.registry, self.visible, self.context, self.unavailable)
             shown_op = record.op
             executor = self.executors.for_record(record)  # a browse-only op stops here, with its reason
             call = prepare_call(record, args, shown_op, dry_run, idempotency_key, state_digest, session, self.validator, id_seed)

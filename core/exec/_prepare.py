@@ -18,7 +18,7 @@ from .._scopes import everything
 from ..echo_text import quoted
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
-from ._errors import InvalidArguments, NotFoundError
+from ._errors import InternalError, InvalidArguments, NotFoundError
 from ._session import Session
 from ._validation import ArgumentValidator, problem_count
 
@@ -50,12 +50,18 @@ class CallRejected(InvalidArguments):
     """Validation failed; carries the record so the envelope can point at its help."""
 
 
-def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool], context: str | None = None) -> OpRecord:
+def resolve_op(op: Any, registry: Registry, visible: Callable[[OpRecord], bool], context: str | None = None, unavailable: Callable[[str], str | None] | None = None) -> OpRecord:
+    """The op's record, or the reason there is none: unknown (NOT_FOUND), or under an upstream that is down (``unavailable``
+    says so and why, for its namespace; a retry may work)."""
     if not isinstance(op, str) or not op.strip():
         raise InvalidArguments("op must be a non-empty string such as 'onto.task.list'; help() lists the groups", field_errors=[{"field": "op", "path": "/op", "code": "missing_required", "message": "op is required"}])
     record = registry.resolve(op.strip())
     if record is not None and (visible is everything or visible(record)):  # no context (the usual case) sees every op
         return record
+    namespace, dot, _ = op.strip().partition(".")
+    why = unavailable(namespace) if unavailable is not None and dot else None
+    if why:
+        raise InternalError(f"{quoted(op)} cannot run now. {why}", retryable=True, upstream=namespace)
     candidates = [r.op for r in registry if visible(r)]
     suggestions = registry.closest(op.strip(), candidates)
     several = registry.ops_named_by_tool(op.strip(), candidates)

@@ -65,3 +65,50 @@ def _mask(value: Any, known: list[str]) -> Any:
         for secret in known:
             value = value.replace(secret, MASK)
     return value
+
+
+# A URL's user-info (``scheme://user:password@host``): everything between "//" and the last "@" before the path.
+_USER_INFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s@]*@)")
+# A URL's query string: its values may be tokens (``?sslpassword=...``, ``?key=...``).
+_QUERY = re.compile(r"(?P<url>[A-Za-z][A-Za-z0-9+.-]*://[^?#\s]*)\?[^#\s]*")
+# ``--token=VALUE`` and ``-p=VALUE`` style flags that name a secret.
+_FLAG_WITH_VALUE = re.compile(r"^(?P<flag>--?[A-Za-z0-9_.-]+)=(?P<value>.*)$", re.S)
+
+
+def mask_command_line(command: str | None, args: Iterable[str] = (), secrets: Iterable[str] = ()) -> str:
+    """A command line fit to show: URLs without user-info or query strings, secret flags' values masked
+    (``--token X``, ``--api-key=X``), and the known secrets masked wherever they appear."""
+    shown: list[str] = []
+    hide_next = False
+    for arg in (str(command), *args):
+        if hide_next:
+            shown.append(MASK)
+            hide_next = False
+            continue
+        flag = _FLAG_WITH_VALUE.match(arg)
+        if flag and _is_secret_flag(flag["flag"]):
+            shown.append(f"{flag['flag']}={MASK}")
+            continue
+        if arg.startswith("-") and _is_secret_flag(arg):
+            hide_next = True
+        shown.append(mask_url_secrets(arg))
+    return redact(" ".join(shown), secrets)
+
+
+def mask_url_secrets(text: str, *, whole_query: bool = True) -> str:
+    """``text`` with every URL's user-info and query string masked: ``postgresql://***@db/prod``, ``https://h/p?***``.
+    With ``whole_query`` false only the values of secret-named parameters are (``?limit=5&api_key=***``): a request
+    shown for confirmation keeps the parameters the person is asked about."""
+    text = _USER_INFO.sub(lambda m: f"{m['scheme']}{MASK}@", text)
+    if whole_query:
+        return _QUERY.sub(lambda m: f"{m['url']}?{MASK}", text)
+    return _QUERY.sub(lambda m: m[0].split("?", 1)[0] + "?" + _masked_parameters(m[0].split("?", 1)[1]), text)
+
+
+def _masked_parameters(query: str) -> str:
+    pairs = (pair.partition("=") for pair in query.split("&"))
+    return "&".join(f"{name}{equals}{MASK if equals and is_secret_name(name) else value}" for name, equals, value in pairs)
+
+
+def _is_secret_flag(flag: str) -> bool:
+    return is_secret_name(flag.lstrip("-")) or flag.lstrip("-").lower().replace("-", "_") in ("key", "api_key", "pass", "pwd")

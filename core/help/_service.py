@@ -38,8 +38,9 @@ class HelpService:
     answer cannot corrupt the cache.
     """
 
-    def __init__(self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None):
+    def __init__(self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None, *, unavailable: Callable[[str], str | None] | None = None):
         self.registry = registry
+        self._unavailable = unavailable  # why an upstream namespace has no ops now (asked only when a path is unknown)
         self._visible = visible or everything
         if self._visible is everything:
             self.tree = HelpTree.from_ops(registry.ops, registry.kinds(), registry.get)
@@ -67,7 +68,20 @@ class HelpService:
                 # Oldest first: a long-running server asked for many unknown paths must not grow without end.
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = cached
-        return json.loads(cached)
+        answer = json.loads(cached)
+        if self._unavailable is not None and answer.get("ok") is False and answer["error"]["code"] == "UNKNOWN_PATH":
+            # Not cached: the reason changes with each try, and the upstream may answer at any moment.
+            return self._unavailable_answer(path) or answer
+        return answer
+
+    def _unavailable_answer(self, path: str) -> dict[str, Any] | None:
+        namespace = path.strip().strip(".").lower().partition(".")[0]
+        why = self._unavailable(namespace) if namespace else None
+        if not why:
+            return None
+        answer = help_error(path, "UPSTREAM_UNAVAILABLE", why, sorted(self.tree.root.children), "help(path='')")
+        answer["error"]["retryable"] = True
+        return answer
 
     def _answer(self, raw_path: str | None, format: str, include_examples: bool, include_schemas: bool, cursor: str | None) -> dict[str, Any]:
         path = (raw_path or "").strip().strip(".").lower() if isinstance(raw_path, str) else ""

@@ -16,6 +16,7 @@ call returns, to be run again by the answer's call in any server process.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -26,6 +27,8 @@ import anyio.from_thread
 import mcp_types as types
 
 from opgate.core.exec import ConfirmationRequest, PermissionDenied, Question
+from opgate.core.executors import NATIVE
+from opgate.core.executors._redact import mask_url_secrets, redact
 
 from ._clients import Client, ConfirmationBudget
 
@@ -42,6 +45,8 @@ CONFIRM_SCHEMA: dict[str, Any] = {
     "required": [CONFIRM_FIELD],
 }
 _DIFF_LINES = 8
+# How much of a request body, an MCP call's arguments or a rehearsal's answer the message shows.
+_SHOWN_CHARS = 600
 
 
 class ConfirmationChannel(Protocol):
@@ -106,9 +111,38 @@ def diff_summary(diff: dict[str, Any]) -> list[str]:
 
 
 def confirmation_message(request: ConfirmationRequest) -> str:
-    """What the person reads: the op, what it is for, and what it would change."""
+    """What the person reads: the op, what it is for, and what it would do: the store diff, the request an upstream
+    that cannot rehearse would be sent, or a tool's own rehearsal of the call."""
+    meta = request.preview.get("meta") or {}
+    heading = f"Run {request.op}? {request.summary}"
+    if isinstance(meta.get("preview"), dict):
+        return "\n".join([heading, "It would send:", *(f"  {line}" for line in preview_lines(meta["preview"]))])
+    if meta.get("dry_run_kind") == NATIVE:
+        return "\n".join([heading, "Its rehearsal of this call answered:", f"  {_bounded(redact(request.preview.get('result')))}"])
     changes = diff_summary(request.diff) or ["no changes to stored data"]
-    return "\n".join([f"Run {request.op}? {request.summary}", "It would:", *(f"  - {line}" for line in changes)])
+    return "\n".join([heading, "It would:", *(f"  - {line}" for line in changes)])
+
+
+def preview_lines(preview: dict[str, Any]) -> list[str]:
+    """The request a preview describes, in a few lines: an HTTP method and URL with its body, or an MCP ``tools/call``
+    with its arguments. The executors mask the secrets they know; secret-named keys and URL user-info are masked again here."""
+    preview = redact(preview)
+    request = preview.get("request")
+    if isinstance(request, dict) and request.get("method") == "tools/call":
+        params = request.get("params") or {}
+        return [f"tools/call {params.get('name')!r} to the upstream MCP server {preview.get('upstream')!r}", f"arguments: {_bounded(params.get('arguments'))}"]
+    if "method" in preview and "url" in preview:
+        lines = [f"{preview['method']} {mask_url_secrets(str(preview['url']), whole_query=False)}"]
+        if preview.get("body"):
+            lines.append(f"body: {_bounded(preview['body'])}")
+        return lines
+    return [_bounded(preview)]
+
+
+def _bounded(value: Any) -> str:
+    """A value as compact JSON (a string as it is), cut to a length a confirmation dialog can show."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str, separators=(", ", ": "))
+    return text if len(text) <= _SHOWN_CHARS else f"{text[:_SHOWN_CHARS]}... ({len(text) - _SHOWN_CHARS:,} more characters)"
 
 
 def confirmation_form(request: ConfirmationRequest) -> types.ElicitRequestFormParams:

@@ -62,12 +62,14 @@ def test_an_unknown_op_with_no_close_name_prints_no_empty_suggestions(tmp_path, 
 
 
 def test_an_op_of_a_server_that_did_not_start_says_why_on_stderr(tmp_path, capsys):
-    """NOT_FOUND alone sent the person looking for a typo; the server's failure is the answer."""
+    """NOT_FOUND alone sent the person looking for a typo; the server's failure is the answer (a retryable error naming
+    the upstream as unavailable, quoting the server's stderr)."""
     import sys
 
     servers = tmp_path / "servers.json"
     servers.write_text(json.dumps({"mcpServers": {"broken": {"command": sys.executable, "args": [str(tmp_path / "missing_server.py")]}}}), encoding="utf-8")
     assert main(["--db", str(tmp_path / "w.db"), "--mcp-servers", str(servers), "exec", "broken.tool.run"]) == 1
     captured = capsys.readouterr()
-    assert captured.out.startswith("NOT_FOUND  broken.tool.run"), captured.out
-    assert "upstream broken" in captured.err and "could not start" in captured.err, captured.err
+    assert captured.out.startswith("INTERNAL  broken.tool.run"), captured.out
+    shown = " ".join(captured.out.split())  # as the person reads it, whatever the terminal's width
+    assert "upstream 'broken' is unavailable" in shown and "can't open file" in shown and "retry later" in shown, captured.out

@@ -246,7 +246,7 @@ async def test_a_json_body_create_and_a_422_from_the_explorer(prism_servers, mak
 
 def serve(config: Path, db: Path) -> StdioServerParameters:
     argv = ["-m", "opgate", "--config", str(config), "--db", str(db), "serve", "--allow-write"]
-    env = {name: os.environ[name] for name in ("PYTHONPATH", "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN") if name in os.environ}
+    env = {name: os.environ[name] for name in ("PYTHONPATH", "OPGATE_TREE", "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN") if name in os.environ}
     return StdioServerParameters(command=sys.executable, args=argv, env=env)
 
 

@@ -50,7 +50,7 @@ def serve_command(db: Path, *options: str) -> list[str]:
 
 def child_env() -> dict[str, str]:
     """What the server needs from our environment: the SDK's stdio client passes only a safe few variables."""
-    return {name: os.environ[name] for name in ("PYTHONPATH",) if name in os.environ}
+    return {name: os.environ[name] for name in ("PYTHONPATH", "OPGATE_TREE") if name in os.environ}
 
 
 def stdio_params(db: Path, *options: str) -> StdioServerParameters:

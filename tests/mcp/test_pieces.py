@@ -94,6 +94,31 @@ def test_the_confirmation_message_names_the_op_and_what_changes():
     assert "delete task 'Old task' (t1)" in message and "change plan p1: state_key" in message and "edges removed: 2" in message
 
 
+def test_the_confirmation_message_of_an_mcp_preview_shows_the_tools_call_with_secrets_masked_and_bounded():
+    """An upstream that cannot rehearse: the message read "no changes to stored data"; it shows the call instead."""
+    preview = {"upstream": "memory", "request": {"method": "tools/call", "params": {"name": "create_entities", "arguments": {"api_token": "tok-abcdef", "notes": "x" * 5000}}}}
+    request = ConfirmationRequest("memory.entity.create", {}, "Create entities", {"result": None, "meta": {"dry_run": True, "dry_run_kind": "preview", "preview": preview}})
+    message = confirmation_message(request)
+    assert "no changes to stored data" not in message and "tools/call 'create_entities' to the upstream MCP server 'memory'" in message, message
+    assert "tok-abcdef" not in message and '"api_token": "***"' in message and "more characters)" in message and len(message) < 1000, message
+
+
+def test_the_confirmation_message_of_an_http_preview_keeps_plain_query_parameters_and_masks_secret_ones():
+    preview = {"method": "DELETE", "url": "https://user:pw-123456@api.example/pets/7?cascade=true&api_key=k-123456", "headers": {"authorization": "Bearer t-123456"}}
+    request = ConfirmationRequest("pets.pet.delete", {}, "Delete a pet", {"result": None, "meta": {"dry_run": True, "dry_run_kind": "preview", "preview": preview}})
+    message = confirmation_message(request)
+    assert "DELETE https://***@api.example/pets/7?cascade=true&api_key=***" in message, message
+    assert "123456" not in message
+
+
+def test_the_confirmation_message_of_a_native_dry_run_shows_its_rehearsal_bounded():
+    rehearsal = {"would_send": 3, "password": "hunter2-long", "rows": ["r" * 100] * 50}
+    request = ConfirmationRequest("mail.send", {}, "Send mail", {"result": rehearsal, "meta": {"dry_run": True, "dry_run_kind": "native"}})
+    message = confirmation_message(request)
+    assert "Its rehearsal of this call answered:" in message and '"would_send": 3' in message, message
+    assert "hunter2-long" not in message and len(message) < 1000, message
+
+
 @pytest.mark.parametrize(
     ("response", "confirmed"),
     [(types.ElicitResult(action="accept", content={"confirm": True}), True), (types.ElicitResult(action="accept", content={"confirm": False}), False),

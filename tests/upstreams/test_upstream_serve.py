@@ -22,7 +22,7 @@ pytestmark = pytest.mark.anyio
 
 def serve(config, db, *options: str, env: dict[str, str] | None = None) -> StdioServerParameters:
     argv = ["-m", "opgate", "--db", str(db), "--mcp-servers", str(config), "serve", *options]
-    child_env = {name: os.environ[name] for name in ("PYTHONPATH",) if name in os.environ}
+    child_env = {name: os.environ[name] for name in ("PYTHONPATH", "OPGATE_TREE") if name in os.environ}
     return StdioServerParameters(command=sys.executable, args=argv, env={**child_env, **(env or {})})
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config._headers import header_problem
+from .._redact import mask_command_line, mask_url_secrets, redact
 
 STDIO = "stdio"
 HTTP = "http"
@@ -71,10 +72,11 @@ class UpstreamConfig:
 
     @property
     def where(self) -> str:
-        """How it is reached, without secrets: the command line or the URL."""
+        """How it is reached, fit to show: the command line or the URL, with user-info, query strings, secret
+        flags' values (``--token X``) and the configured env and header values masked."""
         if self.transport == HTTP:
-            return str(self.url)
-        return " ".join([str(self.command), *self.args])
+            return redact(mask_url_secrets(str(self.url)), self.secrets)
+        return mask_command_line(self.command, self.args, self.secrets)
 
 
 def load_upstream_configs(

@@ -36,9 +36,11 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
 from .._base import MAX_ANSWER_BYTES
+from .._redact import mask_url_secrets, redact
 from ._config import HTTP, UpstreamConfig
 from ._http_answers import AnswerWatch, bound_answer, quiet_cuts, stop_watching, watching
 from ._questions import PendingCall, QuestionRouter
+from ._stderr_tail import StderrTail
 from ._stdio import bounded_stdio_client
 
 log = logging.getLogger("opgate.upstreams")
@@ -108,6 +110,7 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._too_large: int | None = None  # the size of the message that ended this session, if one did
+        self._stderr: StderrTail | None = None  # the running (or last) stdio server process's stderr
 
     # -- opening -------------------------------------------------------------------
 
@@ -157,6 +160,7 @@ class Connection:
         except BaseException as exc:  # whatever stopped it, the state says so and nobody waits forever
             reason = _reason(exc)
             if not ready.done():
+                reason = self._with_stderr(reason)
                 ready.set_exception(UpstreamDown(f"upstream {self.config.name!r} could not start: {reason}"))
                 self._back_off(reason)
             if isinstance(exc, asyncio.CancelledError):
@@ -181,7 +185,15 @@ class Connection:
             # The spawn's FileNotFoundError names the folder, and read as "the command was not found".
             raise UpstreamDown(f"its working folder (cwd) {config.cwd} does not exist")
         params = StdioServerParameters(command=str(config.command), args=list(config.args), env=dict(config.env) or None, cwd=config.cwd)
-        return bounded_stdio_client(params, _stderr_sink(), self._answered_too_much)
+        self._stderr = StderrTail(_stderr_sink())
+        return bounded_stdio_client(params, self._stderr, self._answered_too_much)
+
+    def _with_stderr(self, reason: str) -> str:
+        """A failed start's reason, with the end of the server's stderr when it wrote any (secrets masked)."""
+        said = self._stderr.quoted() if self._stderr is not None else ""
+        if not said:
+            return reason
+        return f"{reason}; its stderr ended with: {redact(mask_url_secrets(said), self.config.secrets)}"
 
     def _answered_too_much(self, size: int) -> None:
         self._too_large = size

@@ -16,8 +16,9 @@ own (its module-private helpers, pinned by ``mcp>=2.3,<2.4`` in pyproject.toml).
 from __future__ import annotations
 
 import contextlib
+import subprocess
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -32,18 +33,30 @@ from mcp.client.stdio import (
 from mcp.shared.message import SessionMessage
 
 from .._base import MAX_ANSWER_BYTES
+from ._stderr_tail import StderrTail
 
 
 @contextlib.asynccontextmanager
-async def bounded_stdio_client(server: StdioServerParameters, errlog: TextIO, on_too_large: Callable[[int], None], limit: int = MAX_ANSWER_BYTES):
-    """The SDK's ``(read, write)`` streams to a spawned server; a message over ``limit`` bytes calls ``on_too_large`` and ends the session."""
+async def bounded_stdio_client(server: StdioServerParameters, stderr: StderrTail, on_too_large: Callable[[int], None], limit: int = MAX_ANSWER_BYTES):
+    """The SDK's ``(read, write)`` streams to a spawned server; a message over ``limit`` bytes calls ``on_too_large`` and ends the session.
+    The server's stderr is read into ``stderr`` (its end says why a server that failed to start stopped)."""
     command = await _get_executable_command(server.command)
     process = await _create_platform_compatible_process(
-        command=command, args=server.args, env=get_default_environment() | (server.env or {}), errlog=errlog, cwd=server.cwd,
+        command=command, args=server.args, env=get_default_environment() | (server.env or {}), errlog=subprocess.PIPE, cwd=server.cwd,  # type: ignore[arg-type]
     )
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     writer_done = anyio.Event()
+    stderr_done = anyio.Event()
+
+    async def read_stderr() -> None:
+        try:
+            async for chunk in process.stderr:
+                stderr.feed(chunk)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            pass
+        finally:
+            stderr_done.set()
 
     async def read_stdout() -> None:
         try:
@@ -70,6 +83,7 @@ async def bounded_stdio_client(server: StdioServerParameters, errlog: TextIO, on
     async with anyio.create_task_group() as group:
         group.start_soon(read_stdout)
         group.start_soon(write_stdin)
+        group.start_soon(read_stderr)
         try:
             yield read_stream, write_stream
         finally:
@@ -79,6 +93,8 @@ async def bounded_stdio_client(server: StdioServerParameters, errlog: TextIO, on
                 with anyio.move_on_after(0.5):
                     await writer_done.wait()
                 await _stop_server_process(process)
+                with anyio.move_on_after(0.5):  # the stopped server's last words, for the reason it failed
+                    await stderr_done.wait()
                 for stream in (read_stream, write_stream, read_writer, write_reader):
                     await stream.aclose()
             group.cancel_scope.cancel()

@@ -243,6 +243,17 @@ class Upstreams:
         found = next((t for t in up.listing.tools if t.get("name") == tool), None)
         return bool(found and (found.get("annotations") or {}).get("readOnlyHint") is True)
 
+    def unavailable(self, name: str) -> str | None:
+        """A sentence saying that upstream ``name`` offers no ops now and why (it failed to start or to list), for help
+        and exec's not-found answers; ``None`` when it is listed, or is not an upstream."""
+        up = self._upstreams.get(name)
+        if up is None or up.listing is not None:
+            return None
+        connection = up.connection
+        error = up.list_error or (connection.last_error if connection is not None else None)
+        why = self._redacted(name, error) if error else "it has not answered its first listing yet"
+        return f"The upstream {name!r} is unavailable: {why}. Its ops appear once it answers; retry later (`opgate upstreams` shows its state)."
+
     def secrets(self, name: str) -> tuple[str, ...]:
         up = self._upstreams.get(name)
         return up.config.secrets if up is not None else ()
