@@ -29,11 +29,12 @@ from ...catalog._mcp import metadata_from_annotations, parse_mcp_tools
 from ...catalog._sources import CatalogLoad
 from ...catalog._tool import Binding, LoadProblem, ToolDefinition
 from ...exec._confirm import Asker
-from ...exec._errors import InternalError, InvalidArguments, NotFoundError, OpError, PermissionDenied
+from ...exec._errors import InternalError, PermissionDenied
 from .._redact import redact
 from ._config import UpstreamConfig, load_upstream_configs
 from ._loop import LoopThread
 from ._pins import PinReview, approvals, review
+from ._protocol_error import protocol_error
 from ._questions import PendingCall, QuestionRouter
 from ._shadowing import shadowing_problems
 
@@ -389,19 +390,6 @@ def _review_problems(source: str, name: str, result: PinReview) -> list[LoadProb
         for tool in result.removed
     ]
     return problems
-
-
-def protocol_error(exc: Any, op: str, name: str, message: str) -> OpError:
-    """A JSON-RPC error from the upstream: bad arguments and unknown tools are the caller's; the rest is the server's."""
-    from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_TIMEOUT
-
-    if exc.code == INVALID_PARAMS:
-        return InvalidArguments(f"upstream {name!r} refused the arguments of {op}: {message}", upstream=name)
-    if exc.code == METHOD_NOT_FOUND:
-        return NotFoundError(f"upstream {name!r} does not know {op}'s tool: {message}", upstream=name)
-    if exc.code == REQUEST_TIMEOUT:
-        return InternalError(f"{op} on upstream {name!r} timed out: {message}", retryable=True, upstream=name)
-    return InternalError(f"{op} on upstream {name!r} failed: {message} (error {exc.code})", retryable=True, upstream=name)
 
 
 def _text(exc: BaseException) -> str:
