@@ -25,6 +25,7 @@ OWN = HERE / "data" / "builtin_requests.json"
 STORIES = HERE / "data" / "metatool_dev_stories.json"
 SITUATIONS = HERE / "data" / "metatool_dev_situations.json"
 NEIGHBOURS = HERE / "data" / "metatool_dev_neighbours.json"
+SCENES = HERE / "data" / "metatool_dev_scenes.json"
 OWN_MULTI = HERE / "data" / "builtin_multi_requests.json"
 DEV_MULTI = HERE / "data" / "metatool_dev_multi.json"
 METATOOL_DEV = SHARED / "search" / "metatool_dev.json"
@@ -124,6 +125,11 @@ def metatool_dev_situations() -> list[QuerySet]:
 def metatool_dev_neighbours() -> list[QuerySet]:
     """Situational requests for dev tools that have a near neighbour in the split (session 9): the request must tell the two apart (tuning and held-back parts)."""
     return _dev_story_sets(NEIGHBOURS, "neighbours")
+
+
+def metatool_dev_scenes() -> list[QuerySet]:
+    """A scene in a sentence or three, then the request, one to three tools (session 12, written after its choice, to check it): tuning and held-back parts."""
+    return _dev_story_sets(SCENES, "scenes")
 
 
 def _dev_story_sets(path: Path, label: str) -> list[QuerySet]:

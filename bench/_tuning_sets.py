@@ -7,10 +7,10 @@ never among them.
 
 from __future__ import annotations
 
-from _search_data import QuerySet, metatool_dev, metatool_dev_long, metatool_dev_multi, metatool_dev_neighbours, metatool_dev_situations, metatool_dev_stories, own_multi_sets, own_sets
+from _search_data import QuerySet, metatool_dev, metatool_dev_long, metatool_dev_multi, metatool_dev_neighbours, metatool_dev_scenes, metatool_dev_situations, metatool_dev_stories, own_multi_sets, own_sets
 
 # Column heads of a one-line summary, in the order tuning_sets() gives the sets.
-SHORT_NAMES = ("own", "multi", "dev", "long", "devmulti", "stories", "situations", "neighbours")
+SHORT_NAMES = ("own", "multi", "dev", "long", "devmulti", "stories", "situations", "neighbours", "scenes")
 
 
 def tuning_sets(held: bool = False) -> list[QuerySet]:
@@ -18,4 +18,4 @@ def tuning_sets(held: bool = False) -> list[QuerySet]:
         return [s for s in sets if ("held" in s.name) == held]
 
     whole = [] if held else [metatool_dev(), metatool_dev_long()]
-    return part(own_sets()) + part(own_multi_sets()) + whole + part(metatool_dev_multi()) + part(metatool_dev_stories()) + part(metatool_dev_situations()) + part(metatool_dev_neighbours())
+    return part(own_sets()) + part(own_multi_sets()) + whole + part(metatool_dev_multi()) + part(metatool_dev_stories()) + part(metatool_dev_situations()) + part(metatool_dev_neighbours()) + part(metatool_dev_scenes())
