@@ -18,6 +18,10 @@ query embeddings and lexical matches are computed once and reused.
   ``beta`` times its weight relative to the heaviest; the lexical lane is
   scored again and fused again.
 - ``both``: rocchio and rm3 from the same first pass.
+- ``debias``: each request row loses ``beta`` times the mean embedding of
+  the MetaTool dev split's queries (what every request shares: a person
+  asking for something), normalised again; the semantic lane is scored
+  again and fused again.
 - ``share``: the semantic share as a function of the request's length:
   ``share`` from ``from`` words on (shorter requests keep main's).
 
@@ -54,6 +58,8 @@ from opgate.core.search._semantic import CENTRED, WHOLE_REQUEST_SHARE, _inverse_
 from opgate.core.search._tokens import terms, words  # noqa: E402
 
 MAIN_SCORED = _index.SearchIndex._scored
+# The mean embedding of MetaTool dev's queries (``debias``), set by main() when a variant asks for it.
+REQUEST_MEAN: list = [None]
 
 
 def _semantic_scores(ranker, vectors) -> dict[int, float]:
@@ -102,6 +108,10 @@ def variant_scored(variant: dict):
         if words < min_words or not first:
             return first, evidence
         ranker = self.semantic
+        if mode == "debias":
+            moved = ranker._embed(query) - variant.get("beta", 0.5) * REQUEST_MEAN[0]
+            moved = moved / np.linalg.norm(moved, axis=-1, keepdims=True)
+            return _fuse(self.semantic_share, _semantic_scores(ranker, moved.astype(np.float32)), self.lexical.match(query).fused), evidence
         if variant.get("source") == "semantic":
             pool = ranker.match(query).scores
             top = heapq.nlargest(k, pool, key=pool.get)
@@ -164,6 +174,13 @@ def main() -> None:
     parts = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--parts=")), None)
     variants = [json.loads(a) for a in sys.argv[1:] if not a.startswith("--")] or [{}]
     results: list[list[str]] = [[] for _ in variants]
+    if any(v.get("mode") == "debias" for v in variants):
+        from _search_data import metatool_dev
+
+        from opgate.core.search._semantic import load_model
+
+        model, _ = load_model()
+        REQUEST_MEAN[0] = model.embed([q.text for q in metatool_dev().queries]).mean(axis=0).astype(np.float32)
     for query_set in tuning_sets(held):
         gateway = query_set.gateway(search="semantic")
         index = gateway.search_index
