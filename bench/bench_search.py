@@ -1,6 +1,6 @@
 """Search quality and speed, measured through ``gw.search()`` (what every front end and agent gets).
 
-Run: python bench/bench_search.py [--no-semantic] [--no-default] [--no-eval] [--sets=own,multi,dev,devmulti,long,stories,situations,neighbours,heldout,toollens]
+Run: python bench/bench_search.py [--no-semantic] [--no-default] [--no-eval] [--sets=own,multi,dev,devmulti,long,stories,situations,neighbours,scenes,heldout,toollens]
 
 Quality, as R@1, R@5 and NDCG@5 (percent) of the ranked pointers
 ``gw.search(query, limit=5)`` answers, per query set and ranker:
@@ -17,7 +17,9 @@ Quality, as R@1, R@5 and NDCG@5 (percent) of the ranked pointers
   session 8 (``metatool_dev_situations.json``: longer, the situation first,
   then the goal; tuning and held-back parts), and a third (session 9,
   ``metatool_dev_neighbours.json``) for tools that have a near neighbour in
-  the split, each request saying what tells the two apart;
+  the split, each request saying what tells the two apart; and a fourth
+  (session 12, ``metatool_dev_scenes.json``): a scene in a sentence or
+  three, then the request, often for two or three tools;
 - requests for several ops at once, every op labelled (``multi``:
   ``builtin_multi_requests.json`` for the built-in catalogue; ``devmulti``:
   ``metatool_dev_multi.json``, two or three dev tools each), their tuning
@@ -40,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _search_data import TWILIO, Query, QuerySet, metatool_dev, metatool_dev_long, metatool_dev_multi, metatool_dev_neighbours, metatool_dev_situations, metatool_dev_stories, metatool_heldout, own_multi_sets, own_sets, toollens  # noqa: E402
+from _search_data import TWILIO, Query, QuerySet, metatool_dev, metatool_dev_long, metatool_dev_multi, metatool_dev_neighbours, metatool_dev_scenes, metatool_dev_situations, metatool_dev_stories, metatool_heldout, own_multi_sets, own_sets, toollens  # noqa: E402
 from _table import measure, median, p95, print_table  # noqa: E402
 
 from opgate.core import Gateway  # noqa: E402
@@ -119,10 +121,10 @@ def main() -> None:
     rankers = [] if "--no-default" in sys.argv else ["default"]
     if "--no-semantic" not in sys.argv and semantic_available():
         rankers.append("semantic")
-    chosen = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sets=")), "own,multi,dev,devmulti,long,stories,situations,neighbours,heldout,toollens").split(",")
+    chosen = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--sets=")), "own,multi,dev,devmulti,long,stories,situations,neighbours,scenes,heldout,toollens").split(",")
     if "--no-eval" in sys.argv:
         chosen = [c for c in chosen if c not in ("heldout", "toollens")]
-    loaders = {"own": own_sets, "dev": lambda: [metatool_dev()], "long": lambda: [metatool_dev_long()], "stories": metatool_dev_stories, "situations": metatool_dev_situations, "neighbours": metatool_dev_neighbours, "multi": own_multi_sets, "devmulti": metatool_dev_multi, "heldout": lambda: [metatool_heldout()], "toollens": lambda: [toollens()]}
+    loaders = {"own": own_sets, "dev": lambda: [metatool_dev()], "long": lambda: [metatool_dev_long()], "stories": metatool_dev_stories, "situations": metatool_dev_situations, "neighbours": metatool_dev_neighbours, "scenes": metatool_dev_scenes, "multi": own_multi_sets, "devmulti": metatool_dev_multi, "heldout": lambda: [metatool_heldout()], "toollens": lambda: [toollens()]}
     rows, styles, multi_styles, calibration = [], [], [], []
     for key in filter(None, chosen):
         for query_set in loaders[key]():
