@@ -86,19 +86,6 @@ CENTRED = True
 # about 1 ms without; until the parts are capped or packed, only
 # ``SemanticRanker.load(..., parts=True)`` uses them.
 EMBED_PARTS = False
-# An op of a catalogue without search phrases is also embedded in two short
-# parts, its name and its name with its summary (``head_parts``), mixed with
-# its whole text as ``WHOLE_TEXT_SHARE`` says: a long description (a REST
-# API's parameters, results and caveats) otherwise drowns what the op is.
-# Two rows per op, not one per sentence as EMBED_PARTS. Where ops carry
-# search phrases (the built-in catalogue) the phrases already say it, and the
-# heads cost the built-in requests' tuning part R@5 98.5 -> 96.7. Session 13
-# (bench/tune_feedback.py --parts=lead), R@1 / R@5 through gw.search(),
-# tuning parts: MetaTool dev 58.4 / 82.1 -> 58.2 / 82.5, long requests made
-# from dev 43.8 / 72.4 -> 44.2 / 72.8, situations 63.5 / 98.4 -> 63.5 /
-# 100.0, scenes 68.1 / 88.9 -> 72.2 / 90.3, dev multi-tool 45.4 / 96.8 ->
-# 46.3 / 96.3, stories 67.5 / 93.8 -> 65.0 / 93.8.
-EMBED_HEADS = True
 # A description's sentences shorter than this say too little alone ("Beta.").
 PART_MIN_WORDS = 3
 
@@ -232,17 +219,6 @@ def embedding_parts(record: OpRecord) -> list[str]:
     return [name, *lead, *sentences, *record.metadata.search_phrases[:PHRASES_EMBEDDED]]
 
 
-def head_parts(record: OpRecord) -> list[str]:
-    """The two short parts an op of a catalogue without search phrases is also embedded as (see ``EMBED_HEADS``): its name, and its name with its summary."""
-    name = " ".join(words(record.op.split(".", 1)[-1]))
-    return [name, f"{name}: {record.summary.strip() or record.description.strip()}"]
-
-
-def _phrased(records: Sequence[OpRecord]) -> bool:
-    """Whether most ops carry search phrases (then they, not the heads, say what each op is)."""
-    return sum(1 for r in records if r.metadata.search_phrases) >= len(records) / 2
-
-
 def cosine_evidence(cosine: float) -> float:
     """Absolute evidence (0..1) from a cosine similarity; see ``UNRELATED_COSINE``."""
     share = (cosine - UNRELATED_COSINE) / (CERTAIN_COSINE - UNRELATED_COSINE)
@@ -290,7 +266,7 @@ class SemanticRanker:
             return self._model.embed([query, *parts]) if parts else self._model.embed_one(query)
 
     @classmethod
-    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None, backend: str | None = None, parts: bool = EMBED_PARTS, heads: bool | None = None) -> SemanticRanker:
+    def load(cls, records: Sequence[OpRecord], cache_dir: Path | None = None, backend: str | None = None, parts: bool = EMBED_PARTS) -> SemanticRanker:
         """Loads the model and embeds every op (Twilio's 1,447 ops: see bench/bench_search.py).
 
         ``backend``: "int8" or "numpy" (see :func:`load_model`); by default
@@ -298,18 +274,12 @@ class SemanticRanker:
         (``cache_dir``, by default the user cache folder), keyed by the
         model, its backend and the embedded texts, so a second start only
         loads the weights.
-
-        ``heads``: embed each op's name and summary as parts too (see
-        ``EMBED_HEADS``); by default, when most ops lack search phrases.
-        ``parts`` (every sentence) takes precedence.
         """
         import numpy
 
         model, chosen = load_model(backend)
         wholes = [embedding_text(r) for r in records]
-        if heads is None:
-            heads = EMBED_HEADS and not _phrased(records)
-        split = [embedding_parts(r) for r in records] if parts else [head_parts(r) for r in records] if heads else []
+        split = [embedding_parts(r) for r in records] if parts else []
         counts = [len(p) for p in split]
         texts = wholes + [part for parts in split for part in parts]
         cache = _cache_path(texts, cache_dir, MODEL_IDS[chosen])

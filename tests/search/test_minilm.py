@@ -262,27 +262,3 @@ def test_ops_rank_by_their_centred_embeddings_and_evidence_reads_plain_cosines(t
         order = sorted(match.scores, key=lambda d: -match.scores[d])
         assert order == sorted(range(len(records)), key=lambda d: -float(expected_whole[d]))
         assert np.allclose(match.cosines, plain)
-
-
-def test_ops_without_search_phrases_are_matched_by_their_head_too(tmp_path, model):
-    # A REST API's long description (parameters, results, caveats) drowns what the op is: its name and
-    # summary are embedded apart and mixed in as the best part. Ops that carry phrases are left as they were.
-    from opgate.core.search._semantic import WHOLE_TEXT_SHARE, SemanticRanker, head_parts
-
-    twilio = Path(__file__).resolve().parents[3] / "shared" / "data" / "catalogs" / "twilio_openapi_tools.json"
-    if not twilio.exists():
-        pytest.fail(f"shared test data is missing: {twilio}")
-    records = sorted(Gateway.from_catalogs([f"twilio={twilio}"], call_log=False).registry, key=lambda r: r.op)[:8]
-    assert not any(r.metadata.search_phrases for r in records)
-    ranker = SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy")
-    assert ranker._parts is not None and len(ranker._parts) == 2 * len(records)
-    query = model.embed_one("send a text message to a phone")
-    for i, record in enumerate(records):
-        name, head = head_parts(record)
-        assert head.startswith(f"{name}: ") and record.summary.strip() in head, record.op
-        best = max(float(v @ query) for v in model.embed([name, head]))
-        expected = WHOLE_TEXT_SHARE * float(ranker._embeddings[i] @ query) + (1 - WHOLE_TEXT_SHARE) * best
-        assert abs(float(ranker.op_cosines(query[None])[i, 0]) - expected) < 1e-5, record.op
-    assert SemanticRanker.load(records, cache_dir=tmp_path, backend="numpy", heads=False)._parts is None
-    phrased = sorted(Gateway(call_log=False).registry, key=lambda r: r.op)[:8]
-    assert SemanticRanker.load(phrased, cache_dir=tmp_path, backend="numpy")._parts is None
