@@ -107,9 +107,13 @@ class ExplorerApp(App[int]):
             if trace:
                 self.session_traces.add(trace)
 
-    def set_allow_write(self, allow: bool) -> None:
+    def set_allow_write(self, allow: bool, *, announce: bool = True) -> None:
+        """Turn writes on or off; ``announce=False`` when a run asked and its confirmation follows at once
+        (the top bar says WRITES ON, and a toast would sit on the confirmation's buttons at 80x24)."""
         self.gateway.allow_write = allow
         self.allow_write = allow
+        if not announce:
+            return
         if allow:
             self.notify("Writes are ON: real runs change the workspace (each asks first).", title="Allow-write", severity="warning")
         else:

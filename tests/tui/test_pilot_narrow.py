@@ -195,3 +195,25 @@ async def test_the_copy_menu_cuts_a_long_preview_with_an_ellipsis_on_one_row(app
         assert len(rows) == 2 * options.option_count, rows
         previews = rows[1::2]
         assert previews[1].startswith("opgate exec onto.document.tree.move") and previews[1].endswith("…"), previews
+
+
+async def test_no_toast_covers_the_confirmation_after_writes_are_allowed_at_80x24(app):
+    """Allowing writes from F6 goes straight on to the confirmation: no toast may sit on its buttons."""
+    from textual.widgets._toast import Toast
+
+    from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen
+
+    async with app.run_test(size=NARROW, notifications=True) as pilot:
+        await app.screen.open_op("onto.task.create", {"project_id": PROJECT, "title": "Write release notes"})
+        await settle(pilot)
+        await pilot.press("f5")  # a dry-run first, as a QA engineer does: its own toast must not linger over the question
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, AllowWriteScreen)
+        await pilot.press("w")
+        await settle(pilot, delay=0.3)
+        assert isinstance(app.screen, ConfirmRunScreen) and app.allow_write
+        box = app.screen.query_one("#confirm-box").region
+        covering = [toast for toast in app.screen.query(Toast) if toast.region.overlaps(box)]
+        assert not covering, [str(toast.render()) for toast in covering]

@@ -290,7 +290,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
             def answered(allow: bool | None) -> None:
                 if allow:
-                    self.app.set_allow_write(True)  # type: ignore[attr-defined]
+                    self.app.set_allow_write(True, announce=False)  # type: ignore[attr-defined]
                     self._confirm_then_run(record)
                 else:
                     self.notify("Still read-only: nothing was written. F5 dry-runs.", severity="warning")

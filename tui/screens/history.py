@@ -203,7 +203,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         if writes and not dry_run and not gateway.allow_write:
             def answered(allow: bool | None) -> None:
                 if allow:
-                    self.app.set_allow_write(True)  # type: ignore[attr-defined]
+                    self.app.set_allow_write(True, announce=False)  # type: ignore[attr-defined]
                     self._preview_then_run(steps)
             self.app.push_screen(AllowWriteScreen(", ".join(sorted(set(writes)))), answered)
             return
