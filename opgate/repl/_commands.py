@@ -156,10 +156,15 @@ def _history_calls(state: ReplState, words: list[str]) -> bool:
         return False
     # A filter looks further back than the rows it shows.
     recent = state.gateway.recent_calls(max(count, HISTORY_SCAN) if wanted else count)
+    try:
+        # The log keeps bare ids: the store names the entities they are, for the rows and for the filter's words.
+        names = state.gateway.id_names(*(call.get("args") for call in recent))
+    except Exception:  # noqa: BLE001 - names are a help: the calls are listed without them
+        names = {}
     rows = [
-        {"ts": call.get("ts"), "op": call.get("op"), "args": args_text(call.get("args"), 60),
+        {"ts": call.get("ts"), "op": call.get("op"), "args": args_text(call.get("args"), 60, names),
          "mode": "dry-run" if call.get("dry_run") else "run", "outcome": outcome_text(call), "ms": call.get("duration_ms")}
-        for call in wanted.apply(recent)[:count]
+        for call in wanted.apply(recent, names)[:count]
     ]
     state.show(rows_table(rows) if rows else Text("no calls match" if wanted else "no calls yet", style="dim"))
     return True

@@ -30,7 +30,7 @@ TYPING_PAUSE = 0.3
 class FormBatches(Widget):
     """Mounts what :attr:`_pending` holds: after a pause in typing, when scrolled near, when Tab or a focus reaches it."""
 
-    # CallForm holds this state (and provides _show_field).
+    # CallForm holds this state (and provides _show_field and _name_fields).
     args: dict
     problems: dict[Path, str]
     slot: Slot | None
@@ -84,6 +84,7 @@ class FormBatches(Widget):
             for field in fields:
                 if field.slot.path in self._errors.by_path or field.slot.path in self.problems:
                     self._show_field(field)
+            self._name_fields(fields)
             if self._pending and self._more is not None:
                 self._more.update(more_text(self._pending))
             elif self._more is not None:

@@ -24,7 +24,7 @@ from .form_group import FormGroup
 class FormEdits(Widget):
     """Turns the widgets' messages into new arguments (and the widgets they need)."""
 
-    # CallForm holds this state (and provides _rebuild, _set_slot, _index, _show_field, show_errors and focus_path).
+    # CallForm holds this state (and provides _rebuild, _set_slot, _index, _show_field, _name_fields, show_errors, focus_path).
     spec: FieldSpec | None
     args: dict[str, Any]
     choices: dict[Path, int]
@@ -55,6 +55,8 @@ class FormEdits(Widget):
         self.args = edit(self.args, self.spec, event.path, event.value)
         if self._layout_moved(event.path):
             await self._rebuild()
+        elif event.field.is_attached:
+            self._name_fields([event.field])
         self._changed()
 
     def _layout_moved(self, path: Path) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,13 @@ class CallForm(VerticalScroll, FormEdits, FormBatches):
 
         args: dict[str, Any]
 
+    @dataclass
+    class NamesWanted(Message):
+        """The form shows ``ids`` it has no names for (the arguments hold them): the parent may look them up."""
+
+        args: dict[str, Any]
+        ids: frozenset[str]
+
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self.spec: FieldSpec | None = None
@@ -72,6 +80,8 @@ class CallForm(VerticalScroll, FormEdits, FormBatches):
         self._last_edit = 0.0
         self._scroll_batch_due = False
         self._reached = 0
+        # {id: name}, from the parent: each id field shows its entity's name beside the id.
+        self.names: Mapping[str, str] = {}
 
     # -- parent API -----------------------------------------------------------------------
 
@@ -96,6 +106,22 @@ class CallForm(VerticalScroll, FormEdits, FormBatches):
             value = get_at(args, field.slot.path)
             if type(value) is not type(field._value) or value != field._value:
                 field.show_value(value)
+        self._name_fields(self._fields)
+
+    def show_names(self, names: Mapping[str, str]) -> None:
+        """The names of entities (``{id: name}``) the parent knows: the id fields show them."""
+        self.names = names
+        self._name_fields(self._fields)
+
+    def _name_fields(self, fields: Iterable[FormField]) -> None:
+        """Show the names the form knows beside the ids its fields hold; ask the parent for the others."""
+        unknown = set()
+        for field in fields:
+            field.show_name(self.names)
+            if field.shown_id is not None and field.shown_id not in self.names:
+                unknown.add(field.shown_id)
+        if unknown:
+            self.post_message(self.NamesWanted(self.args, frozenset(unknown)))
 
     def show_errors(self, placed: PlacedErrors) -> None:
         """Field errors from the validator; a field's own parse problem wins over them.
@@ -137,6 +163,7 @@ class CallForm(VerticalScroll, FormEdits, FormBatches):
         self._groups = list(self.query(FormGroup))
         self._by_path = {f.slot.path: f for f in self._fields}
         self._flagged &= set(self._by_path)
+        self._name_fields(self._fields)
 
     async def _rebuild(self) -> None:
         focused = self.app.focused
