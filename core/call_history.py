@@ -40,6 +40,11 @@ def outcome_text(entry: dict[str, Any]) -> str:
     return str(entry.get("code") or "error")
 
 
+def when_text(entry: dict[str, Any]) -> str:
+    """When the call was made, short enough for a narrow column: ``11-27 12:49:34`` (UTC, the year left out)."""
+    return str(entry.get("ts") or "")[5:19].replace("T", " ")
+
+
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from repl_helpers import RELAY, SPONSORS_TASK, TIDEWATER, run_script_text, tasks_of
 
@@ -265,3 +266,9 @@ def test_history_calls_names_the_ids_and_finds_calls_by_those_names(shared_gatew
     listed = out.split("opgate> history calls")[1]
     assert '"Relay 2.0 Launch" 1000…0001' in listed, listed
     assert "onto.task.list" in listed and "onto.project.list" not in listed
+
+
+def test_history_calls_at_80_columns_keeps_the_time_of_day(shared_gateway):
+    status, out = run_script_text(shared_gateway, "exec onto.project.list\nhistory calls 1\n", width=80)
+    listed = out.split("opgate> history calls")[1]
+    assert re.search(r"\d\d-\d\d \d\d:\d\d:\d\d", listed), listed

@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label
 
-from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text
+from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text, when_text
 
 from .._failures import ReportsWorkerFailures
 from .._history_columns import COLUMNS, OP, OUTCOME, EndFirstText, cut_text, fit_widths
@@ -28,7 +28,7 @@ OUTCOME_STYLE = {"ok": "", "cancelled": "dim", "failed": "red"}
 
 
 def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool, names: dict[str, str] | None = None) -> tuple[Text, ...]:
-    when = str(entry.get("ts") or "")[5:19].replace("T", " ")
+    when = when_text(entry)
     # The person's waiting time is not in it: the call log keeps the call's own time.
     duration = entry.get("duration_ms")
     # The op and arguments are as the caller sent them: text, never markup. Each keeps its whole
