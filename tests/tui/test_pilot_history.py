@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle, type_text, wait_until
+
+from rich.console import Console
 
 from opgate.core import Gateway
 from opgate.tui import make_app
@@ -158,3 +162,17 @@ async def test_a_typed_id_is_named_and_a_changed_one_loses_the_name(app):
         await pilot.press("backspace")
         await settle(pilot, delay=0.4)
         assert "=" not in field_heads(builder)["project_id"].split("—")[0]
+
+
+async def test_the_batch_names_the_ids_of_its_calls(app, gateway):
+    gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        panel = app.screen.query_one(BatchPanel)
+        console = Console(width=120, file=io.StringIO(), record=True)
+        console.print(panel.render())
+        shown = console.export_text()
+        assert 'document_id="API Spec" 5000…0002' in shown, shown

@@ -188,6 +188,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         self.batch = kept if len(kept) != len(self.batch) else [*self.batch, {"entry": entry, "op": entry["op"], "args": dict(entry.get("args") or {})}]
         panel = self.query_one(BatchPanel)
         panel.results = []
+        panel.names = self.names
         panel.steps = self.batch
         table = self.query_one(DataTable)
         table.update_cell_at((table.cursor_row, 0), "●" if any(s["entry"] is entry for s in self.batch) else "")
