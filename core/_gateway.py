@@ -319,6 +319,15 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
 
         return id_choices(self.store, argument, text, project_id=project_id, limit=limit, moving=moving)
 
+    def id_names(self, *args: Any) -> dict[str, str]:
+        """``{id: name}`` for each stored entity an id in these argument objects names, for front ends to show
+        the name beside the id (a call re-opened from the history, the history's rows)."""
+        from ._id_choices import id_names, ids_in_args
+        from .call_history import looks_like_uuid
+
+        wanted = {i: key for i, key in ids_in_args(*args).items() if looks_like_uuid(i)}
+        return {i: choice.label for i, choice in id_names(self.store, wanted).items()}
+
     def _pool(self) -> ThreadPoolExecutor:
         from concurrent.futures import ThreadPoolExecutor
 

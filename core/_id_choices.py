@@ -7,6 +7,7 @@ argument's name (``task_id``, ``new_parent_id``); names that may hold any kind
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,3 +107,36 @@ def id_choices(
     if kind == "document":
         choices.sort(key=lambda c: c.what != "folder")  # stable: the ranking holds within each group
     return choices[:limit]
+
+
+def _id_values(node: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(node, dict):
+        for name, value in node.items():
+            yield from _id_values(value, str(name))
+    elif isinstance(node, list):
+        # ``document_ids: [...]`` holds documents, as ``document_id`` would.
+        yield from (pair for item in node for pair in _id_values(item, key[:-1] if key.endswith("_ids") else key))
+    elif isinstance(node, str) and node and (key.endswith("_id") or key == "id"):
+        yield node, key
+
+
+def ids_in_args(*args: Any) -> dict[str, str]:
+    """Each id the argument objects hold (nested ones too), with the name of the argument holding it."""
+    return {value: key for one in args for value, key in _id_values(one)}
+
+
+def id_names(store: Any, ids: dict[str, str]) -> dict[str, IdChoice]:
+    """The stored entity each id names, for showing its name beside it; ``ids`` maps each id to the argument
+    holding it (``new_parent_id`` says document). Ids that name nothing stored, or nothing with a name, are left out."""
+    found: dict[str, IdChoice] = {}
+    with store.read() as tx:
+        for entity_id, argument in ids.items():
+            hinted = kind_for_argument(argument)
+            kind = hinted if hinted in KINDS else None
+            row = tx.find(kind, entity_id) if kind else None
+            if row is None:
+                kind = tx.kind_of(entity_id)
+                row = tx.find(kind, entity_id) if kind else None
+            if kind and row is not None and _label(kind, row) != entity_id:
+                found[entity_id] = IdChoice(entity_id, _label(kind, row), kind, row.get("project_id"), _what(kind, row))
+    return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,23 +40,45 @@ def outcome_text(entry: dict[str, Any]) -> str:
     return str(entry.get("code") or "error")
 
 
+def when_text(entry: dict[str, Any]) -> str:
+    """When the call was made, short enough for a narrow column: ``11-27 12:49:34`` (UTC, the year left out)."""
+    return str(entry.get("ts") or "")[5:19].replace("T", " ")
+
+
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
-def _short(value: Any, width: int) -> str:
+# A name beside an id is cut to this many characters: the id after it still tells two apart.
+NAME_WIDTH = 20
+
+
+def looks_like_uuid(value: Any) -> bool:
+    """Whether ``value`` has the shape of the store's ids (only those are worth looking up by name)."""
+    return isinstance(value, str) and _UUID.match(value) is not None
+
+
+def _short(value: Any, width: int, names: Mapping[str, str]) -> str:
     if isinstance(value, str) and _UUID.match(value):
-        return f"{value[:4]}…{value[-4:]}"  # enough to tell two ids apart in a row
+        short = f"{value[:4]}…{value[-4:]}"  # enough to tell two ids apart in a row
+        name = names.get(value)
+        if not name:
+            return short
+        name = name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+        return f"{json.dumps(name, ensure_ascii=False)} {short}"
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     if isinstance(value, str) and (not value or any(c.isspace() for c in value)):
         text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= width else text[: max(width - 1, 1)] + "…"
 
 
-def args_text(args: Any, width: int = 80) -> str:
-    """The arguments in one line, ``key=value`` each (long values cut), at most ``width`` characters."""
+def args_text(args: Any, width: int = 80, names: Mapping[str, str] | None = None) -> str:
+    """The arguments in one line, ``key=value`` each (long values cut), at most ``width`` characters.
+
+    An id whose entity ``names`` (``{id: name}``) knows shows its name first: ``project_id="Relay 2.0 Launch" 1000…0001``.
+    """
     if not isinstance(args, dict) or not args:
         return ""
-    text = " ".join(f"{key}={_short(value, 24)}" for key, value in args.items())
+    text = " ".join(f"{key}={_short(value, 24, names or {})}" for key, value in args.items())
     text = " ".join(text.split())  # arguments may hold newlines: one row stays one line
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -100,7 +123,8 @@ class HistoryFilter:
             return outcome(entry) == wanted
         return entry.get("code") == wanted
 
-    def matches(self, entry: dict[str, Any]) -> bool:
+    def matches(self, entry: dict[str, Any], names: Mapping[str, str] | None = None) -> bool:
+        """Whether the entry passes; a word also finds the name of an entity an argument's id names (``names``)."""
         op = str(entry.get("op") or entry.get("tool_name") or "").lower()
         if self.ops and not any(part in op for part in self.ops):
             return False
@@ -109,9 +133,9 @@ class HistoryFilter:
         if self.words:
             # The arguments as shown (key=value) and as JSON: what a person sees is what they can type.
             args = entry.get("args")
-            haystack = " ".join([op, outcome_text(entry), args_text(args, 100_000), json.dumps(args, ensure_ascii=False, default=str)]).lower()
+            haystack = " ".join([op, outcome_text(entry), args_text(args, 100_000, names), json.dumps(args, ensure_ascii=False, default=str)]).lower()
             return all(word in haystack for word in self.words)
         return True
 
-    def apply(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [entry for entry in entries if self.matches(entry)]
+    def apply(self, entries: list[dict[str, Any]], names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+        return [entry for entry in entries if self.matches(entry, names)]

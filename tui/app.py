@@ -17,6 +17,7 @@ from opgate.core import ALL_CONTEXTS as ALL
 
 from ._approver import ModalApprover, ModalAsker
 from ._commands import OpCommands
+from ._entity_names import EntityNameBook
 from ._keys import APP_KEYS, BINDING_IDS, COPY_FORMATS
 from ._terminal_guard import guard_terminal
 from .screens.explorer import ExplorerScreen
@@ -55,6 +56,7 @@ class ExplorerApp(App[int]):
         # The command-line options the explorer was started with, for "copy as a command line".
         self.global_options: list[str] = list(global_options or [])
         self.session_traces: set[str] = set()
+        self.entity_names = EntityNameBook()
         self.keymap_overrides: dict[str, str] = {k: v for k, v in (keymap or {}).items() if k in BINDING_IDS}
         self.unknown_bindings = sorted(set(keymap or {}) - BINDING_IDS)
         self.wanted_theme = theme
@@ -101,15 +103,20 @@ class ExplorerApp(App[int]):
         bar.allow_write = self.allow_write
 
     def remember(self, *envelopes: dict[str, Any]) -> None:
-        """Note the trace ids of this session's calls (the history marks them)."""
+        """Note the trace ids of this session's calls (the history marks them) and the names their answers give."""
         for envelope in envelopes:
+            self.entity_names.learn(envelope)
             trace = (envelope.get("meta") or {}).get("trace_id")
             if trace:
                 self.session_traces.add(trace)
 
-    def set_allow_write(self, allow: bool) -> None:
+    def set_allow_write(self, allow: bool, *, announce: bool = True) -> None:
+        """Turn writes on or off; ``announce=False`` when a run asked and its confirmation follows at once
+        (the top bar says WRITES ON, and a toast would sit on the confirmation's buttons at 80x24)."""
         self.gateway.allow_write = allow
         self.allow_write = allow
+        if not announce:
+            return
         if allow:
             self.notify("Writes are ON: real runs change the workspace (each asks first).", title="Allow-write", severity="warning")
         else:

@@ -56,13 +56,14 @@ def run_explore(args: argparse.Namespace, console: Console) -> int:
     return _explore(args, demo=False)
 
 
-def catalog_label(args: argparse.Namespace, http_upstreams: Iterable[str] = ()) -> str:
+def catalog_label(args: argparse.Namespace, http_upstreams: Iterable[str] = (), mcp_upstreams: Iterable[str] = ()) -> str:
     """What the explorer's top bar says it shows: the catalogues, the MCP server files beside them, and the
-    OpenAPI upstreams of opgate.toml (found in the folder as often as named by ``--config``)."""
+    OpenAPI and MCP upstreams of opgate.toml (found in the folder as often as named by ``--config``)."""
     label = ", ".join(args.catalog) if args.catalog else "built-in catalogue"
     servers = getattr(args, "mcp_servers", None) or []
-    apis = sorted(http_upstreams)
-    return label + "".join(f" + {path}" for path in servers) + (f" + {', '.join(apis)} (OpenAPI)" if apis else "")
+    apis, mcps = sorted(http_upstreams), sorted(mcp_upstreams)
+    return (label + "".join(f" + {path}" for path in servers) + (f" + {', '.join(apis)} (OpenAPI)" if apis else "")
+            + (f" + {', '.join(mcps)} (MCP)" if mcps else ""))
 
 
 def copied_options(args: argparse.Namespace, *, demo: bool) -> list[str]:
@@ -86,7 +87,7 @@ def _explore(args: argparse.Namespace, *, demo: bool) -> int:
     gateway = make_gateway(args, allow_write=getattr(args, "allow_write", False))
     try:
         return run_explorer(
-            gateway, catalog_label=catalog_label(args, config.http_upstreams), global_options=copied_options(args, demo=demo),
+            gateway, catalog_label=catalog_label(args, config.http_upstreams, config.mcp_servers), global_options=copied_options(args, demo=demo),
             keymap=dict(config.keymap), theme=config.theme, demo=demo, collections_dir=getattr(args, "collections", None),
         )
     finally:

@@ -100,7 +100,11 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
     op = record.op if record is not None else state.namespace.guess(op_text)
     try:
         args = _arguments(state, record, arg_text)
-        if record is not None and state.interactive and not arg_text.lstrip().startswith("{"):
+        # An argument the op does not take is refused whatever else is typed: asking for a missing one first
+        # would take the next line (the person's retry) as its value.
+        refused = record is not None and record.parameters.get("additionalProperties") is False and any(
+            name not in (record.parameters.get("properties") or {}) for name in args)
+        if record is not None and state.interactive and not arg_text.lstrip().startswith("{") and not refused:
             args = _ask_missing(state, record, args)
     except ArgTextError as exc:
         # An unknown op is the first thing to fix: the gateway's NOT_FOUND names the closest ops (a dry-run, so nothing can run).

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Group
 from rich.text import Text
 
-from opgate.core.call_history import HistoryFilter, args_text, outcome_text
+from opgate.core.call_history import HistoryFilter, args_text, outcome_text, when_text
 from opgate.core.echo_text import quoted
 from opgate.views import render_help
 
@@ -147,6 +148,10 @@ def history_command(state: ReplState, rest: str) -> bool:
     return True
 
 
+def _ms(duration: Any) -> str | None:
+    return f"{duration:.1f}" if isinstance(duration, (int, float)) else None
+
+
 def _history_calls(state: ReplState, words: list[str]) -> bool:
     """``history calls [N] [op:PART] [is:OUTCOME] [words]``: the newest calls, with their arguments, filtered."""
     count = int(words.pop(0)) if words and words[0].isdigit() else DEFAULT_HISTORY
@@ -156,10 +161,16 @@ def _history_calls(state: ReplState, words: list[str]) -> bool:
         return False
     # A filter looks further back than the rows it shows.
     recent = state.gateway.recent_calls(max(count, HISTORY_SCAN) if wanted else count)
+    try:
+        # The log keeps bare ids: the store names the entities they are, for the rows and for the filter's words.
+        names = state.gateway.id_names(*(call.get("args") for call in recent))
+    except Exception:  # noqa: BLE001 - names are a help: the calls are listed without them
+        names = {}
     rows = [
-        {"ts": call.get("ts"), "op": call.get("op"), "args": args_text(call.get("args"), 60),
-         "mode": "dry-run" if call.get("dry_run") else "run", "outcome": outcome_text(call), "ms": call.get("duration_ms")}
-        for call in wanted.apply(recent)[:count]
+        # The time as the explorer's history shows it: a whole ISO stamp left no room for the time of day at 80 columns.
+        {"when (UTC)": when_text(call), "op": call.get("op"), "args": args_text(call.get("args"), 60, names),
+         "mode": "dry-run" if call.get("dry_run") else "run", "outcome": outcome_text(call), "ms": _ms(call.get("duration_ms"))}
+        for call in wanted.apply(recent, names)[:count]
     ]
     state.show(rows_table(rows) if rows else Text("no calls match" if wanted else "no calls yet", style="dim"))
     return True

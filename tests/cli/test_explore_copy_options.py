@@ -30,3 +30,4 @@ def test_the_top_bar_names_the_mcp_server_files_beside_the_catalogue():
     assert catalog_label(_args(["--mcp-servers", "servers.json"])) == "built-in catalogue + servers.json"
     assert catalog_label(_args(["--catalog", "tools/", "--mcp-servers", "a.json", "--mcp-servers", "b.json"])) == "tools/ + a.json + b.json"
     assert catalog_label(_args(["--mcp-servers", "a.json"]), ["twilio", "pets"]) == "built-in catalogue + a.json + pets, twilio (OpenAPI)", "opgate.toml's upstreams are named too"
+    assert catalog_label(_args([]), ["pets"], ["memory", "files"]) == "built-in catalogue + pets (OpenAPI) + files, memory (MCP)"

@@ -19,10 +19,10 @@ TIDEWATER = "10000000-0000-4000-8000-000000000002"
 SPONSORS_TASK = "20000000-0000-4000-8000-000000000021"
 
 
-def run_script_text(gateway: Gateway, text: str) -> tuple[int, str]:
-    """Run ``text`` as ``opgate repl < script`` would; the exit status and what it printed."""
+def run_script_text(gateway: Gateway, text: str, width: int = 140) -> tuple[int, str]:
+    """Run ``text`` as ``opgate repl < script`` would (on a terminal ``width`` wide); the exit status and what it printed."""
     out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None)
+    console = Console(file=out, width=width, color_system=None)
     status = run_repl(gateway, console=console, stdin=io.StringIO(text), interactive=False)
     return status, out.getvalue()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from repl_helpers import RELAY, SPONSORS_TASK, TIDEWATER, run_script_text, tasks_of
 
@@ -256,3 +257,18 @@ def test_a_handler_error_naming_a_field_keeps_its_own_message():
         shown.append(console.file.getvalue())
     assert shown[0].splitlines()[0] == "CONFLICT shop.order.create: order 17 is already paid" and "args.order: already paid" in shown[0], shown[0]
     assert shown[1].splitlines()[0] == "VALIDATION_ERROR onto.task.get: 1 problem with the arguments", shown[1]
+
+
+def test_history_calls_names_the_ids_and_finds_calls_by_those_names(shared_gateway):
+    project = "10000000-0000-4000-8000-000000000001"
+    script = f"exec onto.task.list project_id={project} limit=1\nexec onto.project.list\nhistory calls 10 relay\n"
+    status, out = run_script_text(shared_gateway, script)
+    listed = out.split("opgate> history calls")[1]
+    assert '"Relay 2.0 Launch" 1000…0001' in listed, listed
+    assert "onto.task.list" in listed and "onto.project.list" not in listed
+
+
+def test_history_calls_at_80_columns_keeps_the_time_of_day(shared_gateway):
+    status, out = run_script_text(shared_gateway, "exec onto.project.list\nhistory calls 1\n", width=80)
+    listed = out.split("opgate> history calls")[1]
+    assert re.search(r"\d\d-\d\d \d\d:\d\d:\d\d", listed), listed

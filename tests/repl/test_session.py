@@ -206,3 +206,13 @@ def test_the_first_prompt_says_what_to_type(gateway, tmp_path):
         assert first.startswith("opgate repl · 68 ops") and "help lists the commands" in first and "Ctrl-D leaves" in first, first
         assert len(first) <= 80
         assert repl.quit() == 0
+
+
+def test_a_misnamed_argument_is_refused_at_once_rather_than_asking_for_the_missing_one(gateway, tmp_path):
+    """``query=`` where the op takes ``search``: asking for ``search`` would take the next line typed as its value."""
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type("exec onto.task.search query=markup")
+        repl.enter_and_wait_for("unknown argument 'query'")
+        repl.wait_for_prompt()
+        repl.quit()
+    assert "search (string, required)" not in repl.output

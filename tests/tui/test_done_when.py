@@ -70,4 +70,4 @@ async def test_newcomer_finds_fills_dry_runs_runs_and_finds_it_again(app, gatewa
         rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
         assert [rows[0][2], *rows[0][4:6]] == ["onto.document.tree.move", "run", "ok"]
         assert [rows[1][2], *rows[1][4:6]] == ["onto.document.tree.move", "dry-run", "ok"]
-        assert "document_id=5000…0002" in rows[0][3] and rows[0][7] == "this"
+        assert 'document_id="API Spec" 5000…0002' in rows[0][3] and rows[0][7] == "this"

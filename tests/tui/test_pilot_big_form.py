@@ -16,7 +16,7 @@ from pilot_helpers import PROJECT, TWILIO, settle, type_text
 
 from opgate.core import Gateway
 from opgate.tui import make_app
-from opgate.tui.widgets import CallBuilder, CallForm, FormField, JsonEditor, PayloadView, call_form
+from opgate.tui.widgets import CallBuilder, CallForm, FormField, JsonEditor, PayloadView, _form_batches, call_form
 
 pytestmark = pytest.mark.anyio
 
@@ -54,7 +54,7 @@ async def mounted_whole(pilot) -> None:
 
 def hold_batches(monkeypatch) -> None:
     """As if the person kept typing: the batches after the first wait (Tab, scrolling and focus still mount)."""
-    monkeypatch.setattr(call_form, "TYPING_PAUSE", 3600.0)
+    monkeypatch.setattr(_form_batches, "TYPING_PAUSE", 3600.0)
 
 
 async def test_first_batch_then_every_argument_in_order(twilio):

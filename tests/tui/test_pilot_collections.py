@@ -144,7 +144,7 @@ async def test_history_filters_saves_a_row_and_shows_a_cancel_as_a_cancel(tmp_pa
         assert isinstance(history, HistoryScreen)
         table = history.query_one("DataTable")
         cells = [str(c) for c in table.get_row_at(0)]
-        assert cells[2] == "onto.task.delete" and cells[5] == "cancelled, nothing written" and "task_id=2000…0001" in cells[3]
+        assert cells[2] == "onto.task.delete" and cells[5] == "cancelled, nothing written" and 'task_id="Finalize public API…" 2000…0001' in cells[3]
         await pilot.press("slash")
         await type_text(pilot, "is:failed is:dry-run")
         await settle(pilot)

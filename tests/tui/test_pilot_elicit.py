@@ -57,3 +57,22 @@ async def test_escape_declines(app, gateway):
         await settle(pilot)
         thread.join(5)
         assert "answer" in box and box["answer"] is None
+
+
+async def test_a_long_question_keeps_send_and_decline_on_screen_at_80x24(app, gateway):
+    """The fields scroll; the buttons stay whole inside the box (everything's elicitation asks for seven fields)."""
+    many = Question(op=QUESTION.op, upstream=QUESTION.upstream, message="Please provide inputs for the following fields:", schema={
+        "type": "object", "properties": {f"field{i}": {"type": "string", "title": f"Field {i}", "description": "Some words about it"} for i in range(7)},
+    })
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        thread = threading.Thread(target=lambda: gateway.asker(many), daemon=True)
+        thread.start()
+        await wait_until(pilot, lambda: isinstance(app.screen, ElicitScreen))
+        await pilot.pause(0.3)
+        box = app.screen.query_one("#elicit-box").region
+        for button in ("#elicit-send", "#elicit-decline"):
+            region = app.screen.query_one(button).region
+            assert region.height == 3 and box.contains_region(region) and region.bottom < 24, (button, region, box)
+        await pilot.press("escape")
+        thread.join(5)

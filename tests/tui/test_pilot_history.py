@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
-from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle, wait_until
+from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle, type_text, wait_until
+
+from rich.console import Console
 
 from opgate.core import Gateway
 from opgate.tui import make_app
 from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen, ExplorerScreen, HistoryScreen
-from opgate.tui.widgets import BatchPanel, CallBuilder
+from opgate.tui.widgets import BatchPanel, CallBuilder, FormField
 
 pytestmark = pytest.mark.anyio
 MOVE = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
@@ -101,9 +105,74 @@ async def test_at_80x24_every_column_that_matters_is_on_screen(app, gateway):
         assert all(line.split()[1].count(":") == 2 for line in drawn[1:]), "the time is whole"
         # What is drawn is cut; the cells keep the whole text.
         assert str(table.get_row_at(2)[2]) == "onto.document.tree.move"
-        assert "document_id=5000…0002" in str(table.get_row_at(2)[3])
+        assert 'document_id="API Spec" 5000…0002' in str(table.get_row_at(2)[3])  # the id's name first
 
         await pilot.resize_terminal(140, 30)
         await settle(pilot, delay=0.2)
         drawn = [table.render_line(y).text for y in range(4)]
-        assert "onto.document.tree.move" in drawn[3] and "document_id=5000…0002" in drawn[3], drawn
+        assert "onto.document.tree.move" in drawn[3] and 'document_id="API Spec" 5000…0002' in drawn[3], drawn
+
+
+def field_heads(builder) -> dict[str, str]:
+    """Each mounted field's head line as drawn, by argument name."""
+    return {str(f.slot.path[-1]): str(f.query_one(".field-head").render()) for f in builder.query(FormField)}
+
+
+async def test_a_call_reopened_from_an_earlier_session_names_its_ids(tmp_path, closed_after):
+    """The log keeps bare ids: the re-opened form shows each entity's name beside its id, as a pick would."""
+    earlier = Gateway(db_path=tmp_path / "w.db")
+    earlier.exec("onto.document.tree.move", MOVE, dry_run=True)
+    earlier.close()
+    gateway = closed_after(Gateway(db_path=tmp_path / "w.db"))
+    app = make_app(gateway)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        heads = field_heads(app.screen.query_one(CallBuilder))
+        assert "= Relay 2.0 Launch" in heads["project_id"]
+        assert "= API Spec" in heads["document_id"] and "= Engineering" in heads["new_parent_id"]
+
+
+async def test_the_history_rows_and_filter_know_the_names_of_the_ids(app, gateway):
+    gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    gateway.exec("onto.project.list", {})
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        history = app.screen
+        row = [str(cell) for cell in history.query_one("DataTable").get_row_at(1)]
+        assert 'document_id="API Spec" 5000…0002' in row[3]
+        await pilot.press("slash")
+        await type_text(pilot, "engineering")
+        await settle(pilot)
+        assert [e["op"] for e in history.entries] == ["onto.document.tree.move"]
+
+
+async def test_a_typed_id_is_named_and_a_changed_one_loses_the_name(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.screen.open_op("onto.document.tree.move", {})
+        await settle(pilot)
+        builder = app.screen.query_one(CallBuilder)
+        builder.focus_first_field()
+        await type_text(pilot, PROJECT)
+        await settle(pilot, delay=0.4)
+        assert "= Relay 2.0 Launch" in field_heads(builder)["project_id"]
+        await pilot.press("backspace")
+        await settle(pilot, delay=0.4)
+        assert "=" not in field_heads(builder)["project_id"].split("—")[0]
+
+
+async def test_the_batch_names_the_ids_of_its_calls(app, gateway):
+    gateway.exec("onto.document.tree.move", MOVE, dry_run=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        panel = app.screen.query_one(BatchPanel)
+        console = Console(width=120, file=io.StringIO(), record=True)
+        console.print(panel.render())
+        shown = console.export_text()
+        assert 'document_id="API Spec" 5000…0002' in shown, shown

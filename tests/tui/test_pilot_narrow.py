@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import PROJECT, settle, type_text
+from pilot_helpers import PROJECT, settle, type_text, wait_until
 
 from opgate.tui.screens import IdPickerScreen
 from opgate.tui.widgets import FormField
@@ -195,3 +195,43 @@ async def test_the_copy_menu_cuts_a_long_preview_with_an_ellipsis_on_one_row(app
         assert len(rows) == 2 * options.option_count, rows
         previews = rows[1::2]
         assert previews[1].startswith("opgate exec onto.document.tree.move") and previews[1].endswith("…"), previews
+
+
+async def test_no_toast_covers_the_confirmation_after_writes_are_allowed_at_80x24(app):
+    """Allowing writes from F6 goes straight on to the confirmation: no toast may sit on its buttons."""
+    from textual.widgets._toast import Toast
+
+    from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen
+
+    async with app.run_test(size=NARROW, notifications=True) as pilot:
+        await app.screen.open_op("onto.task.create", {"project_id": PROJECT, "title": "Write release notes"})
+        await settle(pilot)
+        await pilot.press("f5")  # a dry-run first, as a QA engineer does: its own toast must not linger over the question
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, AllowWriteScreen)
+        await pilot.press("w")
+        await settle(pilot, delay=0.3)
+        assert isinstance(app.screen, ConfirmRunScreen) and app.allow_write
+        box = app.screen.query_one("#confirm-box").region
+        covering = [toast for toast in app.screen.query(Toast) if toast.region.overlaps(box)]
+        assert not covering, [str(toast.render()) for toast in covering]
+
+
+async def test_the_confirmation_of_a_long_diff_keeps_its_buttons_whole_at_60x20(app, gateway):
+    """A plan's delete touches several tasks: the diff scrolls, and "Run it (y)" and "Cancel (n)" stay on screen."""
+    from opgate.tui.screens import ConfirmRunScreen
+
+    gateway.allow_write = True
+    app.allow_write = True
+    async with app.run_test(size=(60, 20)) as pilot:
+        await app.screen.open_op("onto.plan.delete", {"plan_id": "40000000-0000-4000-8000-000000000005"})
+        await settle(pilot)
+        await pilot.press("f6")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRunScreen))  # the run waits on the answer
+        await pilot.pause(0.3)
+        box = app.screen.query_one("#confirm-box").region
+        for button in ("#confirm-yes", "#confirm-no"):
+            region = app.screen.query_one(button).region
+            assert region.height == 3 and box.contains_region(region) and region.bottom < 20, (button, region, box)

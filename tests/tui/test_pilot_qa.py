@@ -287,3 +287,19 @@ async def test_a_slash_typed_quickly_into_a_field_types_a_slash(app):
         await pilot.press("slash")
         await settle(pilot)
         assert isinstance(app.screen, ExplorerScreen) and box.value == "/", "a path or URL may begin with a slash"
+
+
+async def test_an_export_says_where_it_wrote_or_why_it_could_not(app, tmp_path: Path):
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.screen.open_op("onto.document.tree.move", MOVE)
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        for path in (tmp_path / "report.md", tmp_path / "report.md" / "inside-a-file.md"):
+            await pilot.press("ctrl+e")
+            await settle(pilot)
+            app.screen.query_one("#export-path", Input).value = str(path)
+            await pilot.press("enter")
+            await settle(pilot)
+        said = [(n.title, n.severity) for n in app._notifications]
+        assert ("Exported", "information") in said and ("Export failed", "error") in said, said

@@ -36,3 +36,13 @@ def test_filters_by_op_outcome_mode_and_text():
     assert _ops("limit=2") == ["onto.project.list"] and _ops("ACTIVE project") == ["onto.project.list"]
     assert _ops("nothing written") == ["onto.task.delete"]
     assert HistoryFilter.parse("is:maybe").problems and not HistoryFilter.parse("is:ok").problems
+
+
+def test_an_id_with_a_known_name_shows_it_cut_and_the_filter_finds_the_name():
+    task = "20000000-0000-4000-8000-000000000001"
+    assert args_text({"task_id": task}, names={task: "Ship it"}) == 'task_id="Ship it" 2000…0001'
+    long = "A name far longer than a column has room for"
+    assert args_text({"task_id": task}, names={task: long}) == 'task_id="A name far longer t…" 2000…0001'
+    assert args_text({"task_id": task}, names={}) == "task_id=2000…0001"
+    wanted = HistoryFilter.parse("ship")
+    assert wanted.apply(ENTRIES) == [] and [e["op"] for e in wanted.apply(ENTRIES, {task: "Ship it"})] == ["onto.task.delete"]

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.message import Message
 from textual.widgets import Static
 
@@ -153,8 +153,8 @@ class ExplorerMoves:
             return
         self.post_message(self.ReportWritten(str(written.resolve())))  # type: ignore[attr-defined]
 
-    @on(ReportWritten)
-    def _report_written(self, event: ReportWritten) -> None:
+    # A named handler: Textual registers ``@on`` only on classes made by its metaclass, and this is a plain mixin.
+    def on_explorer_moves_report_written(self, event: ReportWritten) -> None:
         if event.problem:
             self.notify(f"Nothing was written: {event.problem}", title="Export failed", severity="error", markup=False)  # type: ignore[attr-defined]
         else:

@@ -74,6 +74,8 @@ class ConfirmRunScreen(ModalScreen[bool]):
         return text
 
     def on_mount(self) -> None:
+        # Toasts from before the question (a dry-run's "ok") would sit on its buttons at 80x24.
+        self.app.clear_notifications()
         self.query_one("#confirm-no", Button).focus()
 
     @on(Button.Pressed, "#confirm-yes")

@@ -20,6 +20,7 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.op_docs import OpDocs
 from ..widgets.op_tree import OpTree
 from ._explorer_copy import CopyActions
+from ._explorer_ids import CallIds
 from ._explorer_moves import ExplorerMoves
 from ._explorer_panes import DeferredPanes
 from .explorer_collections import CollectionActions
@@ -27,13 +28,12 @@ from .explorer_collections import CollectionActions
 if TYPE_CHECKING:
     from ..widgets.call_builder import CallBuilder
     from ..widgets.entity_links import EntityLinks
-    from ..widgets.form_field import FormField
 
 # The widget each tab focuses (the Build and Result panes are mounted after the first frame: see DeferredPanes).
 FOCUS_IN_TAB = {"docs": "#docs-view", "build": "#builder", "result": "#result-view"}
 
 
-class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFailures, CollectionActions):
+class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, CallIds, ReportsWorkerFailures, CollectionActions):
     """Browse, read, build, dry-run and run. Every gateway call runs in a thread worker."""
 
     BINDINGS: ClassVar = EXPLORER_BINDINGS
@@ -202,25 +202,6 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
         if changed_op:
             self.refresh_bindings()  # F5/F6 are disabled for browse-only ops
 
-    def on_form_field_pick_requested(self, event: FormField.PickRequested) -> None:
-        from .id_picker import IdPickerScreen
-
-        project = self.call_args.get("project_id") if event.name != "project_id" else None
-        moving = self.call_args.get("document_id") if event.name in ("new_parent_id", "parent_id") else None
-
-        async def picked(choice: tuple[str | None, str] | None) -> None:
-            if choice:
-                await self.builder.set_field(event.path, choice[0])
-                if event.field.is_attached:
-                    event.field.set_note(choice[1])
-                    event.field.focus_input()
-
-        picker = IdPickerScreen(
-            event.name, project if isinstance(project, str) else None,
-            moving=moving if isinstance(moving, str) else None, offer_root=event.field.slot.spec.nullable,
-        )
-        self.app.push_screen(picker, picked)
-
     async def action_insert_example(self) -> None:
         if not await self.mount_panes():
             return
@@ -290,7 +271,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, ReportsWorkerFai
 
             def answered(allow: bool | None) -> None:
                 if allow:
-                    self.app.set_allow_write(True)  # type: ignore[attr-defined]
+                    self.app.set_allow_write(True, announce=False)  # type: ignore[attr-defined]
                     self._confirm_then_run(record)
                 else:
                     self.notify("Still read-only: nothing was written. F5 dry-runs.", severity="warning")

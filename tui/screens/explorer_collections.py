@@ -194,7 +194,7 @@ class CollectionActions(Screen[None]):
 
             def answered(allow: bool | None) -> None:
                 if allow:
-                    self.app.set_allow_write(True)  # type: ignore[attr-defined]
+                    self.app.set_allow_write(True, announce=False)  # type: ignore[attr-defined]
                     self.run_saved(collection, only, dry_run=True, preview=True)
             self.app.push_screen(AllowWriteScreen(", ".join(sorted(set(writes)))), answered)  # type: ignore[attr-defined]
         else:

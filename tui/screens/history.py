@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label
 
-from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text
+from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text, when_text
 
 from .._failures import ReportsWorkerFailures
 from .._history_columns import COLUMNS, OP, OUTCOME, EndFirstText, cut_text, fit_widths
@@ -27,8 +27,8 @@ ARGS_WIDTH = 48
 OUTCOME_STYLE = {"ok": "", "cancelled": "dim", "failed": "red"}
 
 
-def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> tuple[Text, ...]:
-    when = str(entry.get("ts") or "")[5:19].replace("T", " ")
+def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool, names: dict[str, str] | None = None) -> tuple[Text, ...]:
+    when = when_text(entry)
     # The person's waiting time is not in it: the call log keeps the call's own time.
     duration = entry.get("duration_ms")
     # The op and arguments are as the caller sent them: text, never markup. Each keeps its whole
@@ -37,7 +37,7 @@ def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool) -> t
         "●" if in_batch else "",
         when,
         str(entry.get("op") or entry.get("tool_name") or "?"),
-        args_text(entry.get("args"), ARGS_WIDTH),
+        args_text(entry.get("args"), ARGS_WIDTH, names),
         "dry-run" if entry.get("dry_run") else "run",
         outcome_text(entry),
         f"{duration:.1f}" if isinstance(duration, (int, float)) else "",
@@ -55,6 +55,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
     @dataclass
     class Loaded(Message):
         entries: list[dict[str, Any]]
+        names: dict[str, str]
 
     @dataclass
     class BatchDone(Message):
@@ -68,6 +69,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         self.entries: list[dict[str, Any]] = []  # the rows shown: all_entries through the filter
         self.filter = HistoryFilter()
         self.batch: list[dict[str, Any]] = []
+        self.names: dict[str, str] = {}  # {id: name} of the entities the calls' ids name
         self._fitted_width = 0  # the table width the columns were last fitted to
 
     def compose(self) -> ComposeResult:
@@ -85,19 +87,28 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
 
     @work(thread=True, exclusive=True, exit_on_error=False, name="history")
     def load(self) -> None:
-        self.post_message(self.Loaded(self.app.gateway.recent_calls(HISTORY_LIMIT)))  # type: ignore[attr-defined]
+        entries = self.app.gateway.recent_calls(HISTORY_LIMIT)  # type: ignore[attr-defined]
+        # The log keeps bare ids: the store names the entities they are (what this session's answers named, too).
+        try:
+            names = self.app.gateway.id_names(*(entry.get("args") for entry in entries))  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - names are a help: the calls are shown without them
+            names = {}
+        self.post_message(self.Loaded(entries, names))
 
     @on(Loaded)
     def _loaded(self, event: Loaded) -> None:
+        book = self.app.entity_names  # type: ignore[attr-defined]
+        book.add(event.names)
+        self.names = dict(book.names)
         self.all_entries = event.entries
-        self.show_entries(self.filter.apply(event.entries))
+        self.show_entries(self.filter.apply(event.entries, self.names))
 
     @on(Input.Changed, "#history-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         self.filter = HistoryFilter.parse(event.value)
         if self.filter.problems:
             self.notify(self.filter.problems[0], severity="warning", markup=False)
-        self.show_entries(self.filter.apply(self.all_entries))
+        self.show_entries(self.filter.apply(self.all_entries, self.names))
 
     @on(Input.Submitted, "#history-filter")
     def _filter_done(self) -> None:
@@ -113,7 +124,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         row = table.cursor_row
         batched = {id(step["entry"]) for step in self.batch}
         session = self.app.session_traces  # type: ignore[attr-defined]
-        rows = [row_cells(entry, in_batch=id(entry) in batched, this_session=entry.get("trace_id") in session) for entry in entries]
+        rows = [row_cells(entry, in_batch=id(entry) in batched, this_session=entry.get("trace_id") in session, names=self.names) for entry in entries]
         widths = fit_widths(self._table_width(len(rows)), rows)
         self._fitted_width = table.size.width
         table.clear(columns=True)  # columns too, so their widths fit these rows only
@@ -177,6 +188,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         self.batch = kept if len(kept) != len(self.batch) else [*self.batch, {"entry": entry, "op": entry["op"], "args": dict(entry.get("args") or {})}]
         panel = self.query_one(BatchPanel)
         panel.results = []
+        panel.names = self.names
         panel.steps = self.batch
         table = self.query_one(DataTable)
         table.update_cell_at((table.cursor_row, 0), "●" if any(s["entry"] is entry for s in self.batch) else "")
@@ -185,7 +197,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         self.batch = []
         panel = self.query_one(BatchPanel)
         panel.results, panel.steps = [], []
-        self.show_entries(self.filter.apply(self.all_entries))
+        self.show_entries(self.filter.apply(self.all_entries, self.names))
 
     def action_dry_run_batch(self) -> None:
         self._batch(dry_run=True)
@@ -203,7 +215,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[tuple[str, dict[str, Any]] | N
         if writes and not dry_run and not gateway.allow_write:
             def answered(allow: bool | None) -> None:
                 if allow:
-                    self.app.set_allow_write(True)  # type: ignore[attr-defined]
+                    self.app.set_allow_write(True, announce=False)  # type: ignore[attr-defined]
                     self._preview_then_run(steps)
             self.app.push_screen(AllowWriteScreen(", ".join(sorted(set(writes)))), answered)
             return

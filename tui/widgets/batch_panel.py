@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.console import Group
@@ -10,16 +9,14 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from opgate.core.call_history import args_text
+
 from .._palette import Palette
 
 
-def _args_text(args: Any) -> str:
-    text = json.dumps(args or {}, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= 70 else text[:69] + "…"
-
-
 class BatchPanel(Static):
-    """The screen sets :attr:`steps` (``[{op, args}]``) and :attr:`results` (the envelopes of ``gw.batch``)."""
+    """The screen sets :attr:`steps` (``[{op, args}]``) and :attr:`results` (the envelopes of ``gw.batch``);
+    :attr:`names` (``{id: name}``) puts names beside the ids, as the history's rows do."""
 
     DEFAULT_CSS = """
     BatchPanel { height: auto; max-height: 12; padding: 0 1; border-top: solid $foreground 20%; overflow-y: auto; }
@@ -27,6 +24,7 @@ class BatchPanel(Static):
 
     steps: reactive[list[dict[str, Any]]] = reactive(list, layout=True, always_update=True)
     results: reactive[list[dict[str, Any]]] = reactive(list, layout=True, always_update=True)
+    names: reactive[dict[str, str]] = reactive(dict, layout=True)
 
     def render(self) -> Any:
         palette = Palette.of(self.app)
@@ -34,7 +32,7 @@ class BatchPanel(Static):
             return Text("Batch: empty. Space adds the highlighted call; ctrl+d dry-runs the batch, ctrl+b runs it.", style="dim")
         lines = [Text.assemble((f"Batch: {len(self.steps)} call(s)", "bold"), ("  ctrl+d dry-runs · ctrl+b runs · ctrl+x empties", "dim"))]
         for index, step in enumerate(self.steps):
-            line = Text.assemble(f"{index + 1}. ", (step["op"], "bold"), " ", (_args_text(step.get("args")), "dim"))
+            line = Text.assemble(f"{index + 1}. ", (step["op"], "bold"), " ", (args_text(step.get("args"), 70, self.names), "dim"))
             if index < len(self.results):
                 result = self.results[index]
                 if result.get("ok"):

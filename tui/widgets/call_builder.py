@@ -111,6 +111,10 @@ class CallBuilder(Vertical):
         await form.set_args(self.args)
         self._sync(from_json=False)
 
+    def show_names(self, names: dict[str, str]) -> None:
+        """The names of entities the parent knows (``{id: name}``): the form shows them beside the ids."""
+        self.query_one(CallForm).show_names(names)
+
     @property
     def has_problems(self) -> bool:
         """Some input holds text that is no value (a word in a number field, broken JSON)."""

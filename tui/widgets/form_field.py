@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -153,6 +154,16 @@ class FormField(Vertical):
         """A word about the value, such as the name of the entity whose id was picked."""
         self.note = note
         self.query_one(".field-head", Static).update(self._head(self.has_class("-missing")))
+
+    @property
+    def shown_id(self) -> str | None:
+        """The id the field holds, when it is one that names an entity (``project_id``, ``new_parent_id``)."""
+        return self._value if self.slot.spec.picks_id and isinstance(self._value, str) and self._value else None
+
+    def show_name(self, names: Mapping[str, str]) -> None:
+        """Name the entity whose id the field holds, when ``names`` knows it (an id picked, re-opened or pasted)."""
+        if self.shown_id is not None and names.get(self.shown_id, "") != self.note:
+            self.set_note(names.get(self.shown_id, ""))
 
     def watch_error(self, error: str) -> None:
         self.set_class(bool(error), "-invalid")
