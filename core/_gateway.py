@@ -302,7 +302,9 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
                 max_steps=self.settings.batch_max_steps,
                 pool=self._pool(),
             )
-            answers = runner.run(steps, on_error)
+            from .exec._batch_bounds import bound_batch
+
+            answers = bound_batch(runner.run(steps, on_error), self.settings.batch_char_limit)
             ok, code, counts = batch_outcome(answers)
             logged.done(ok, code, **counts)
         return answers
