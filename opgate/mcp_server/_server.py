@@ -43,6 +43,7 @@ from opgate import __version__
 from opgate.core import Gateway
 from opgate.core.access import Caller, acting_as
 from opgate.core.exec import IDLE_SECONDS, MAX_SESSIONS, PERMISSION_DENIED, failure, resuming_batch
+from opgate.core.executors._progress import ProgressReporter, reporting_progress
 from opgate.core.modes import ROUTER_MODES, ToolRouter, hybrid_tool_schema
 
 from ._clients import MAX_CALLS, Client, Clients, ConfirmationBudget
@@ -53,6 +54,7 @@ from ._confirmation import (
     ElicitingChannel,
     can_elicit_form,
 )
+from ._progress import progress_to_client
 from ._input_required import DeferredChannel, PendingConfirmations, RunCall, call_fingerprint
 from ._session_keys import IdentityResolver, scope_identity, session_key
 from ._shared_sessions import SharedSessions
@@ -201,9 +203,9 @@ class GatewayMCPServer:
         caller = request_caller(ctx.request)
         if can_elicit_form(ctx.session.client_capabilities) and ctx.session.can_send_request:
             channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout, self._budget, client)
-            answer = await self._run(client, client.asking, channel, name, arguments, caller)
+            answer = await self._run(client, client.asking, channel, name, arguments, caller, progress=progress_to_client(ctx))
         else:
-            answer = await self._run(client, client.refusing, None, name, arguments, caller)
+            answer = await self._run(client, client.refusing, None, name, arguments, caller, progress=progress_to_client(ctx))
         await self._tell_if_lane_changed(ctx, client)
         return answer
 
@@ -260,11 +262,12 @@ class GatewayMCPServer:
 
     async def _run(
         self, client: Client, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any, caller: Caller | None = None,
-        done: dict[int, dict[str, Any]] | None = None,
+        done: dict[int, dict[str, Any]] | None = None, *, progress: ProgressReporter | None = None,
     ) -> Any:
         def call_as_caller(tool: str, args: Any) -> Any:
-            # Worker threads do not inherit the request's context: the caller's role (and a resumed batch's steps) are set again here.
-            with acting_as(caller), resuming_batch(done):
+            # Worker threads do not inherit the request's context: the caller's role, a resumed batch's steps and where
+            # an upstream's progress goes are set again here.
+            with acting_as(caller), resuming_batch(done), reporting_progress(progress):
                 return self._shared.around(client, router.call, tool, args)
 
         # The client's own slots first: a client at its limit waits for itself, holding nothing others need.

@@ -251,7 +251,8 @@ class Connection:
         with self.questions.tracking(pending):
             with anyio.CancelScope(deadline=anyio.current_time() + max(0.0, left)) as scope:
                 pending.scope = scope
-                return await self._guarded(session.call_tool(tool, arguments), f"running {tool}")
+                progress = pending.on_progress if pending.progress is not None else None
+                return await self._guarded(session.call_tool(tool, arguments, progress_callback=progress), f"running {tool}")
         raise CallTimedOut(budget_s)
 
     async def _guarded(self, request: Awaitable[Any], doing: str) -> Any:

@@ -28,6 +28,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from ...exec._confirm import Asker, Question
+from .._progress import ProgressReporter
 
 _DONE = object()
 
@@ -35,10 +36,11 @@ _DONE = object()
 class PendingCall:
     """One ``tools/call`` in flight: who may be asked, and the clock that may be paused."""
 
-    def __init__(self, op: str, upstream: str, asker: Asker | None):
+    def __init__(self, op: str, upstream: str, asker: Asker | None, progress: ProgressReporter | None = None):
         self.op = op
         self.upstream = upstream
         self.asker = asker
+        self.progress = progress
         self.scope: Any = None  # the anyio.CancelScope that bounds the call, set on the loop
         self._inbox: queue.Queue[Any] = queue.Queue()
         self._remaining: float | None = None
@@ -62,6 +64,10 @@ class PendingCall:
             if self.scope is not None and self._remaining is not None:
                 self.scope.deadline = anyio.current_time() + self._remaining
 
+    async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """The SDK's progress callback: the report goes to the caller's thread, never waited for here."""
+        self._inbox.put(_Progress(progress, total, message))
+
     # -- in the caller's thread ------------------------------------------------------
 
     def wait(self, future: Future[Any], loop: asyncio.AbstractEventLoop, guard_s: float) -> Any:
@@ -76,9 +82,20 @@ class PendingCall:
                 raise TimeoutError from None
             if item is _DONE:
                 return future.result()
+            if isinstance(item, _Progress):
+                self._report(item)
+                continue
             question, reply = item
             answer = self._answer(question)
             loop.call_soon_threadsafe(_settle, reply, answer)
+
+    def _report(self, item: _Progress) -> None:
+        if self.progress is None:
+            return
+        try:
+            self.progress(item.progress, item.total, item.message)
+        except Exception:  # a client that cannot be told misses a report; the call goes on
+            pass
 
     def _answer(self, question: Question) -> dict[str, Any] | None:
         if self.asker is None:
@@ -88,6 +105,13 @@ class PendingCall:
         except Exception:  # an asker that fails is a person who did not answer
             return None
         return answer if isinstance(answer, dict) else None
+
+
+class _Progress:
+    __slots__ = ("progress", "total", "message")
+
+    def __init__(self, progress: float, total: float | None, message: str | None):
+        self.progress, self.total, self.message = progress, total, message
 
 
 def _settle(reply: asyncio.Future[Any], answer: Any) -> None:

@@ -30,9 +30,11 @@ from ...catalog._sources import CatalogLoad
 from ...catalog._tool import Binding, LoadProblem, ToolDefinition
 from ...exec._confirm import Asker
 from ...exec._errors import InternalError, PermissionDenied
+from .._progress import progress_reporter
 from .._redact import redact
 from ._config import UpstreamConfig, load_upstream_configs
 from ._loop import LoopThread
+from ._guards import guarded_tool, review_problems, unknown_confirmed
 from ._pins import PinReview, approvals, review
 from ._protocol_error import protocol_error
 from ._questions import PendingCall, QuestionRouter
@@ -216,23 +218,11 @@ class Upstreams:
                     problems.append(LoadProblem(source, f"could not be listed: {self._redacted(name, up.list_error)}; its ops appear once it answers (see `opgate upstreams`)", severity="warning"))
                 continue
             tools, found = parse_mcp_tools(up.listing.tools, source=source, namespace=name, upstream=name)
-            problems += found
-            loads.append(CatalogLoad(source, name, [self._guarded(up, tool) for tool in tools]))
-            problems += _review_problems(source, name, up.listing.review)
+            problems += found + unknown_confirmed(source, up.config, tools)
+            loads.append(CatalogLoad(source, name, [guarded_tool(up.config, up.listing.review, tool) for tool in tools]))
+            problems += review_problems(source, name, up.listing.review)
         problems += shadowing_problems({name: up.listing.tools for name, up in self._upstreams.items() if up.listing is not None})
         return loads, problems, summaries
-
-    def _guarded(self, up: _Upstream, tool: ToolDefinition) -> ToolDefinition:
-        name = up.config.name
-        if not up.config.trust_annotations:
-            # Its hints are not believed: every tool may write, and exports say so too.
-            tool = replace(tool, metadata=metadata_from_annotations({}), annotations=None)
-        held = up.listing.review.quarantined.get(tool.name) if up.listing else None
-        if held is None:
-            return tool
-        how = f"`opgate upstreams approve {name} {tool.name}` after reviewing the diff"
-        reason = f"quarantined: its definition is {'new since' if held.why == 'new' else 'different from'} the one approved for upstream {name!r}; approve it with {how}"
-        return replace(tool, binding=Binding("none", upstream=name, target=tool.name, reason=reason), notes=(*tool.notes, f"Quarantined ({held.why}). Definition diff:\n{held.diff}"))
 
     # -- calls ---------------------------------------------------------------------------
 
@@ -268,7 +258,7 @@ class Upstreams:
         up = self._upstreams[name]
         if self._loop.in_loop():
             raise InternalError(f"{op} cannot be called from the upstream loop itself", retryable=False)
-        pending = PendingCall(op, name, asker)
+        pending = PendingCall(op, name, asker, progress_reporter())
         started = time.perf_counter()
         future = self._loop.submit(self._call(up, tool, arguments, timeout_s, pending))
         try:
@@ -380,17 +370,6 @@ class Upstreams:
         self._loop.stop()
 
 
-def _review_problems(source: str, name: str, result: PinReview) -> list[LoadProblem]:
-    problems = [
-        LoadProblem(source, f"tool {held.tool!r} is quarantined ({'new' if held.why == 'new' else 'its definition changed'}); review it with `opgate upstreams`, approve it with `opgate upstreams approve {name} {held.tool}`", tool=held.tool, severity="warning")
-        for held in result.quarantined.values()
-    ]
-    problems += [
-        LoadProblem(source, f"tool {tool!r} was approved before and is no longer offered; `opgate upstreams approve {name}` forgets it", tool=tool, severity="warning")
-        for tool in result.removed
-    ]
-    return problems
-
-
 def _text(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
+
