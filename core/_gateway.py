@@ -193,7 +193,7 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         if service is None:
             from .help._service import HelpService
 
-            service = self._help_service = HelpService(self._registry, self._visible, unavailable=self._unavailable_upstream)
+            service = self._help_service = HelpService(self._registry, self._visible, unavailable=self._unavailable_upstream, unlisted=self._unlisted_upstreams)
         return service
 
     @property

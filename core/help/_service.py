@@ -38,9 +38,13 @@ class HelpService:
     answer cannot corrupt the cache.
     """
 
-    def __init__(self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None, *, unavailable: Callable[[str], str | None] | None = None):
+    def __init__(
+        self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None, *,
+        unavailable: Callable[[str], str | None] | None = None, unlisted: Callable[[], list[dict[str, str]]] | None = None,
+    ):
         self.registry = registry
         self._unavailable = unavailable  # why an upstream namespace has no ops now (asked only when a path is unknown)
+        self._unlisted = unlisted  # the upstreams offering no ops now, for the root (asked on each root answer: never cached)
         self._visible = visible or everything
         if self._visible is everything:
             self.tree = HelpTree.from_ops(registry.ops, registry.kinds(), registry.get)
@@ -69,6 +73,11 @@ class HelpService:
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = cached
         answer = json.loads(cached)
+        if self._unlisted is not None and cursor is None and answer.get("type") == "root":
+            # A namespace that failed to start is still the person's configuration: the root says it is there, and why it is empty.
+            down = self._unlisted()
+            if down:
+                answer["unavailable"] = [{**line, "next": f"help(path={quoted(line['name'])}) says more; retried on later calls"} for line in down]
         if self._unavailable is not None and answer.get("ok") is False and answer["error"]["code"] == "UNKNOWN_PATH":
             # Not cached: the reason changes with each try, and the upstream may answer at any moment.
             return self._unavailable_answer(path) or answer

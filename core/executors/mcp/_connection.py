@@ -48,6 +48,8 @@ log = logging.getLogger("opgate.upstreams")
 CLIENT_INFO = types.Implementation(name="opgate", version="0.1.0")
 FIRST_BACKOFF_S = 0.5
 START_TIMEOUT_S = 120.0
+_LAST_WORDS_S = 0.5
+"""How long a call whose server died waits for the rest of its stderr (its last words usually come as it exits)."""
 """How long a server may take to answer ``initialize`` (``npx -y`` may install it first); then the start fails and backs off."""
 MAX_LISTED_TOOLS = 10_000
 """The most tools one upstream may list: far past any real server's, and a bound on a listing that never ends."""
@@ -123,6 +125,9 @@ class Connection:
             if wait > 0:
                 raise UpstreamDown(f"upstream {self.config.name!r} failed to start ({self.last_error}); the next try is in {math.ceil(wait)} s")
             self._ready = asyncio.get_running_loop().create_future()
+            # Its waiters may all be gone (cancelled by close(), or a listing that waits 0 s): a failed start is still
+            # known from the state, and must not print "Future exception was never retrieved" when it is collected.
+            self._ready.add_done_callback(_retrieved)
             self._stop = asyncio.Event()
             # A retry after a failure stays "failed" (with its last error) until it succeeds.
             if self.state != "failed":
@@ -171,7 +176,8 @@ class Connection:
                 if self._closing:
                     self.state = "not connected"
                 else:
-                    self.state, self.last_error = "failed", "the server closed the connection; it is restarted on the next call"
+                    # Its stdio transport has read its stderr to the end (or for half a second) by now.
+                    self.state, self.last_error = "failed", self._with_stderr("the server closed the connection; it is restarted on the next call")
 
     def _transport(self):
         config = self.config
@@ -189,7 +195,7 @@ class Connection:
         return bounded_stdio_client(params, self._stderr, self._answered_too_much)
 
     def _with_stderr(self, reason: str) -> str:
-        """A failed start's reason, with the end of the server's stderr when it wrote any (secrets masked)."""
+        """A failed start's or a lost session's reason, with the end of the server's stderr when it wrote any (secrets masked)."""
         said = self._stderr.quoted() if self._stderr is not None else ""
         if not said:
             return reason
@@ -279,14 +285,20 @@ class Connection:
             # -32000 is also the first code JSON-RPC leaves to servers: a server's own error with it is its answer (the
             # server stays). The SDK's "Connection closed" comes after the server's messages ended (_watch_end sets stop).
             if exc.code == CONNECTION_CLOSED and (self._stop is None or self._stop.is_set()):
-                self._raise_if_too_large(doing)
-                self.lost(f"the connection closed while {doing}")
-                raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
+                await self._closed_while(doing)
             raise
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self._raise_if_too_large(doing)
-            self.lost(f"the connection closed while {doing}")
-            raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
+            await self._closed_while(doing)
+            raise
+
+    async def _closed_while(self, doing: str) -> None:
+        """The session ended under a request: said, with the server's last words on stderr when it wrote any."""
+        self._raise_if_too_large(doing)
+        if self._stderr is not None:
+            await self._stderr.settled(_LAST_WORDS_S)
+        reason = self._with_stderr(f"the connection closed while {doing}")
+        self.lost(reason)
+        raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call" + reason.removeprefix(f"the connection closed while {doing}")) from None
 
     def _raise_if_too_large(self, doing: str) -> None:
         if self._too_large is not None:
@@ -372,3 +384,8 @@ def _reason(exc: BaseException) -> str:
         return "it was stopped while starting"
     text = str(exc) or type(exc).__name__
     return text.splitlines()[0][:300]
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()

@@ -56,6 +56,7 @@ async def bounded_stdio_client(server: StdioServerParameters, stderr: StderrTail
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass
         finally:
+            stderr.end()
             stderr_done.set()
 
     async def read_stdout() -> None:

@@ -245,6 +245,18 @@ class Upstreams:
         why = self._redacted(name, error) if error else "it has not answered its first listing yet"
         return f"The upstream {name!r} is unavailable: {why}. Its ops appear once it answers; retry later (`opgate upstreams` shows its state)."
 
+    def unlisted(self) -> list[dict[str, str]]:
+        """The upstreams that offer no ops now (not started, starting, failed), each with its state and why, for help's root."""
+        lines = []
+        for name, up in self._upstreams.items():
+            if up.listing is not None:
+                continue
+            connection = up.connection
+            state = connection.state if connection is not None else "not connected"
+            error = up.list_error or (connection.last_error if connection is not None else None)
+            lines.append({"name": name, "state": state, "why": self._redacted(name, error) if error else "it has not answered its first listing yet"})
+        return lines
+
     def secrets(self, name: str) -> tuple[str, ...]:
         up = self._upstreams.get(name)
         return up.config.secrets if up is not None else ()
@@ -354,13 +366,16 @@ class Upstreams:
         self._closed = True
         if not self._loop.running:
             return
-        connections = [up.connection for up in self._upstreams.values() if up.connection is not None]
 
         async def close_all() -> None:
             running = [task for task in self._background if not task.done()]
             for task in running:
                 task.cancel()
             await asyncio.gather(*running, return_exceptions=True)
+            # Asked here, on the loop, after the listings stopped: a listing submitted just before close() makes its
+            # connection (and starts its server) only once the loop runs it, and a start left running past the loop's
+            # end had its streams closed by the garbage collector, printing tracebacks.
+            connections = [up.connection for up in self._upstreams.values() if up.connection is not None]
             await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
 
         try:
