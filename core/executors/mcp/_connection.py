@@ -39,6 +39,7 @@ from .._base import MAX_ANSWER_BYTES
 from .._redact import mask_url_secrets, redact
 from ._config import HTTP, UpstreamConfig
 from ._http_answers import AnswerWatch, bound_answer, quiet_cuts, stop_watching, watching
+from ._listing import list_tools_page
 from ._questions import PendingCall, QuestionRouter
 from ._stderr_tail import StderrTail
 from ._stdio import bounded_stdio_client
@@ -113,6 +114,7 @@ class Connection:
         self._closing = False
         self._too_large: int | None = None  # the size of the message that ended this session, if one did
         self._stderr: StderrTail | None = None  # the running (or last) stdio server process's stderr
+        self.refused_tools: list[tuple[str, str]] = []  # (name, why) of the last listing's tools that MCP's Tool does not fit
 
     # -- opening -------------------------------------------------------------------
 
@@ -229,13 +231,15 @@ class Connection:
         """Every tool, following ``nextCursor``; each as the JSON the server sent."""
         session = await self.open(timeout)
         tools: list[dict[str, Any]] = []
+        refused: list[tuple[str, str]] = []
         cursor: str | None = None
         seen: set[str] = set()
         with anyio.fail_after(timeout):
             while True:
-                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                page = await self._guarded(session.list_tools(params=params), "listing its tools")
-                tools += [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in page.tools]
+                page = await self._guarded(list_tools_page(session, cursor), "listing its tools")
+                tools += page.tools
+                refused += page.refused
+                self.refused_tools = refused
                 if len(tools) > MAX_LISTED_TOOLS:
                     # A server that hands out new cursors for ever would be listed until the time ran out, all of it kept.
                     raise UpstreamDown(f"upstream {self.config.name!r} lists more than {MAX_LISTED_TOOLS:,} tools; opgate takes at most that many from one server")

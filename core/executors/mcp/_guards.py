@@ -54,3 +54,8 @@ def unknown_confirmed(source: str, config: UpstreamConfig, tools: list[ToolDefin
         LoadProblem(source, f"confirm names {name!r}, which upstream {config.name!r} does not offer; check the spelling (its tools: {', '.join(sorted(offered)[:20])})", severity="warning")
         for name in config.confirm if name not in offered
     ]
+
+
+def refused_problems(source: str, refused: list[tuple[str, str]]) -> list[LoadProblem]:
+    """Tools the server listed that are not MCP tools (a schema that is not an object, a name that is not text): not offered."""
+    return [LoadProblem(source, f"tool {name!r} is not offered: its definition is not an MCP tool ({why})", tool=name, severity="warning") for name, why in refused]

@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from .._progress import progress_reporter
 from .._redact import redact
 from ._config import UpstreamConfig, load_upstream_configs
 from ._loop import LoopThread
-from ._guards import guarded_tool, review_problems, unknown_confirmed
+from ._guards import guarded_tool, refused_problems, review_problems, unknown_confirmed
 from ._pins import PinReview, approvals, review
 from ._protocol_error import protocol_error
 from ._questions import PendingCall, QuestionRouter
@@ -51,6 +51,7 @@ class Listing:
     tools: list[dict[str, Any]]
     review: PinReview
     at_start: int  # the connection's start count when listed: a restart means listing again
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (name, why) of tools that are not MCP tools
 
 
 class _Upstream:
@@ -150,7 +151,7 @@ class Upstreams:
                 up.list_error = _text(exc)
                 raise
             pins_review = await asyncio.to_thread(self._review, up.config.name, tools)
-            up.listing, up.list_error = Listing(tools, pins_review, connection.starts), None
+            up.listing, up.list_error = Listing(tools, pins_review, connection.starts, list(connection.refused_tools)), None
             self._changed()
         finally:
             if task is not None:
@@ -218,7 +219,7 @@ class Upstreams:
                     problems.append(LoadProblem(source, f"could not be listed: {self._redacted(name, up.list_error)}; its ops appear once it answers (see `opgate upstreams`)", severity="warning"))
                 continue
             tools, found = parse_mcp_tools(up.listing.tools, source=source, namespace=name, upstream=name)
-            problems += found + unknown_confirmed(source, up.config, tools)
+            problems += found + unknown_confirmed(source, up.config, tools) + refused_problems(source, up.listing.refused)
             loads.append(CatalogLoad(source, name, [guarded_tool(up.config, up.listing.review, tool) for tool in tools]))
             problems += review_problems(source, name, up.listing.review)
         problems += shadowing_problems({name: up.listing.tools for name, up in self._upstreams.items() if up.listing is not None})
