@@ -77,3 +77,20 @@ def test_an_unreadable_answer_deeper_than_python_reads_still_names_its_request()
     message = _parsed(line)
     assert message.message.id == 7 and "could not read" in message.message.error.message
     assert isinstance(_parsed(b'{"jsonrpc": "2.0", "method": "notifications/x", "params": ' + b"[" * 1000 + b"]" * 1000 + b"}"), Exception)
+
+
+def test_help_of_a_tool_with_twenty_thousand_arguments_is_bounded_and_says_so(tmp_path):
+    wide = _obj({f"p{i}": {"type": "string", "description": "a parameter"} for i in range(20_000)})
+    gateway = _gateway(tmp_path, [{"name": "wide", "description": "Wide.", "inputSchema": wide}, {"name": "small", "description": "Small.", "inputSchema": _obj({"q": {"type": "string"}})}])
+    try:
+        from opgate.core.help._service import OP_HELP_CHAR_LIMIT
+
+        for options in ({}, {"format": "full", "include_schemas": True}):
+            answer = gateway.help("hostile.wide", **options)
+            assert answer["ok"] and len(json.dumps(answer, ensure_ascii=False)) <= OP_HELP_CHAR_LIMIT * 1.05, len(json.dumps(answer))
+            cut = {c["path"]: c for c in answer["truncated"]}
+            assert cut["usage"]["total_chars"] > 100_000 and "args" in cut, answer["truncated"]
+        assert len(gateway.help("hostile.wide")["args"]) > 100, "the arguments were cut before the usage line"
+        assert "truncated" not in gateway.help("hostile.small")
+    finally:
+        gateway.close()
