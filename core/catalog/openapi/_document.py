@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,8 @@ class OpenApiDocument:
     data: dict[str, Any]
     version: str
     source: str
+    unfollowed: list[str] = field(default_factory=list)
+    """Each ``$ref`` that led nowhere, in words: the loader reports those an operation met (they were read as ``{}``)."""
 
     @property
     def is_31(self) -> bool:
@@ -74,10 +76,13 @@ class OpenApiDocument:
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
             ref = node["$ref"]
             if ref in seen:
+                self.unfollowed.append(f"$ref {ref!r} leads back to itself ({' -> '.join(seen)} -> {ref}) and never reaches a value")
                 return {}
             seen = (*seen, ref)
             target = resolve_local_ref(self.data, ref) if ref.startswith("#") else MISSING
             if target is MISSING:
+                where = "points at nothing in this document" if ref.startswith("#") else "points outside this document, which opgate never reads"
+                self.unfollowed.append(f"$ref {ref!r} {where}")
                 return {}
             node = target
         return node
