@@ -71,3 +71,33 @@ def test_a_batch_within_its_bound_is_answered_as_it_was(tmp_path, modules):
         assert all(a["result"]["content"] == LINE * 1000 for a in answers)
     finally:
         gateway.close()
+
+
+def test_a_reference_to_a_cut_value_is_refused_and_nothing_is_written(tmp_path, modules):
+    """A step's text cut to fit its answer was passed on, marker and all: a batch copied 14,834 of a file's 39,000 bytes."""
+    gateway, files = _gateway(tmp_path, modules)
+    gateway.allow_write = True
+    try:
+        answers = gateway.batch([_read(files / "huge.txt"), {"tool": "exec", "args": {"op": "write_file", "args": {"path": str(files / "copy.txt"), "content": "$0.result.content"}}}])
+        assert answers[0]["ok"] and answers[0]["meta"]["truncated"][0]["path"] == "result.content"
+        assert answers[1]["error"]["code"] == "VALIDATION_ERROR" and "cut to fit step 0's answer" in answers[1]["error"]["message"], answers[1]
+        assert not (files / "copy.txt").exists(), "the cut copy was written"
+        whole = gateway.batch([_read(files / "big.txt"), {"tool": "exec", "args": {"op": "write_file", "args": {"path": str(files / "copy.txt"), "content": "$0.result.content"}}}])
+        assert whole[1]["ok"] and (files / "copy.txt").read_text(encoding="utf-8") == LINE * 1000
+    finally:
+        gateway.close()
+
+
+def test_an_item_past_a_cut_list_is_said_to_be_cut_not_missing(tmp_path, modules):
+    config = us.write_config(tmp_path / "servers.json", {"memory": us.memory(modules, tmp_path)})
+    gateway = Gateway(db_path=tmp_path / "w.db", upstreams=Upstreams.from_files([config]), allow_write=True)
+    try:
+        people = [{"name": f"person {i:04}", "entityType": "person", "observations": ["x" * 40]} for i in range(600)]
+        assert gateway.exec("create_entities", {"entities": people})["ok"]
+        answers = gateway.batch([{"tool": "exec", "args": {"op": "read_graph", "args": {}}}, {"tool": "exec", "args": {"op": "open_nodes", "args": {"names": ["$0.result.entities[590].name"]}}}])
+        shown = len(answers[0]["result"]["entities"])
+        assert shown < 590 and answers[0]["meta"]["truncated"][0]["path"] == "result.entities"
+        message = answers[1]["error"]["message"]
+        assert f"{shown} of its 600 items shown" in message and "narrow step 0" in message, message
+    finally:
+        gateway.close()
