@@ -1,4 +1,4 @@
-"""Progress of a running call, passed on to whoever made it.
+"""Progress of a running call, passed on to whoever made it; and its caller giving up on it.
 
 An upstream tool may say how far it has come (MCP ``notifications/progress``).
 A front end that can show it (``opgate serve``, for a client that sent a
@@ -11,6 +11,7 @@ reporter nothing is asked of the upstream.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -46,3 +47,21 @@ def increasing(report: ProgressReporter) -> ProgressReporter:
         report(progress, total, message)
 
     return forward
+
+
+_abandoned: ContextVar[threading.Event | None] = ContextVar("opgate_call_abandoned", default=None)
+
+
+@contextmanager
+def abandonable(event: threading.Event | None) -> Iterator[None]:
+    """Calls made inside stop when ``event`` is set (the caller cancelled): an upstream request is cancelled too."""
+    token = _abandoned.set(event)
+    try:
+        yield
+    finally:
+        _abandoned.reset(token)
+
+
+def abandoned_event() -> threading.Event | None:
+    """The event that says the caller of the call running in this thread gave up, if its front end can tell."""
+    return _abandoned.get()

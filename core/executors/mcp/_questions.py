@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import math
 import queue
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -31,16 +32,22 @@ from ...exec._confirm import Asker, Question
 from .._progress import ProgressReporter
 
 _DONE = object()
+_ABANDON_POLL_S = 0.1
+
+
+class CallAbandoned(Exception):
+    """The caller cancelled the call; its upstream request was cancelled."""
 
 
 class PendingCall:
     """One ``tools/call`` in flight: who may be asked, and the clock that may be paused."""
 
-    def __init__(self, op: str, upstream: str, asker: Asker | None, progress: ProgressReporter | None = None):
+    def __init__(self, op: str, upstream: str, asker: Asker | None, progress: ProgressReporter | None = None, abandoned: threading.Event | None = None):
         self.op = op
         self.upstream = upstream
         self.asker = asker
         self.progress = progress
+        self.abandoned = abandoned  # set when the caller cancelled: the request is cancelled too
         self.scope: Any = None  # the anyio.CancelScope that bounds the call, set on the loop
         self._inbox: queue.Queue[Any] = queue.Queue()
         self._remaining: float | None = None
@@ -75,9 +82,16 @@ class PendingCall:
         future.add_done_callback(lambda _: self._inbox.put(_DONE))
         deadline = time.monotonic() + guard_s
         while True:
+            left = max(0.0, deadline + self.asked_s - time.monotonic())
             try:
-                item = self._inbox.get(timeout=max(0.0, deadline + self.asked_s - time.monotonic()))
+                # A caller that can give up is looked at ten times a second; the others wait for the answer alone.
+                item = self._inbox.get(timeout=left if self.abandoned is None else min(left, _ABANDON_POLL_S))
             except queue.Empty:
+                if self.abandoned is not None and self.abandoned.is_set():
+                    future.cancel()  # the SDK sends notifications/cancelled for it
+                    raise CallAbandoned from None
+                if self.abandoned is not None and left > _ABANDON_POLL_S:
+                    continue
                 future.cancel()
                 raise TimeoutError from None
             if item is _DONE:

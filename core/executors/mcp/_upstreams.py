@@ -30,14 +30,14 @@ from ...catalog._sources import CatalogLoad
 from ...catalog._tool import Binding, LoadProblem, ToolDefinition
 from ...exec._confirm import Asker
 from ...exec._errors import InternalError, PermissionDenied
-from .._progress import progress_reporter
+from .._progress import abandoned_event, progress_reporter
 from .._redact import redact
 from ._config import UpstreamConfig, load_upstream_configs
 from ._loop import LoopThread
 from ._guards import guarded_tool, refused_problems, review_problems, unknown_confirmed
 from ._pins import PinReview, approvals, review
 from ._protocol_error import protocol_error
-from ._questions import PendingCall, QuestionRouter
+from ._questions import CallAbandoned, PendingCall, QuestionRouter
 from ._shadowing import shadowing_problems
 
 DEFAULT_LIST_TIMEOUT_S = 15.0
@@ -271,12 +271,14 @@ class Upstreams:
         up = self._upstreams[name]
         if self._loop.in_loop():
             raise InternalError(f"{op} cannot be called from the upstream loop itself", retryable=False)
-        pending = PendingCall(op, name, asker, progress_reporter())
+        pending = PendingCall(op, name, asker, progress_reporter(), abandoned_event())
         started = time.perf_counter()
         future = self._loop.submit(self._call(up, tool, arguments, timeout_s, pending))
         try:
             # The loop enforces the timeout; this guard only covers a loop that stopped answering.
             answer = pending.wait(future, self._loop.loop, timeout_s + 5.0)
+        except CallAbandoned:
+            raise InternalError(f"{op} was cancelled by its caller; upstream {name!r} was told to stop (it may have done part of the work)", retryable=False, upstream=name, cancelled=True) from None
         except (CallTimedOut, TimeoutError):
             raise InternalError(f"{op} on upstream {name!r} did not finish within {timeout_s:.3g} s; the request was cancelled", retryable=True, upstream=name) from None
         except UpstreamDown as exc:
