@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._results import _dotted, _json_text, _scrubbed, bound_envelope, bound_result
+from ._results import _dotted, _scrubbed, _writable_text, bound_envelope, bound_result
 
 MORE_IN_A_BATCH = "cut to fit the batch's answer: run this step alone for the rest"
 SMALLEST_SHARE = 400
@@ -21,7 +21,9 @@ SMALLEST_SHARE = 400
 
 
 def _size(envelope: Any) -> int:
-    return len(_json_text(_scrubbed(envelope)))
+    # One C pass for the usual envelope; only one that cannot be written as it is (a lone surrogate) is scrubbed first.
+    text = _writable_text(envelope)
+    return len(text) if text is not None else len(_writable_text(_scrubbed(envelope)) or "")
 
 
 def shares(sizes: list[int], limit: int) -> list[int]:
