@@ -86,6 +86,7 @@ def test_without_anyone_to_ask_the_call_is_refused(tmp_path, modules):
         graph = gateway.exec("read_graph", {})["result"]
         assert graph["entities"][0]["observations"] == ["wrote the first program"]
         assert not gateway.registry.get("memory.graph.read").metadata.requires_confirmation
+        assert gateway.upstreams.status()[0]["confirm"] == "destructive"
     finally:
         gateway.close()
 

@@ -353,6 +353,7 @@ class Upstreams:
                 "quarantined": [q.to_dict() for q in listing.review.quarantined.values()] if listing else [],
                 "removed": list(listing.review.removed) if listing else [],
                 "trust_annotations": up.config.trust_annotations,
+                "confirm": up.config.confirm if isinstance(up.config.confirm, str) else list(up.config.confirm),
                 "last_error": self._redacted(name, error) if error else None,
                 "median_latency_ms": round(statistics.median(latencies), 2) if latencies else None,
                 "calls": len(latencies),
