@@ -193,7 +193,7 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         if service is None:
             from .help._service import HelpService
 
-            service = self._help_service = HelpService(self._registry, self._visible, unavailable=self._unavailable_upstream)
+            service = self._help_service = HelpService(self._registry, self._visible, unavailable=self._unavailable_upstream, unlisted=self._unlisted_upstreams)
         return service
 
     @property
@@ -302,7 +302,9 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
                 max_steps=self.settings.batch_max_steps,
                 pool=self._pool(),
             )
-            answers = runner.run(steps, on_error)
+            from .exec._batch_bounds import bound_batch
+
+            answers = bound_batch(runner.run(steps, on_error), self.settings.batch_char_limit)
             ok, code, counts = batch_outcome(answers)
             logged.done(ok, code, **counts)
         return answers

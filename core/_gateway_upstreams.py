@@ -26,6 +26,11 @@ class GatewayUpstreams:
         upstreams = self.upstreams
         return upstreams.unavailable(namespace) if upstreams is not None else None
 
+    def _unlisted_upstreams(self) -> list[dict[str, str]]:
+        """The upstreams that offer no ops now, with their state and why (for help's root)."""
+        upstreams = self.upstreams
+        return upstreams.unlisted() if upstreams is not None else []
+
     def _attach(self, upstreams: Any) -> None:
         from .executors.mcp import McpExecutor
 

@@ -55,6 +55,8 @@ class GatewaySettings:
     idempotency_ttl_s: int = 24 * 3600
     batch_concurrency: int = 3
     batch_max_steps: int = 50
+    batch_char_limit: int = 48_000
+    """Most characters of JSON a batch answers with, all its steps together (three whole answers); past it the largest steps are cut."""
     # Worker processes for tool-folder handlers: started on first use, reused across calls.
     handler_workers: int = 2
     call_log_args_chars: int = 4096

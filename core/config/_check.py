@@ -29,6 +29,9 @@ AUTH_KEYS = ("scheme", "username_env", "password_env", "token_env", "api_key_env
 OPERATION_KEYS = ("kind", "destructive", "confirm")
 MCP_STDIO_KEYS = ("command", "args", "env", "cwd")
 MCP_HTTP_KEYS = ("url", "headers")
+MCP_COMMON_KEYS = ("trust_annotations", "confirm")
+CONFIRM_GROUPS = ("destructive", "writes")
+"""``confirm = "destructive"``: every tool that may destroy; ``"writes"``: every tool that is not a read."""
 EXPLORER_KEYS = ("theme", "keymap")
 
 
@@ -207,8 +210,8 @@ def _mcp_server(c: _Checker, table: dict[str, Any], where: str) -> dict[str, Any
         c.problem(where, "has both 'command' (a local server) and 'url' (a remote one); keep one")
         return {}
     if "command" in table:
-        c.unknown(table, MCP_STDIO_KEYS, where)
-        entry = {"command": c.typed(table, "command", where, _is_str, "the program that starts the server")}
+        c.unknown(table, MCP_STDIO_KEYS + MCP_COMMON_KEYS, where)
+        entry = {"command": c.typed(table, "command", where, _is_str, "the program that starts the server"), **_mcp_common(c, table, where)}
         if "args" in table:
             entry["args"] = c.typed(table, "args", where, _is_str_list, "an array of strings", [])
         if "env" in table:
@@ -217,11 +220,27 @@ def _mcp_server(c: _Checker, table: dict[str, Any], where: str) -> dict[str, Any
             cwd = c.path(table, "cwd", where, must_exist=True)
             entry["cwd"] = str(cwd) if cwd else None
         return entry
-    c.unknown(table, MCP_HTTP_KEYS, where)
-    entry = {"url": c.typed(table, "url", where, lambda v: isinstance(v, str) and v.startswith(("http://", "https://")), "an http:// or https:// URL")}
+    c.unknown(table, MCP_HTTP_KEYS + MCP_COMMON_KEYS, where)
+    entry = {"url": c.typed(table, "url", where, lambda v: isinstance(v, str) and v.startswith(("http://", "https://")), "an http:// or https:// URL"), **_mcp_common(c, table, where)}
     if "headers" in table:
         entry["headers"] = c.string_map(table, "headers", where)
     return entry
+
+
+def _mcp_common(c: _Checker, table: dict[str, Any], where: str) -> dict[str, Any]:
+    """What any MCP upstream may say of its tools: whether its hints are believed, and which need a person's yes."""
+    entry: dict[str, Any] = {}
+    if "trust_annotations" in table:
+        entry["trust_annotations"] = c.typed(table, "trust_annotations", where, _is_bool, "true or false", True)
+    if "confirm" in table:
+        confirm = c.typed(table, "confirm", where, _is_confirm, f"an array of the server's tool names, or one of {', '.join(map(repr, CONFIRM_GROUPS))}")
+        if confirm is not None:
+            entry["confirm"] = confirm
+    return entry
+
+
+def _is_confirm(v: Any) -> bool:
+    return v in CONFIRM_GROUPS or (isinstance(v, list) and all(_is_str(i) for i in v))
 
 
 def _upstreams(c: _Checker, raw: Any) -> tuple[dict[str, HttpUpstreamConfig], dict[str, dict[str, Any]]]:

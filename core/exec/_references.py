@@ -63,10 +63,32 @@ def _lookup(reference: str, envelopes: dict[int, dict[str, Any]]) -> Any:
             position = int(index)
             if not isinstance(node, list) or position >= len(node):
                 size = len(node) if isinstance(node, list) else "no"
+                cut = _cut_at(envelopes[step], walked.partition(".")[2])
+                if cut is not None and isinstance(node, list):
+                    raise UnresolvedReference(reference, f"{walked} was cut to fit the answer ({len(node)} of its {cut.get('total', '?')} items shown), so [{position}] is not in it; narrow step {step} (a filter, limit/offset) so that the item is")
                 raise UnresolvedReference(reference, f"{walked} has {size} items, so [{position}] does not exist")
             node = node[position]
             walked += f"[{position}]"
+    cut = _cut_within(envelopes[step], walked.partition(".")[2])
+    if cut is not None:
+        # The value was cut to fit step's answer: passing the cut copy on (a text with a marker, half a list) would write it.
+        raise UnresolvedReference(reference, f"{walked} holds a part cut to fit step {step}'s answer ({cut['path']}, see its meta.truncated), so it is not passed on; ask step {step} for less (a narrower query, max_chars, a page) or refer to a smaller part")
     return node
+
+
+def _cuts(envelope: dict[str, Any]) -> list[dict[str, Any]]:
+    meta = envelope.get("meta")
+    cuts = meta.get("truncated") if isinstance(meta, dict) else None
+    return [c for c in cuts if isinstance(c, dict) and isinstance(c.get("path"), str)] if isinstance(cuts, list) else []
+
+
+def _cut_at(envelope: dict[str, Any], path: str) -> dict[str, Any] | None:
+    return next((c for c in _cuts(envelope) if c["path"] == path), None)
+
+
+def _cut_within(envelope: dict[str, Any], path: str) -> dict[str, Any] | None:
+    """The first cut at ``path`` or inside it (``result.tasks`` holds ``result.tasks[3].title``)."""
+    return next((c for c in _cuts(envelope) if c["path"] == path or c["path"].startswith((path + ".", path + "["))), None)
 
 
 def resolve_references(value: Any, envelopes: dict[int, dict[str, Any]]) -> Any:

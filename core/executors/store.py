@@ -24,6 +24,7 @@ from ..exec._errors import ConflictError, InternalError, InvalidArguments, OpErr
 from ..exec._handler import Handler, HandlerContext
 from ..exec._idempotency import fingerprint, stored_response
 from ..settings import GatewaySettings
+from ..store._errors import NulInText
 from ..store._names import diff_names
 from ..store._rows import seeded_ids
 from ._base import READ, ROLLBACK, Invocation, Outcome
@@ -144,9 +145,11 @@ class StoreExecutor:
         watch = WATCHDOG.watch(invocation.deadline, interrupt) if interrupt else None
         try:
             return handler.fn(ctx, invocation.call.args)
-        except Exception:
+        except Exception as exc:
             if watch is not None and watch.fired:
                 raise OpError(f"{ctx.op} did not finish within {invocation.timeout_s:g} s and was stopped; nothing was written", retryable=True) from None
+            if isinstance(exc, NulInText):  # psycopg's refusal names no column: name the argument that carried the NUL
+                raise exc.naming(invocation.call.args) from exc
             raise
         finally:
             if watch is not None:

@@ -23,6 +23,31 @@ FUZZY_ALL_PATHS = 5000
 ROOT_ALIASES = ("", "root", ".")
 
 
+OP_HELP_CHAR_LIMIT = 64_000
+"""Most characters of one op's help. Twilio's largest (siprec.create, ~200 arguments, full with its schema) is 44,000;
+an upstream tool of 20,000 properties answered 1.5 MB, all of it in the asking model's context."""
+
+
+_USAGE_CHARS = 2_000
+
+
+def _bounded_op_help(answer: dict[str, Any]) -> dict[str, Any]:
+    """An op's help cut like an exec result (longest lists first, then the longest strings), saying what was cut."""
+    from ..exec._results import bound_result
+
+    cuts = []
+    usage = answer.get("usage")
+    if isinstance(usage, str) and len(usage) > _USAGE_CHARS:
+        # The usage line names every argument: cut first, so that the arguments themselves are what is kept.
+        cuts.append({"path": "usage", "kind": "text", "total_chars": len(usage), "shown_chars": _USAGE_CHARS})
+        answer = {**answer, "usage": usage[:_USAGE_CHARS] + f" …[truncated: {len(usage) - _USAGE_CHARS} more characters]"}
+    bounded, more = bound_result(answer, OP_HELP_CHAR_LIMIT, root="")
+    cuts += more
+    for cut in cuts:
+        cut["how_to_get_more"] = f"one op's help is bounded to {OP_HELP_CHAR_LIMIT:,} characters; the rest of this part is left out"
+    return {**bounded, "truncated": cuts}
+
+
 def help_error(path: str, code: str, message: str, hints: list[str], next_action: str) -> dict[str, Any]:
     """The discovery error shape: what went wrong, where to look, and what to call next."""
     # The path is what the caller asked for: echoed cut short (a megabyte path came back whole).
@@ -38,9 +63,13 @@ class HelpService:
     answer cannot corrupt the cache.
     """
 
-    def __init__(self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None, *, unavailable: Callable[[str], str | None] | None = None):
+    def __init__(
+        self, registry: Registry, visible: Callable[[OpRecord], bool] | None = None, *,
+        unavailable: Callable[[str], str | None] | None = None, unlisted: Callable[[], list[dict[str, str]]] | None = None,
+    ):
         self.registry = registry
         self._unavailable = unavailable  # why an upstream namespace has no ops now (asked only when a path is unknown)
+        self._unlisted = unlisted  # the upstreams offering no ops now, for the root (asked on each root answer: never cached)
         self._visible = visible or everything
         if self._visible is everything:
             self.tree = HelpTree.from_ops(registry.ops, registry.kinds(), registry.get)
@@ -64,11 +93,19 @@ class HelpService:
             except BadCursor as exc:
                 answer = help_error(path or "root", "VALIDATION_ERROR", str(exc), [], f"help(path={quoted(path)})")
             cached = json.dumps(answer, separators=(",", ":"))
+            if len(cached) > OP_HELP_CHAR_LIMIT and answer.get("type") == "op":
+                answer = _bounded_op_help(answer)
+                cached = json.dumps(answer, separators=(",", ":"))
             if len(self._cache) >= CACHE_LIMIT:
                 # Oldest first: a long-running server asked for many unknown paths must not grow without end.
                 self._cache.pop(next(iter(self._cache)))
             self._cache[key] = cached
         answer = json.loads(cached)
+        if self._unlisted is not None and cursor is None and answer.get("type") == "root":
+            # A namespace that failed to start is still the person's configuration: the root says it is there, and why it is empty.
+            down = self._unlisted()
+            if down:
+                answer["unavailable"] = [{**line, "next": f"help(path={quoted(line['name'])}) says more; retried on later calls"} for line in down]
         if self._unavailable is not None and answer.get("ok") is False and answer["error"]["code"] == "UNKNOWN_PATH":
             # Not cached: the reason changes with each try, and the upstream may answer at any moment.
             return self._unavailable_answer(path) or answer

@@ -13,6 +13,9 @@ from collections import Counter
 from collections.abc import Iterable
 
 MIN_LENGTH = 4
+MAX_LENGTH = 40
+"""Longer words are not corrected, nor corrected to: their deletions cost their length squared (a catalogue's
+million-letter word took minutes and gigabytes on the first search), and no one mistypes such a word."""
 
 
 def _deletions(word: str) -> set[str]:
@@ -46,7 +49,7 @@ class Speller:
         if self._deletion_table is None:
             table: dict[str, list[str]] = {}
             for word in self.counts:
-                if len(word) >= MIN_LENGTH and word.isalpha():
+                if MIN_LENGTH <= len(word) <= MAX_LENGTH and word.isalpha():
                     for key in _deletions(word) | {word}:
                         table.setdefault(key, []).append(word)
             self._deletion_table = table
@@ -68,7 +71,7 @@ class Speller:
 
     def correct(self, word: str) -> str | None:
         """The known word ``word`` was probably meant as, or None (known already, too short, or no candidate)."""
-        if word in self.counts or len(word) < MIN_LENGTH or not word.isalpha():
+        if word in self.counts or not MIN_LENGTH <= len(word) <= MAX_LENGTH + 1 or not word.isalpha():
             return None
         if self._longest is None:
             self._longest = max(map(len, self.counts), default=0)

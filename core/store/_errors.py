@@ -52,6 +52,37 @@ class InvalidValue(StoreError):
         super().__init__(f"{field}: {message}{suffix}")
 
 
+class NulInText(InvalidValue):
+    """Text holding NUL (U+0000), which a PostgreSQL text column cannot store.
+
+    ``field`` is the column when the store could tell it; a statement that
+    psycopg refused names none, and the store executor then names the
+    argument that carried it (:meth:`naming`).
+    """
+
+    UNNAMED = "value"
+    MESSAGE = "text cannot contain NUL (\\u0000) characters in a PostgreSQL workspace; remove them"
+
+    def __init__(self, field: str = UNNAMED) -> None:
+        super().__init__(field, self.MESSAGE)
+
+    def naming(self, args: Any) -> NulInText:
+        """This error naming the first argument whose text holds NUL (itself when none does)."""
+        where = _first_nul(args, "")
+        return NulInText(where) if self.field == self.UNNAMED and where else self
+
+
+def _first_nul(value: Any, path: str) -> str | None:
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _first_nul(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else str(key))
+        if found:
+            return found
+    return None
+
+
 class StoreBusy(StoreError):
     """The database stayed locked by another writer past the busy timeout."""
 

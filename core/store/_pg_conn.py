@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from ._errors import Conflict, InvalidValue, StoreBusy, StoreError
+from ._errors import Conflict, InvalidValue, NulInText, StoreBusy, StoreError
 
 try:
     import psycopg
@@ -69,7 +69,7 @@ def store_error(exc: BaseException) -> StoreError | None:
     if isinstance(exc, psycopg.DataError):
         # psycopg refuses text with NUL characters before sending it: PostgreSQL text cannot hold them.
         if "NUL" in str(exc) and "0x00" in str(exc):
-            return InvalidValue("value", "text cannot contain NUL (\\u0000) characters in a PostgreSQL workspace")
+            return NulInText()
         return StoreError(f"storage error: {_first_line(exc)}")
     if isinstance(exc, PoolTimeout):
         return StoreBusy("every database connection of this process is in use; try again")

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 import psycopg
+
+from ._errors import NulInText
 
 from ._pg_conn import TRANSLATED, store_error, translated
 from ._pg_migrate import write_lock_sql
@@ -104,8 +107,26 @@ class PostgresReadTransaction(PGTxCore, PGSearchReads, SQLiteReadTransaction):
     """Reads over one snapshot (``REPEATABLE READ, READ ONLY``)."""
 
 
+def refuse_nul(row: Mapping[str, Any], before: Mapping[str, Any] | None = None) -> None:
+    """Name the field whose text holds NUL, which PostgreSQL's text cannot store (psycopg's refusal names no column).
+
+    A JSON column is stored as its JSON text, where NUL is written ``\\u0000``: only plain text columns are asked.
+    """
+    for name, value in row.items():
+        if type(value) is str and "\x00" in value and (before is None or before.get(name) != value):
+            raise NulInText(name)
+
+
 class PostgresWriteTransaction(PGTxCore, PGSearchReads, SQLiteWriteTransaction):
     """Reads and writes holding the store's write lock (see docs/store.md, "PostgreSQL")."""
+
+    def _insert_row(self, spec: Any, row: dict) -> None:
+        refuse_nul(row)
+        super()._insert_row(spec, row)
+
+    def _update_row(self, spec: Any, before: dict, after: dict) -> dict:
+        refuse_nul(after, before)
+        return super()._update_row(spec, before, after)
 
     def __init__(self, conn: psycopg.Connection, clock: Callable[[], str], dry_run: bool, *, lock_late: bool = False) -> None:
         super().__init__(conn, clock, dry_run, lock_late=lock_late)  # type: ignore[arg-type]

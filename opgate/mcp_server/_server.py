@@ -22,6 +22,7 @@ protocol's five operations).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -43,6 +44,7 @@ from opgate import __version__
 from opgate.core import Gateway
 from opgate.core.access import Caller, acting_as
 from opgate.core.exec import IDLE_SECONDS, MAX_SESSIONS, PERMISSION_DENIED, failure, resuming_batch
+from opgate.core.executors._progress import ProgressReporter, abandonable, reporting_progress
 from opgate.core.modes import ROUTER_MODES, ToolRouter, hybrid_tool_schema
 
 from ._clients import MAX_CALLS, Client, Clients, ConfirmationBudget
@@ -53,6 +55,7 @@ from ._confirmation import (
     ElicitingChannel,
     can_elicit_form,
 )
+from ._progress import progress_to_client
 from ._input_required import DeferredChannel, PendingConfirmations, RunCall, call_fingerprint
 from ._session_keys import IdentityResolver, scope_identity, session_key
 from ._shared_sessions import SharedSessions
@@ -201,9 +204,9 @@ class GatewayMCPServer:
         caller = request_caller(ctx.request)
         if can_elicit_form(ctx.session.client_capabilities) and ctx.session.can_send_request:
             channel = ElicitingChannel(ctx.session, ctx.request_id, self._confirmation_timeout, self._budget, client)
-            answer = await self._run(client, client.asking, channel, name, arguments, caller)
+            answer = await self._run(client, client.asking, channel, name, arguments, caller, progress=progress_to_client(ctx))
         else:
-            answer = await self._run(client, client.refusing, None, name, arguments, caller)
+            answer = await self._run(client, client.refusing, None, name, arguments, caller, progress=progress_to_client(ctx))
         await self._tell_if_lane_changed(ctx, client)
         return answer
 
@@ -260,16 +263,33 @@ class GatewayMCPServer:
 
     async def _run(
         self, client: Client, router: ToolRouter, channel: ConfirmationChannel | None, name: str, arguments: Any, caller: Caller | None = None,
-        done: dict[int, dict[str, Any]] | None = None,
+        done: dict[int, dict[str, Any]] | None = None, *, progress: ProgressReporter | None = None,
     ) -> Any:
+        abandoned, finished = threading.Event(), threading.Event()
+
         def call_as_caller(tool: str, args: Any) -> Any:
-            # Worker threads do not inherit the request's context: the caller's role (and a resumed batch's steps) are set again here.
-            with acting_as(caller), resuming_batch(done):
-                return self._shared.around(client, router.call, tool, args)
+            # Worker threads do not inherit the request's context: the caller's role, a resumed batch's steps, where
+            # an upstream's progress goes and whether the client gave up are set again here.
+            try:
+                with acting_as(caller), resuming_batch(done), reporting_progress(progress), abandonable(abandoned):
+                    return self._shared.around(client, router.call, tool, args)
+            finally:
+                finished.set()
 
         # The client's own slots first: a client at its limit waits for itself, holding nothing others need.
         async with client.calls:
-            return await anyio.to_thread.run_sync(self._bridge.run_with, channel, call_as_caller, name, arguments, limiter=self._calls_limiter)
+            try:
+                return await anyio.to_thread.run_sync(
+                    self._bridge.run_with, channel, call_as_caller, name, arguments, limiter=self._calls_limiter, abandon_on_cancel=True,
+                )
+            except anyio.get_cancelled_exc_class():
+                # The client cancelled the request (notifications/cancelled): an upstream call it made is cancelled in
+                # turn, so a slow write stops instead of running to its timeout; the client's slot waits for the end.
+                abandoned.set()
+                with anyio.CancelScope(shield=True):
+                    while not finished.is_set():  # a thread's event, looked at (no loop round trip on every call's way out)
+                        await anyio.sleep(0.05)
+                raise
 
 
 def _fingerprint(caller: Caller | None, name: str, arguments: Any) -> str:

@@ -100,7 +100,12 @@ def _root(payload: dict[str, Any]) -> list[HelpPart]:
         tuple((_plain(group["name"]), str(group["ops"]), _plain(group.get("summary", ""))) for group in payload["groups"]),
         title=f"opgate: {_ops(payload['ops'])}",
     )
-    return [table, *_page_note(payload), _text(payload.get("next", ""), "dim")]
+    parts: list[HelpPart] = [table]
+    if payload.get("unavailable"):
+        # Configured upstreams that offer nothing now: shown, so a namespace that failed to start does not just vanish.
+        columns = (Column("upstream", style="bold red"), Column("state"), Column("why"))
+        parts.append(TableBlock(columns, tuple((_plain(line["name"]), _plain(line["state"]), _plain(line["why"])) for line in payload["unavailable"]), title="unavailable now"))
+    return [*parts, *_page_note(payload), _text(payload.get("next", ""), "dim")]
 
 
 def _group(payload: dict[str, Any]) -> list[HelpPart]:

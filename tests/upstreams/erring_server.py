@@ -41,6 +41,33 @@ async def storm(times: int, ctx: Context) -> int:
     return times
 
 
+@server.tool(description="Writes its last words to stderr and exits at once, mid-call.")
+def crash(words: str) -> str:
+    import os
+    import sys
+
+    sys.stderr.write(words + "\n")
+    sys.stderr.flush()
+    os._exit(7)
+
+
+@server.tool(description="Answers, then writes its last words to stderr and exits after the given seconds, between calls.")
+def leave(words: str, after_s: float) -> str:
+    import os
+    import sys
+    import threading
+    import time
+
+    def later() -> None:
+        time.sleep(after_s)
+        sys.stderr.write(words + "\n")
+        sys.stderr.flush()
+        os._exit(7)
+
+    threading.Thread(target=later, daemon=True).start()
+    return "leaving"
+
+
 @server.tool(description="How many tools/list requests the server has answered.")
 def lists() -> int:
     return CountingServer.lists

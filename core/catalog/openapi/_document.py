@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +37,35 @@ def read_document_file(path: Path) -> Any:
     import yaml  # only YAML documents pay for the import
 
     try:
-        return yaml.safe_load(text)
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise OpenApiError(f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+    except RecursionError:
+        raise OpenApiError("not read: YAML nested too deeply") from None
+    _check_expansion(data)
+    return data
+
+
+MAX_VALUES = 2_000_000
+"""Most values a YAML document may hold once its aliases are expanded: 58 times Twilio's v2010 API (34,439), the
+largest document here. Nine levels of nine aliases (a "billion laughs") hold 387 million, and walking them (every
+schema is converted and written out) held the load for minutes and all the memory."""
+
+
+def _check_expansion(data: Any) -> None:
+    """Refuse a document whose aliases expand past :data:`MAX_VALUES` values (counted without expanding them)."""
+    count, stack = 0, [data]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise OpenApiError(f"not read: its YAML aliases (&anchor / *alias) expand to more than {MAX_VALUES:,} values; write the shared parts once under components and $ref them")
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def check_version(data: dict[str, Any]) -> str:
@@ -64,6 +88,8 @@ class OpenApiDocument:
     data: dict[str, Any]
     version: str
     source: str
+    unfollowed: list[str] = field(default_factory=list)
+    """Each ``$ref`` that led nowhere, in words: the loader reports those an operation met (they were read as ``{}``)."""
 
     @property
     def is_31(self) -> bool:
@@ -74,10 +100,13 @@ class OpenApiDocument:
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
             ref = node["$ref"]
             if ref in seen:
+                self.unfollowed.append(f"$ref {ref!r} leads back to itself ({' -> '.join(seen)} -> {ref}) and never reaches a value")
                 return {}
             seen = (*seen, ref)
             target = resolve_local_ref(self.data, ref) if ref.startswith("#") else MISSING
             if target is MISSING:
+                where = "points at nothing in this document" if ref.startswith("#") else "points outside this document, which opgate never reads"
+                self.unfollowed.append(f"$ref {ref!r} {where}")
                 return {}
             node = target
         return node

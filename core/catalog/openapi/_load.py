@@ -89,6 +89,20 @@ def _parameters(document: OpenApiDocument, path_item: dict[str, Any], operation:
     return list(merged.values())
 
 
+_PATH_VARIABLE = re.compile(r"\{([^{}/]+)\}")
+
+
+def _undeclared_path_variables(builder: ArgumentsBuilder, path: str) -> None:
+    """A ``{name}`` in the path that no parameter declares becomes a required text argument (it was sent as ``%7Bname%7D``)."""
+    declared = {place.name for place in builder.places if place.location == "path"}
+    for name in dict.fromkeys(_PATH_VARIABLE.findall(path)):
+        if name not in declared:
+            builder.add_parameter({"name": name, "in": "path", "required": True, "schema": {"type": "string"}})
+            builder.notes.append(f"the path names {{{name}}}, which no parameter declares: it is taken as a required text argument")
+    if _PATH_VARIABLE.sub("", path).count("{") or _PATH_VARIABLE.sub("", path).count("}"):
+        builder.notes.append(f"the path {path!r} has a brace that opens or closes no variable; it is sent as written")
+
+
 def _servers(*nodes: dict[str, Any]) -> tuple[str, ...]:
     for node in nodes:
         urls = [s["url"] for s in node.get("servers") or [] if isinstance(s, dict) and isinstance(s.get("url"), str)]
@@ -104,9 +118,13 @@ def _security(node: dict[str, Any]) -> tuple[dict[str, Any], ...] | None:
 
 def _one_operation(document: OpenApiDocument, namespace: str, path: str, method: str, path_item: dict[str, Any], operation: dict[str, Any], policy: ApiPolicy, auth_headers: frozenset[str]) -> tuple[ToolDefinition, HttpOperation, list[str]]:
     builder = ArgumentsBuilder(document, SchemaConverter(document), auth_headers)
+    unfollowed_before = len(document.unfollowed)
     for parameter in _parameters(document, path_item, operation):
         builder.add_parameter(parameter)
+    _undeclared_path_variables(builder, path)
     media = builder.add_body(document.deref(operation["requestBody"])) if isinstance(operation.get("requestBody"), dict) else None
+    # A reference that led nowhere was read as "anything" (or a parameter left out): said, so nobody trusts a schema that is not there.
+    builder.notes.extend(f"{why}; what it stood for is read as no constraint (a parameter, left out)" for why in dict.fromkeys(document.unfollowed[unfollowed_before:]))
     http = HttpOperation(
         method=method.upper(), path=path,
         operation_id=operation.get("operationId") if isinstance(operation.get("operationId"), str) else None,

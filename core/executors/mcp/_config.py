@@ -9,6 +9,9 @@ Two shapes are accepted:
 
 Each server may also say ``"trust_annotations": false``: its tools' hints
 (``readOnlyHint`` and the others) are then ignored and every tool is a write.
+``"confirm"`` names the tools that need a person's yes before they run: a
+list of tool names, ``"destructive"`` (every tool that may destroy) or
+``"writes"`` (every tool that is not a read).
 
 ``${VAR}`` and ``${env:VAR}`` in ``env`` and ``headers`` values are read from
 the environment. Files are read once and validated whole: every problem is
@@ -38,7 +41,8 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
 _STDIO_KEYS = frozenset({"command", "args", "env", "cwd"})
 _HTTP_KEYS = frozenset({"url", "headers"})
-_COMMON_KEYS = frozenset({"type", "trust_annotations"})
+_COMMON_KEYS = frozenset({"type", "trust_annotations", "confirm"})
+CONFIRM_GROUPS = ("destructive", "writes")
 _TYPES = {STDIO: STDIO, HTTP: HTTP, "streamable-http": HTTP, "streamableHttp": HTTP}
 
 
@@ -64,6 +68,14 @@ class UpstreamConfig:
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     trust_annotations: bool = True
+    confirm: str | tuple[str, ...] = ()
+    """Tools that need a person's confirmation: their names, or ``"destructive"`` or ``"writes"``."""
+
+    def needs_confirmation(self, tool: str, *, destructive: bool, writes: bool) -> bool:
+        """Whether the configuration asks a person's yes before ``tool`` (of that kind) runs."""
+        if isinstance(self.confirm, str):
+            return destructive if self.confirm == "destructive" else writes
+        return tool in self.confirm
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -174,6 +186,9 @@ def _server(source: str, key: str, name: Any, entry: Any, environ: Mapping[str, 
     trust = entry.get("trust_annotations", True)
     if not isinstance(trust, bool):
         problem(f"{key}.trust_annotations", f"expected true or false, found {_type_name(trust)}")
+    confirm = entry.get("confirm", [])
+    if not (confirm in CONFIRM_GROUPS or (isinstance(confirm, list) and all(isinstance(t, str) and t for t in confirm))):
+        problem(f"{key}.confirm", f"expected a list of the server's tool names, or \"destructive\" or \"writes\"; found {_type_name(confirm)} {json.dumps(confirm)[:80]}")
     if transport == HTTP:
         url = entry.get("url")
         if not isinstance(url, str) or not re.match(r"^https?://", url):
@@ -196,7 +211,7 @@ def _server(source: str, key: str, name: Any, entry: Any, environ: Mapping[str, 
         fields = {"command": command, "args": tuple(args), "env": env, "cwd": cwd}
     if len(problems) > before:
         return None
-    return UpstreamConfig(name=name, transport=transport, source=source, trust_annotations=trust, **fields)
+    return UpstreamConfig(name=name, transport=transport, source=source, trust_annotations=trust, confirm=confirm if isinstance(confirm, str) else tuple(confirm), **fields)
 
 
 def _strings(value: Any, key: str, environ: Mapping[str, str], problem) -> dict[str, str]:

@@ -39,6 +39,7 @@ from .._base import MAX_ANSWER_BYTES
 from .._redact import mask_url_secrets, redact
 from ._config import HTTP, UpstreamConfig
 from ._http_answers import AnswerWatch, bound_answer, quiet_cuts, stop_watching, watching
+from ._listing import list_tools_page
 from ._questions import PendingCall, QuestionRouter
 from ._stderr_tail import StderrTail
 from ._stdio import bounded_stdio_client
@@ -48,6 +49,8 @@ log = logging.getLogger("opgate.upstreams")
 CLIENT_INFO = types.Implementation(name="opgate", version="0.1.0")
 FIRST_BACKOFF_S = 0.5
 START_TIMEOUT_S = 120.0
+_LAST_WORDS_S = 0.5
+"""How long a call whose server died waits for the rest of its stderr (its last words usually come as it exits)."""
 """How long a server may take to answer ``initialize`` (``npx -y`` may install it first); then the start fails and backs off."""
 MAX_LISTED_TOOLS = 10_000
 """The most tools one upstream may list: far past any real server's, and a bound on a listing that never ends."""
@@ -111,6 +114,7 @@ class Connection:
         self._closing = False
         self._too_large: int | None = None  # the size of the message that ended this session, if one did
         self._stderr: StderrTail | None = None  # the running (or last) stdio server process's stderr
+        self.refused_tools: list[tuple[str, str]] = []  # (name, why) of the last listing's tools that MCP's Tool does not fit
 
     # -- opening -------------------------------------------------------------------
 
@@ -123,6 +127,9 @@ class Connection:
             if wait > 0:
                 raise UpstreamDown(f"upstream {self.config.name!r} failed to start ({self.last_error}); the next try is in {math.ceil(wait)} s")
             self._ready = asyncio.get_running_loop().create_future()
+            # Its waiters may all be gone (cancelled by close(), or a listing that waits 0 s): a failed start is still
+            # known from the state, and must not print "Future exception was never retrieved" when it is collected.
+            self._ready.add_done_callback(_retrieved)
             self._stop = asyncio.Event()
             # A retry after a failure stays "failed" (with its last error) until it succeeds.
             if self.state != "failed":
@@ -171,7 +178,8 @@ class Connection:
                 if self._closing:
                     self.state = "not connected"
                 else:
-                    self.state, self.last_error = "failed", "the server closed the connection; it is restarted on the next call"
+                    # Its stdio transport has read its stderr to the end (or for half a second) by now.
+                    self.state, self.last_error = "failed", self._with_stderr("the server closed the connection; it is restarted on the next call")
 
     def _transport(self):
         config = self.config
@@ -189,7 +197,7 @@ class Connection:
         return bounded_stdio_client(params, self._stderr, self._answered_too_much)
 
     def _with_stderr(self, reason: str) -> str:
-        """A failed start's reason, with the end of the server's stderr when it wrote any (secrets masked)."""
+        """A failed start's or a lost session's reason, with the end of the server's stderr when it wrote any (secrets masked)."""
         said = self._stderr.quoted() if self._stderr is not None else ""
         if not said:
             return reason
@@ -223,13 +231,15 @@ class Connection:
         """Every tool, following ``nextCursor``; each as the JSON the server sent."""
         session = await self.open(timeout)
         tools: list[dict[str, Any]] = []
+        refused: list[tuple[str, str]] = []
         cursor: str | None = None
         seen: set[str] = set()
         with anyio.fail_after(timeout):
             while True:
-                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                page = await self._guarded(session.list_tools(params=params), "listing its tools")
-                tools += [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in page.tools]
+                page = await self._guarded(list_tools_page(session, cursor), "listing its tools")
+                tools += page.tools
+                refused += page.refused
+                self.refused_tools = refused
                 if len(tools) > MAX_LISTED_TOOLS:
                     # A server that hands out new cursors for ever would be listed until the time ran out, all of it kept.
                     raise UpstreamDown(f"upstream {self.config.name!r} lists more than {MAX_LISTED_TOOLS:,} tools; opgate takes at most that many from one server")
@@ -251,7 +261,8 @@ class Connection:
         with self.questions.tracking(pending):
             with anyio.CancelScope(deadline=anyio.current_time() + max(0.0, left)) as scope:
                 pending.scope = scope
-                return await self._guarded(session.call_tool(tool, arguments), f"running {tool}")
+                progress = pending.on_progress if pending.progress is not None else None
+                return await self._guarded(session.call_tool(tool, arguments, progress_callback=progress), f"running {tool}")
         raise CallTimedOut(budget_s)
 
     async def _guarded(self, request: Awaitable[Any], doing: str) -> Any:
@@ -278,14 +289,20 @@ class Connection:
             # -32000 is also the first code JSON-RPC leaves to servers: a server's own error with it is its answer (the
             # server stays). The SDK's "Connection closed" comes after the server's messages ended (_watch_end sets stop).
             if exc.code == CONNECTION_CLOSED and (self._stop is None or self._stop.is_set()):
-                self._raise_if_too_large(doing)
-                self.lost(f"the connection closed while {doing}")
-                raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
+                await self._closed_while(doing)
             raise
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self._raise_if_too_large(doing)
-            self.lost(f"the connection closed while {doing}")
-            raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call") from None
+            await self._closed_while(doing)
+            raise
+
+    async def _closed_while(self, doing: str) -> None:
+        """The session ended under a request: said, with the server's last words on stderr when it wrote any."""
+        self._raise_if_too_large(doing)
+        if self._stderr is not None:
+            await self._stderr.settled(_LAST_WORDS_S)
+        reason = self._with_stderr(f"the connection closed while {doing}")
+        self.lost(reason)
+        raise UpstreamDown(f"upstream {self.config.name!r} closed the connection while {doing}; it is restarted on the next call" + reason.removeprefix(f"the connection closed while {doing}")) from None
 
     def _raise_if_too_large(self, doing: str) -> None:
         if self._too_large is not None:
@@ -371,3 +388,8 @@ def _reason(exc: BaseException) -> str:
         return "it was stopped while starting"
     text = str(exc) or type(exc).__name__
     return text.splitlines()[0][:300]
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()

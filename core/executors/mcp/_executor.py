@@ -14,7 +14,7 @@ from ...exec._prepare import Call
 from ...exec._session import Session
 from .._base import PREVIEW, READ, Invocation, Outcome
 from .._redact import mask_known, redact
-from ._results import tool_error, tool_result
+from ._results import content_annotations, tool_error, tool_result
 from ._upstreams import Upstreams
 
 
@@ -43,7 +43,11 @@ class McpExecutor:
         if answer.is_error:
             raise tool_error(answer, self.upstream, tool)
         # A server may echo its own environment (server-everything's get-env does): configured secrets stay masked.
-        return Outcome(mask_known(tool_result(answer), self.upstreams.secrets(self.upstream)), {"upstream": self.upstream})
+        meta: dict[str, Any] = {"upstream": self.upstream}
+        annotations = content_annotations(answer)
+        if annotations:
+            meta["content_annotations"] = annotations
+        return Outcome(mask_known(tool_result(answer), self.upstreams.secrets(self.upstream)), meta)
 
     def replay(self, call: Call, session: Session) -> Outcome | None:
         return None

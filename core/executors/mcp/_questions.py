@@ -22,23 +22,32 @@ import asyncio
 import contextlib
 import math
 import queue
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from typing import Any
 
 from ...exec._confirm import Asker, Question
+from .._progress import ProgressReporter
 
 _DONE = object()
+_ABANDON_POLL_S = 0.1
+
+
+class CallAbandoned(Exception):
+    """The caller cancelled the call; its upstream request was cancelled."""
 
 
 class PendingCall:
     """One ``tools/call`` in flight: who may be asked, and the clock that may be paused."""
 
-    def __init__(self, op: str, upstream: str, asker: Asker | None):
+    def __init__(self, op: str, upstream: str, asker: Asker | None, progress: ProgressReporter | None = None, abandoned: threading.Event | None = None):
         self.op = op
         self.upstream = upstream
         self.asker = asker
+        self.progress = progress
+        self.abandoned = abandoned  # set when the caller cancelled: the request is cancelled too
         self.scope: Any = None  # the anyio.CancelScope that bounds the call, set on the loop
         self._inbox: queue.Queue[Any] = queue.Queue()
         self._remaining: float | None = None
@@ -62,6 +71,10 @@ class PendingCall:
             if self.scope is not None and self._remaining is not None:
                 self.scope.deadline = anyio.current_time() + self._remaining
 
+    async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """The SDK's progress callback: the report goes to the caller's thread, never waited for here."""
+        self._inbox.put(_Progress(progress, total, message))
+
     # -- in the caller's thread ------------------------------------------------------
 
     def wait(self, future: Future[Any], loop: asyncio.AbstractEventLoop, guard_s: float) -> Any:
@@ -69,16 +82,34 @@ class PendingCall:
         future.add_done_callback(lambda _: self._inbox.put(_DONE))
         deadline = time.monotonic() + guard_s
         while True:
+            left = max(0.0, deadline + self.asked_s - time.monotonic())
             try:
-                item = self._inbox.get(timeout=max(0.0, deadline + self.asked_s - time.monotonic()))
+                # A caller that can give up is looked at ten times a second; the others wait for the answer alone.
+                item = self._inbox.get(timeout=left if self.abandoned is None else min(left, _ABANDON_POLL_S))
             except queue.Empty:
+                if self.abandoned is not None and self.abandoned.is_set():
+                    future.cancel()  # the SDK sends notifications/cancelled for it
+                    raise CallAbandoned from None
+                if self.abandoned is not None and left > _ABANDON_POLL_S:
+                    continue
                 future.cancel()
                 raise TimeoutError from None
             if item is _DONE:
                 return future.result()
+            if isinstance(item, _Progress):
+                self._report(item)
+                continue
             question, reply = item
             answer = self._answer(question)
             loop.call_soon_threadsafe(_settle, reply, answer)
+
+    def _report(self, item: _Progress) -> None:
+        if self.progress is None:
+            return
+        try:
+            self.progress(item.progress, item.total, item.message)
+        except Exception:  # a client that cannot be told misses a report; the call goes on
+            pass
 
     def _answer(self, question: Question) -> dict[str, Any] | None:
         if self.asker is None:
@@ -88,6 +119,13 @@ class PendingCall:
         except Exception:  # an asker that fails is a person who did not answer
             return None
         return answer if isinstance(answer, dict) else None
+
+
+class _Progress:
+    __slots__ = ("progress", "total", "message")
+
+    def __init__(self, progress: float, total: float | None, message: str | None):
+        self.progress, self.total, self.message = progress, total, message
 
 
 def _settle(reply: asyncio.Future[Any], answer: Any) -> None:

@@ -4,6 +4,9 @@
 content blocks are: one text block is its text; several blocks are a list in
 which text stays text, images and audio are summarised by type and size (a
 model gains nothing from base64), and resources keep their uri and text.
+A block's annotations (who it is for, ``audience``; how much it matters,
+``priority``; ``lastModified``) stay with it; those of a lone text block,
+which the result gives as plain text, are :func:`content_annotations`.
 
 ``isError: true`` is a failure with the server's own words. It is INTERNAL
 unless the words clearly say what else it is (not found, invalid, denied).
@@ -35,6 +38,21 @@ def tool_result(answer: Any) -> Any:
     return blocks
 
 
+def content_annotations(answer: Any) -> dict[str, Any] | None:
+    """The annotations of an answer given as one text block (its result is the text alone), else None."""
+    if answer.structured_content is not None or len(answer.content) != 1:
+        return None
+    return _annotations(answer.content[0]) if getattr(answer.content[0], "type", None) == "text" else None
+
+
+def _annotations(block: Any) -> dict[str, Any] | None:
+    annotations = getattr(block, "annotations", None)
+    if annotations is None:
+        return None
+    dumped = annotations.model_dump(mode="json", exclude_none=True, by_alias=True)
+    return dumped or None
+
+
 def tool_error(answer: Any, upstream: str, tool: str) -> OpError:
     """The failure an ``isError`` answer reports, in the server's words."""
     texts = [block.text for block in answer.content if getattr(block, "type", None) == "text"]
@@ -44,6 +62,14 @@ def tool_error(answer: Any, upstream: str, tool: str) -> OpError:
 
 
 def _block(block: Any) -> dict[str, Any]:
+    entry = _block_content(block)
+    annotations = _annotations(block)
+    if annotations:
+        entry["annotations"] = annotations
+    return entry
+
+
+def _block_content(block: Any) -> dict[str, Any]:
     kind = getattr(block, "type", None)
     if kind == "text":
         return {"type": "text", "text": block.text}

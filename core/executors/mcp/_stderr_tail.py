@@ -1,4 +1,4 @@
-"""The last lines a stdio server wrote to its stderr, kept to say why it failed to start.
+"""The last lines a stdio server wrote to its stderr, kept to say why it failed to start or died.
 
 A server that exits at once (its script missing, a bad flag) tells the SDK only
 "Connection closed"; the cause is in its stderr ("Cannot find module ...").
@@ -10,6 +10,8 @@ server's output must not move a terminal's cursor or forge lines of our own.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import TextIO
 
 _KEPT_BYTES = 4096
@@ -23,6 +25,16 @@ class StderrTail:
     def __init__(self, sink: TextIO):
         self._sink = sink
         self._kept = b""
+        self._ended = asyncio.Event()  # made on the upstream loop, where the server's stderr is read
+
+    def end(self) -> None:
+        """The process's stderr closed: everything it wrote is here."""
+        self._ended.set()
+
+    async def settled(self, timeout: float) -> None:
+        """Wait (at most ``timeout``) for the stderr of a process that died to be read to its end: its last words come after."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._ended.wait(), timeout)
 
     def feed(self, chunk: bytes) -> None:
         self._kept = (self._kept + chunk)[-_KEPT_BYTES:]

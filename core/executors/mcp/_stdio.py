@@ -16,6 +16,8 @@ own (its module-private helpers, pinned by ``mcp>=2.3,<2.4`` in pyproject.toml).
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 import subprocess
 from collections.abc import Callable
 from typing import Any
@@ -56,6 +58,7 @@ async def bounded_stdio_client(server: StdioServerParameters, stderr: StderrTail
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass
         finally:
+            stderr.end()
             stderr_done.set()
 
     async def read_stdout() -> None:
@@ -125,5 +128,42 @@ async def _lines(stdout: Any, limit: int, on_too_large: Callable[[int], None]):
 def _parsed(line: bytes) -> SessionMessage | Exception:
     try:
         return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-    except ValueError as exc:  # the session hands it to the message handler, which logs it
-        return exc
+    except ValueError as exc:
+        # An answer the SDK cannot read (JSON nested past its reader's limit, a malformed envelope) would leave its
+        # request waiting until its timeout, saying nothing: it fails now, saying why. Anything else is logged.
+        refused = _unreadable_answer(line, exc)
+        return refused if refused is not None else exc
+
+
+def _unreadable_answer(line: bytes, exc: ValueError) -> SessionMessage | None:
+    """A JSON-RPC error for the request an unreadable answer was for, when its id can be told; else None."""
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        message = None
+    if isinstance(message, dict):
+        ident = message.get("id")
+        if not ("result" in message or "error" in message) or isinstance(ident, bool) or not isinstance(ident, (int, str)):
+            return None
+    else:
+        found = _LEADING_ID.match(line)  # too deep even for Python's reader: the id the SDK wrote first is still read
+        if found is None:
+            return None
+        ident = json.loads(found.group(1))
+    reason = _first_reason(exc)
+    error = types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=types.INTERNAL_ERROR, message=f"opgate could not read the server's answer ({reason})"))
+    return SessionMessage(error)
+
+
+_LEADING_ID = re.compile(rb'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"')
+
+
+def _first_reason(exc: ValueError) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            first = errors(include_url=False)[0]
+            return str(first.get("msg", exc))[:200]
+        except Exception:  # noqa: BLE001 - any shape of error still has its text
+            pass
+    return str(exc).splitlines()[0][:200]

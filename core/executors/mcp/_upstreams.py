@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +30,14 @@ from ...catalog._sources import CatalogLoad
 from ...catalog._tool import Binding, LoadProblem, ToolDefinition
 from ...exec._confirm import Asker
 from ...exec._errors import InternalError, PermissionDenied
+from .._progress import abandoned_event, progress_reporter
 from .._redact import redact
 from ._config import UpstreamConfig, load_upstream_configs
 from ._loop import LoopThread
+from ._guards import guarded_tool, refused_problems, review_problems, unknown_confirmed
 from ._pins import PinReview, approvals, review
 from ._protocol_error import protocol_error
-from ._questions import PendingCall, QuestionRouter
+from ._questions import CallAbandoned, PendingCall, QuestionRouter
 from ._shadowing import shadowing_problems
 
 DEFAULT_LIST_TIMEOUT_S = 15.0
@@ -49,6 +51,7 @@ class Listing:
     tools: list[dict[str, Any]]
     review: PinReview
     at_start: int  # the connection's start count when listed: a restart means listing again
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (name, why) of tools that are not MCP tools
 
 
 class _Upstream:
@@ -148,7 +151,7 @@ class Upstreams:
                 up.list_error = _text(exc)
                 raise
             pins_review = await asyncio.to_thread(self._review, up.config.name, tools)
-            up.listing, up.list_error = Listing(tools, pins_review, connection.starts), None
+            up.listing, up.list_error = Listing(tools, pins_review, connection.starts, list(connection.refused_tools)), None
             self._changed()
         finally:
             if task is not None:
@@ -216,23 +219,11 @@ class Upstreams:
                     problems.append(LoadProblem(source, f"could not be listed: {self._redacted(name, up.list_error)}; its ops appear once it answers (see `opgate upstreams`)", severity="warning"))
                 continue
             tools, found = parse_mcp_tools(up.listing.tools, source=source, namespace=name, upstream=name)
-            problems += found
-            loads.append(CatalogLoad(source, name, [self._guarded(up, tool) for tool in tools]))
-            problems += _review_problems(source, name, up.listing.review)
+            problems += found + unknown_confirmed(source, up.config, tools) + refused_problems(source, up.listing.refused)
+            loads.append(CatalogLoad(source, name, [guarded_tool(up.config, up.listing.review, tool) for tool in tools]))
+            problems += review_problems(source, name, up.listing.review)
         problems += shadowing_problems({name: up.listing.tools for name, up in self._upstreams.items() if up.listing is not None})
         return loads, problems, summaries
-
-    def _guarded(self, up: _Upstream, tool: ToolDefinition) -> ToolDefinition:
-        name = up.config.name
-        if not up.config.trust_annotations:
-            # Its hints are not believed: every tool may write, and exports say so too.
-            tool = replace(tool, metadata=metadata_from_annotations({}), annotations=None)
-        held = up.listing.review.quarantined.get(tool.name) if up.listing else None
-        if held is None:
-            return tool
-        how = f"`opgate upstreams approve {name} {tool.name}` after reviewing the diff"
-        reason = f"quarantined: its definition is {'new since' if held.why == 'new' else 'different from'} the one approved for upstream {name!r}; approve it with {how}"
-        return replace(tool, binding=Binding("none", upstream=name, target=tool.name, reason=reason), notes=(*tool.notes, f"Quarantined ({held.why}). Definition diff:\n{held.diff}"))
 
     # -- calls ---------------------------------------------------------------------------
 
@@ -255,6 +246,18 @@ class Upstreams:
         why = self._redacted(name, error) if error else "it has not answered its first listing yet"
         return f"The upstream {name!r} is unavailable: {why}. Its ops appear once it answers; retry later (`opgate upstreams` shows its state)."
 
+    def unlisted(self) -> list[dict[str, str]]:
+        """The upstreams that offer no ops now (not started, starting, failed), each with its state and why, for help's root."""
+        lines = []
+        for name, up in self._upstreams.items():
+            if up.listing is not None:
+                continue
+            connection = up.connection
+            state = connection.state if connection is not None else "not connected"
+            error = up.list_error or (connection.last_error if connection is not None else None)
+            lines.append({"name": name, "state": state, "why": self._redacted(name, error) if error else "it has not answered its first listing yet"})
+        return lines
+
     def secrets(self, name: str) -> tuple[str, ...]:
         up = self._upstreams.get(name)
         return up.config.secrets if up is not None else ()
@@ -268,12 +271,14 @@ class Upstreams:
         up = self._upstreams[name]
         if self._loop.in_loop():
             raise InternalError(f"{op} cannot be called from the upstream loop itself", retryable=False)
-        pending = PendingCall(op, name, asker)
+        pending = PendingCall(op, name, asker, progress_reporter(), abandoned_event())
         started = time.perf_counter()
         future = self._loop.submit(self._call(up, tool, arguments, timeout_s, pending))
         try:
             # The loop enforces the timeout; this guard only covers a loop that stopped answering.
             answer = pending.wait(future, self._loop.loop, timeout_s + 5.0)
+        except CallAbandoned:
+            raise InternalError(f"{op} was cancelled by its caller; upstream {name!r} was told to stop (it may have done part of the work)", retryable=False, upstream=name, cancelled=True) from None
         except (CallTimedOut, TimeoutError):
             raise InternalError(f"{op} on upstream {name!r} did not finish within {timeout_s:.3g} s; the request was cancelled", retryable=True, upstream=name) from None
         except UpstreamDown as exc:
@@ -348,6 +353,7 @@ class Upstreams:
                 "quarantined": [q.to_dict() for q in listing.review.quarantined.values()] if listing else [],
                 "removed": list(listing.review.removed) if listing else [],
                 "trust_annotations": up.config.trust_annotations,
+                "confirm": up.config.confirm if isinstance(up.config.confirm, str) else list(up.config.confirm),
                 "last_error": self._redacted(name, error) if error else None,
                 "median_latency_ms": round(statistics.median(latencies), 2) if latencies else None,
                 "calls": len(latencies),
@@ -364,13 +370,16 @@ class Upstreams:
         self._closed = True
         if not self._loop.running:
             return
-        connections = [up.connection for up in self._upstreams.values() if up.connection is not None]
 
         async def close_all() -> None:
             running = [task for task in self._background if not task.done()]
             for task in running:
                 task.cancel()
             await asyncio.gather(*running, return_exceptions=True)
+            # Asked here, on the loop, after the listings stopped: a listing submitted just before close() makes its
+            # connection (and starts its server) only once the loop runs it, and a start left running past the loop's
+            # end had its streams closed by the garbage collector, printing tracebacks.
+            connections = [up.connection for up in self._upstreams.values() if up.connection is not None]
             await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
 
         try:
@@ -380,17 +389,6 @@ class Upstreams:
         self._loop.stop()
 
 
-def _review_problems(source: str, name: str, result: PinReview) -> list[LoadProblem]:
-    problems = [
-        LoadProblem(source, f"tool {held.tool!r} is quarantined ({'new' if held.why == 'new' else 'its definition changed'}); review it with `opgate upstreams`, approve it with `opgate upstreams approve {name} {held.tool}`", tool=held.tool, severity="warning")
-        for held in result.quarantined.values()
-    ]
-    problems += [
-        LoadProblem(source, f"tool {tool!r} was approved before and is no longer offered; `opgate upstreams approve {name}` forgets it", tool=tool, severity="warning")
-        for tool in result.removed
-    ]
-    return problems
-
-
 def _text(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
+

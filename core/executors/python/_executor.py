@@ -9,10 +9,10 @@ from ...exec._errors import InternalError
 from ...exec._prepare import Call
 from ...exec._session import Session
 from ...settings import GatewaySettings
-from .._base import NATIVE, PREVIEW, READ, Invocation, Outcome
+from .._base import MAX_ANSWER_BYTES, NATIVE, PREVIEW, READ, Invocation, Outcome
 from ._pool import NoWorkerFree, PoolClosed, WorkerPool
 from ._protocol import handler_args, handler_request, outcome_from_answer, relay_log
-from ._worker_process import WorkerGone, WorkerTimedOut
+from ._worker_process import WorkerAnsweredTooMuch, WorkerGone, WorkerTimedOut
 
 
 class PythonHandlerExecutor:
@@ -68,6 +68,11 @@ class PythonHandlerExecutor:
         except WorkerTimedOut:
             effects = "; it may have done part of its work" if call.record.kind == "write" and not call.dry_run else ""
             raise InternalError(f"{call.op} did not finish within {invocation.timeout_s:g} s and was stopped{effects}", retryable=True) from None
+        except WorkerAnsweredTooMuch:
+            raise InternalError(
+                f"the handler of {call.op} answered with more than {MAX_ANSWER_BYTES:,} bytes, which is not read; ask for less (a page, a filter)",
+                retryable=False, tool=call.record.tool_name,
+            ) from None
         except WorkerGone as gone:
             raise InternalError(
                 f"the handler of {call.op} stopped its worker process ({gone.how}); the gateway is fine and the next call gets a new worker",

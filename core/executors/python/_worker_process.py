@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .._base import MAX_ANSWER_BYTES
+
 WORKER_SCRIPT = Path(__file__).with_name("_worker.py")
 _GONE = object()
 # How long a reader thread may take to notice its pipe closed, once the process is dead.
@@ -25,6 +27,14 @@ log = logging.getLogger("opgate.handler")
 
 class WorkerTimedOut(Exception):
     """The call did not answer before its deadline (the worker must be stopped)."""
+
+
+class WorkerAnsweredTooMuch(Exception):
+    """The worker's answer passed :data:`MAX_ANSWER_BYTES` before it ended (the worker must be stopped)."""
+
+    def __init__(self, size: int):
+        super().__init__(size)
+        self.size = size
 
 
 class WorkerGone(Exception):
@@ -77,22 +87,38 @@ class WorkerProcess:
         return self.process.poll() is None
 
     def _next_line(self, deadline: float) -> bytes | None:
-        """The next line from the worker; ``None`` once it has ended. Raises WorkerTimedOut at the deadline."""
-        while b"\n" not in self._pending:
+        """The next line from the worker; ``None`` once it has ended. Raises WorkerTimedOut at the deadline.
+
+        A long line's chunks are kept in a list and joined once, and only each new chunk is searched for the
+        newline: joining each chunk onto the line so far made a 50 MB answer take longer than the call's 30 s.
+        A line past :data:`MAX_ANSWER_BYTES` is not read (WorkerAnsweredTooMuch; the worker is then stopped).
+        """
+        newline = self._pending.find(b"\n")
+        if newline >= 0:
+            line, self._pending = self._pending[:newline], self._pending[newline + 1 :]
+            return line
+        parts, size = ([self._pending] if self._pending else []), len(self._pending)
+        self._pending = b""
+        while True:
             if self._ended:
-                return None
+                return b"".join(parts) if parts else None
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not self._selector.select(remaining):
+                self._pending = b"".join(parts)
                 raise WorkerTimedOut()
             chunk = os.read(self.process.stdout.fileno(), 1 << 16)
             if not chunk:
                 self._ended = True
-                if not self._pending:
-                    return None
-                self._pending += b"\n"
-            self._pending += chunk
-        line, _, self._pending = self._pending.partition(b"\n")
-        return line
+                continue
+            newline = chunk.find(b"\n")
+            if newline >= 0:
+                parts.append(chunk[:newline])
+                self._pending = chunk[newline + 1 :]
+                return b"".join(parts)
+            parts.append(chunk)
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise WorkerAnsweredTooMuch(size)
 
     def _next_frame(self, deadline: float) -> Any:
         while True:

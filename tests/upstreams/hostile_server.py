@@ -1,0 +1,43 @@
+"""A stdio MCP server written by hand (no SDK), so that its tools/list can say what no SDK server would.
+
+``HOSTILE_TOOLS`` is a file holding a JSON list of tool definitions, sent as they are. Every
+``tools/call`` answers with its arguments echoed as text, except the tool
+named ``die`` (the process exits mid-call) and ``slow`` (answers after
+``seconds``).
+"""
+
+import json
+import os
+import sys
+import time
+
+with open(os.environ["HOSTILE_TOOLS"], encoding="utf-8") as file:
+    TOOLS = json.load(file)
+
+
+def send(message: dict) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    try:
+        request = json.loads(line)
+    except ValueError:
+        continue
+    method, ident = request.get("method"), request.get("id")
+    if ident is None:
+        continue
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": ident, "result": {"protocolVersion": request["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "hostile", "version": "0"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": ident, "result": {"tools": TOOLS}})
+    elif method == "tools/call":
+        params = request.get("params") or {}
+        if params.get("name") == "die":
+            os._exit(9)
+        if params.get("name") == "slow":
+            time.sleep(float((params.get("arguments") or {}).get("seconds", 1)))
+        send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": json.dumps(params.get("arguments"))}]}})
+    else:
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"no method {method}"}})
