@@ -78,6 +78,18 @@ def test_a_refused_connection_is_retried_then_reported(tmp_path, loopback_gatewa
     assert envelope["error"]["details"]["attempts"] == 2
 
 
+def test_a_write_refused_at_connect_says_it_did_nothing_upstream(loopback_gateway):
+    # A write that never left must not tell a person it "may have acted": that
+    # warning is for requests that reached the server.
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    envelope = loopback_gateway(base_url=f"http://127.0.0.1:{port}").exec("items.item.create", {"body": {"name": "n"}})
+    message = envelope["error"]["message"]
+    assert envelope["error"]["code"] == "INTERNAL"
+    assert "never sent" in message and "may have acted" not in message
+
+
 def test_statuses_map_to_codes(loopback, loopback_gateway):
     gateway = loopback_gateway(retries=0)
     table = {400: "VALIDATION_ERROR", 422: "VALIDATION_ERROR", 401: "PERMISSION_DENIED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 409: "CONFLICT", 412: "CONFLICT", 500: "INTERNAL", 502: "INTERNAL"}

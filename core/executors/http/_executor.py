@@ -115,8 +115,8 @@ class HttpExecutor:
                 if attempt <= retries and self._wait(backoff_s(attempt - 1), invocation):
                     continue
                 if isinstance(exc, httpx.ConnectTimeout):
-                    raise self._timed_out(operation, invocation, attempt) from None
-                raise self._unreachable(operation, exc, attempt) from None
+                    raise self._timed_out(operation, invocation, attempt, sent=False) from None
+                raise self._unreachable(operation, exc, attempt, sent=False) from None
             except httpx.TimeoutException:
                 raise self._timed_out(operation, invocation, attempt) from None
             except httpx.DecodingError as exc:  # not a TransportError: the request went through, its answer is unreadable
@@ -185,16 +185,25 @@ class HttpExecutor:
         time.sleep(seconds)
         return True
 
-    def _unreachable(self, operation: HttpOperation, exc: Exception, attempts: int) -> OpError:
-        maybe = "" if operation.is_read else " If the request got through, it may have acted: check before you send it again."
+    def _unreachable(self, operation: HttpOperation, exc: Exception, attempts: int, *, sent: bool = True) -> OpError:
+        maybe = _effect_note(operation, sent, " If the request got through, it may have acted: check before you send it again.")
         return InternalError(
             f"could not complete {operation.target} on {self.api.name!r}: {type(exc).__name__}: {redact(str(exc), self.secrets)}.{maybe}",
             retryable=True, upstream=self.api.name, attempts=attempts,
         )
 
-    def _timed_out(self, operation: HttpOperation, invocation: Invocation, attempts: int) -> OpError:
-        maybe = "" if operation.is_read else " It may have acted anyway: check before you send it again."
+    def _timed_out(self, operation: HttpOperation, invocation: Invocation, attempts: int, *, sent: bool = True) -> OpError:
+        maybe = _effect_note(operation, sent, " It may have acted anyway: check before you send it again.")
         return InternalError(
             f"{self.api.name!r} did not answer {operation.target} in time (at most {min(self.timeout_s, invocation.timeout_s):g} s per call).{maybe}",
             retryable=True, upstream=self.api.name, attempts=attempts,
         )
+
+
+def _effect_note(operation: HttpOperation, sent: bool, maybe_acted: str) -> str:
+    """What a failed call may have done upstream, said so that nobody sends a write twice, or fears one that never left."""
+    if operation.is_read:
+        return ""
+    if not sent:
+        return " The request was never sent, so it did nothing upstream."
+    return maybe_acted
