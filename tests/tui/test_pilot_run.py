@@ -173,3 +173,12 @@ async def test_keys_can_be_remapped_by_id(gateway):
         await pilot.press("f10")
         await settle(pilot)
         assert app.screen.query_one(ResultView).envelope["meta"]["dry_run"]
+
+
+async def test_the_confirmation_of_a_call_without_arguments_says_so(app):
+    preview = {"ok": True, "data": {}, "meta": {"dry_run": True, "diff": {"created": [], "updated": [], "deleted": []}}}
+    async with app.run_test(size=(80, 24)) as pilot:
+        pilot.app.push_screen(ConfirmRunScreen("onto.demo.noop", {}, preview))
+        await settle(pilot)
+        shown = str(pilot.app.screen.query_one("#confirm-args").render())
+        assert shown == "Arguments none"

@@ -41,8 +41,12 @@ class ConfirmRunScreen(ModalScreen[bool]):
             if self.summary:
                 yield Label(Text(self.summary, style="italic"))
             with VerticalScroll(id="confirm-body"):
-                yield Label("[b]Arguments[/b]")
-                yield Static(self._arguments(meta.get("names") or {}), id="confirm-args")
+                if self.args:
+                    yield Label("[b]Arguments[/b]")
+                    yield Static(self._arguments(meta.get("names") or {}), id="confirm-args")
+                else:
+                    # A bare heading over nothing reads as if the arguments failed to show.
+                    yield Label("[b]Arguments[/b] none", id="confirm-args")
                 if "preview" in meta:
                     # An upstream that cannot rehearse: show exactly what will be sent instead of a diff.
                     yield Label("[b]What will be sent[/b] (nothing was sent yet)")
