@@ -65,10 +65,17 @@ class OpName:
     action: str | None
 
 
+_LATIN_SPELLED = str.maketrans({
+    "ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L",
+    "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ħ": "h", "Ħ": "H", "ı": "i", "ŀ": "l", "Ŀ": "L",
+})
+
+
 def words_of(name: str) -> list[str]:
     """``CreateBulkConsents``, ``create_bulk-consents`` and ``create.bulk consents`` all give the same words."""
-    # Accents fold to ASCII ("Ünïcode" -> "Unicode") so that ops stay plain dotted words.
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    # Accents fold to ASCII ("Ünïcode" -> "Unicode") so that ops stay plain dotted words. Latin letters
+    # that do not decompose are spelled out first: dropped, "Straße" would name a "strae".
+    ascii_name = unicodedata.normalize("NFKD", name.translate(_LATIN_SPELLED)).encode("ascii", "ignore").decode()
     spaced = _CAMEL_BOUNDARY.sub(" ", ascii_name)
     return [w.lower() for w in _NON_WORD.split(spaced) if w]
 

@@ -104,6 +104,16 @@ def test_words_and_singulars():
     ]
 
 
+@pytest.mark.parametrize(("name", "words"), [
+    ("ünïcødé", ["unicode"]),
+    ("Straße_lesen", ["strasse", "lesen"]),
+    ("łódź_list", ["lodz", "list"]),
+    ("Æble-Œuvre", ["aeble", "oeuvre"]),
+])
+def test_latin_letters_that_do_not_decompose_are_spelled_not_dropped(name, words):
+    assert words_of(name) == words
+
+
 def test_irregular_plurals_name_their_entity():
     # An OpenAPI path /shelves/{shelfId} was named lib.shelve.get; /statuses gave "statuse".
     assert [singular(w) for w in ("shelves", "statuses", "aliases", "people", "indices", "leaves", "archives", "drives")] == [
