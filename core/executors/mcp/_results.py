@@ -61,6 +61,21 @@ def tool_error(answer: Any, upstream: str, tool: str) -> OpError:
     return error(f"{tool} on upstream {upstream!r} failed: {text}", upstream=upstream, tool=tool)
 
 
+# The SDK client checks an answer against the tool's declared outputSchema and
+# raises a plain RuntimeError saying so (mcp 2.3.x, pinned); these are its words.
+_OUTPUT_SCHEMA_BROKEN = re.compile(r"^(Invalid structured content returned by tool |Tool .* has an output schema but did not return structured content)")
+
+
+def breaks_output_schema(exc: Exception, upstream: str, op: str, text: str) -> OpError | None:
+    """The failure for an answer its own tool's output schema refuses: the tool is at fault, so a retry cannot help."""
+    if not (isinstance(exc, RuntimeError) and _OUTPUT_SCHEMA_BROKEN.match(str(exc))):
+        return None
+    return InternalError(
+        f"{op}: upstream {upstream!r} answered in a shape its own output schema does not allow ({text}); sending the call again will not help",
+        retryable=False, upstream=upstream, output_schema_broken=True,
+    )
+
+
 def _block(block: Any) -> dict[str, Any]:
     entry = _block_content(block)
     annotations = _annotations(block)

@@ -37,6 +37,7 @@ from ._loop import LoopThread
 from ._guards import guarded_tool, refused_problems, review_problems, unknown_confirmed
 from ._pins import PinReview, approvals, review
 from ._protocol_error import protocol_error
+from ._results import breaks_output_schema
 from ._questions import CallAbandoned, PendingCall, QuestionRouter
 from ._shadowing import shadowing_problems
 
@@ -290,7 +291,8 @@ class Upstreams:
         except MCPError as exc:
             raise protocol_error(exc, op, name, self._redacted(name, exc.message)) from None
         except Exception as exc:
-            raise InternalError(self._redacted(name, f"{op} on upstream {name!r} failed: {_text(exc)}"), retryable=True, upstream=name) from None
+            broken = breaks_output_schema(exc, name, op, self._redacted(name, _text(exc)))
+            raise broken or InternalError(self._redacted(name, f"{op} on upstream {name!r} failed: {_text(exc)}"), retryable=True, upstream=name) from None
         up.latencies_ms.append((time.perf_counter() - started) * 1000)
         return answer
 
