@@ -43,6 +43,9 @@ def search_answer(gateway: Any, query: Any, *, path: str | None, kind: str | Non
     for hit in hits[:limit]:
         record = gateway.registry.get(hit.op)
         result = {**hit.to_dict(), "kind": record.kind}
+        if record.destructive:
+            # "write" alone does not tell an agent that this one removes things.
+            result["destructive"] = True
         if not record.runnable:
             result["runnable"] = False
         results.append(result)

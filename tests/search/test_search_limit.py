@@ -77,3 +77,9 @@ def test_opgate_search_refuses_it(tmp_path, limit):
     assert done.returncode != 0 and "Traceback" not in done.stderr
     answer = json.loads(done.stdout)
     assert answer["error"]["code"] == "VALIDATION_ERROR" and "from 1 to 50" in answer["error"]["message"]
+
+
+def test_a_destructive_op_is_flagged_in_its_pointer_and_others_are_not(gateway):
+    results = {r["op"]: r for r in gateway.search("delete task", limit=10)["results"]}
+    assert results["onto.task.delete"]["destructive"] is True
+    assert all("destructive" not in r for op, r in results.items() if not gateway.registry.get(op).destructive)
