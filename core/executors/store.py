@@ -27,7 +27,7 @@ from ..settings import GatewaySettings
 from ..store._names import diff_names
 from ..store._rows import seeded_ids
 from ._base import READ, ROLLBACK, Invocation, Outcome
-from ._watchdog import WATCHDOG
+from ._watchdog import CALLBACK, WATCHDOG, has_fired
 
 if TYPE_CHECKING:  # the call's type only: importing it would load the validator (jsonschema)
     from ..exec._prepare import Call
@@ -145,12 +145,12 @@ class StoreExecutor:
         try:
             return handler.fn(ctx, invocation.call.args)
         except Exception:
-            if watch is not None and watch.fired:
+            if watch is not None and has_fired(watch):
                 raise OpError(f"{ctx.op} did not finish within {invocation.timeout_s:g} s and was stopped; nothing was written", retryable=True) from None
             raise
         finally:
             if watch is not None:
-                watch.cancelled = True  # Watch.cancel()'s body: one Python call less on every call
+                watch[CALLBACK] = None  # cancel()'s body: one Python call less on every call
 
     def _run_external(self, invocation: Invocation, handler: Handler) -> Outcome:
         call = invocation.call
