@@ -1,6 +1,6 @@
 """Instructions per ``onto.task.get``: the floor, exec, and exec with the call log, counted by callgrind.
 
-Run: python bench/bench_get_instructions.py [--calls 1000] [--warm-up 300]
+Run: python bench/bench_get_instructions.py [--calls 1000] [--warm-up 300] [--sides exec queued log]
 (needs ``valgrind``; about a minute). CPU time on a shared machine moves by
 tens of percent between runs (docs/performance.md); instructions do not, so
 a cut of 1 k instructions shows here when no timing can show it.
@@ -21,8 +21,9 @@ imports and the warm-up count nothing. Sides:
   thread is never left to write: callgrind counts only the thread that
   toggled collection).
 
-"exec + log" moves by a few thousand instructions between runs (the writer
-thread's wake-ups); the other sides by a few hundred.
+Every side moves by a few hundred instructions between runs. (Until session
+13 the writer thread took its settings before the bench changed them, wrote
+part of the loop's entries itself, and "exec + log" moved by some 20 k.)
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def measure(side: str, calls: int, warm_up: int) -> None:
 
     from opgate.core import Gateway
     from opgate.core._record import replace
+    from opgate.core.settings import GatewaySettings
     from opgate.core.store import open_store
 
     db = Path(tempfile.mkdtemp()) / "get.db"
@@ -59,7 +61,14 @@ def measure(side: str, calls: int, warm_up: int) -> None:
             tx.insert("task", {"project_id": project, "title": f"Task {n}", "props": {"n": n, "note": "x" * 20}})
     store.close()
     store = open_store(db, demo=False)
-    gateway = Gateway(store=store, call_log=side in ("queued", "log"))
+    # The writer thread must never write inside the loop: it takes its settings when it starts (at the first
+    # entry), so they are given to the gateway here. Given after the warm-up instead, they never reached it, and
+    # it wrote a third to a half of the loop's entries on its own 0.25 s window: the main thread then wrote
+    # less but paid for the other connection's commits (its page cache dropped, the interpreter's lock handed
+    # over), which moved "exec + log" by some 20 k between runs.
+    logging = side in ("queued", "log")
+    settings = replace(GatewaySettings(), call_log_flush_s=1e9, call_log_flush_entries=10**9) if logging else None
+    gateway = Gateway(store=store, call_log=logging, settings=settings)
     task_id = gateway.exec("onto.task.list", {"project_id": project, "limit": 1})["result"]["tasks"][0]["id"]
     args = {"task_id": task_id}
     answer = gateway.exec("onto.task.get", args)
@@ -77,8 +86,6 @@ def measure(side: str, calls: int, warm_up: int) -> None:
     log = gateway._call_log
     if log.enabled:
         log.flush()
-        # The writer thread waits for ever: only this thread writes (see the module's docstring).
-        log._settings = replace(log._settings, call_log_flush_s=1e9, call_log_flush_entries=10**9)
 
     def step(_: object, n: int) -> None:
         call()
@@ -107,15 +114,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--warm-up", type=int, default=300)
+    parser.add_argument("--sides", nargs="+", choices=SIDES[1:], default=SIDES[1:], help="which sides beside the floor (default: all)")
     parser.add_argument("--side", choices=SIDES, help=argparse.SUPPRESS)  # the measured process
     options = parser.parse_args()
     if options.side:
         measure(options.side, options.calls, options.warm_up)
         return
-    figures = {side: count(side, options.calls, options.warm_up) for side in SIDES}
+    sides = ("floor", *options.sides)
+    figures = {side: count(side, options.calls, options.warm_up) for side in sides}
     floor = figures["floor"]
     print(f"onto.task.get, instructions per call (callgrind, {options.calls:,} gets after {options.warm_up:,}, only the loop collected)")
-    for side in SIDES:
+    for side in sides:
         print(f"  {LABELS[side]:<17} {figures[side] / 1000:7.1f} k  {figures[side] / floor:.2f}x")
 
 

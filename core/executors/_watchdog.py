@@ -19,23 +19,39 @@ import time
 from collections.abc import Callable
 
 
-class Watch:
-    """A registered deadline; ``cancel()`` it when the call is done."""
+Watch = list
+"""A registered deadline: ``[deadline, order, callback]``, the heap's own entry (see :meth:`Watchdog.watch`).
 
-    __slots__ = ("callback", "cancelled", "fired")
+A plain list rather than an object: a call makes one, and a class's call (its
+``__init__``) and the tuple around it for the heap cost more than the rest of
+the watch. Lists order by their first items, so the heap never compares two
+callbacks (the order is unique). Use :func:`cancel` and :func:`has_fired`.
+"""
 
-    def __init__(self, callback: Callable[[], None]):
-        self.callback = callback
-        self.cancelled = False
-        self.fired = False
+CALLBACK = 2
+"""Where a watch keeps its callback; ``None`` once cancelled, :data:`FIRED` once fired."""
 
-    def cancel(self) -> None:
-        self.cancelled = True
+
+def _fired() -> None:
+    """What a watch's callback becomes once the watchdog has called it."""
+
+
+FIRED = _fired
+
+
+def cancel(watch: Watch) -> None:
+    """Stop ``watch`` from firing (nothing happens if it fired already)."""
+    watch[CALLBACK] = None
+
+
+def has_fired(watch: Watch) -> bool:
+    """Whether the watchdog called ``watch``'s callback (before any cancel that followed)."""
+    return watch[CALLBACK] is FIRED
 
 
 class Watchdog:
     def __init__(self) -> None:
-        self._heap: list[tuple[float, int, Watch]] = []
+        self._heap: list[Watch] = []
         self._order = itertools.count()
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -43,8 +59,12 @@ class Watchdog:
         self._sleeping_until = float("-inf")
 
     def watch(self, deadline: float, callback: Callable[[], None]) -> Watch:
-        """Call ``callback`` (on the watchdog thread) when ``time.monotonic()`` passes ``deadline``, unless cancelled first."""
-        entry = Watch(callback)
+        """Call ``callback`` (on the watchdog thread) when ``time.monotonic()`` passes ``deadline``, unless cancelled first.
+
+        A watch fires at most once; :func:`cancel` it when the call is done, and
+        :func:`has_fired` says whether it fired (a callback that fails counts).
+        """
+        entry = [deadline, next(self._order), callback]
         wake = self._wake
         # The condition's own lock, taken directly: ``with wake`` costs two Python calls on every call.
         wake.acquire()
@@ -52,9 +72,9 @@ class Watchdog:
             heap = self._heap
             # Calls share one timeout, so the earliest deadlines are those of calls long finished:
             # dropping them here keeps the heap as small as the calls in flight, not 30 s worth of calls.
-            while heap and heap[0][2].cancelled:
+            while heap and heap[0][CALLBACK] is None:
                 heapq.heappop(heap)
-            heapq.heappush(heap, (deadline, next(self._order), entry))
+            heapq.heappush(heap, entry)
             if self._thread is None:  # the thread runs until the process ends; a forked child starts its own (see _forget)
                 self._thread = threading.Thread(target=self._loop, name="opgate-watchdog", daemon=True)
                 self._thread.start()
@@ -67,25 +87,28 @@ class Watchdog:
     def _loop(self) -> None:
         while True:
             with self._wake:
-                while self._heap and self._heap[0][2].cancelled:
+                while self._heap and self._heap[0][CALLBACK] is None:
                     heapq.heappop(self._heap)
                 if not self._heap:
                     self._sleeping_until = float("inf")
                     self._wake.wait()
                     continue
-                deadline, _, entry = self._heap[0]
-                wait = deadline - time.monotonic()
+                entry = self._heap[0]
+                wait = entry[0] - time.monotonic()
                 if wait > 0:
                     # A later deadline pushed meanwhile is found when this one comes due.
-                    self._sleeping_until = deadline
+                    self._sleeping_until = entry[0]
                     self._wake.wait(timeout=wait)
                     continue
                 self._sleeping_until = float("-inf")  # awake: whatever is pushed now is seen on the next turn
                 heapq.heappop(self._heap)
-            if not entry.cancelled:
-                entry.fired = True
+                # Read and marked under the lock: a cancel from now on changes nothing, and has_fired says so.
+                callback = entry[CALLBACK]
+                if callback is not None:
+                    entry[CALLBACK] = FIRED
+            if callback is not None:
                 try:
-                    entry.callback()
+                    callback()
                 except Exception:  # a failing callback must not stop every other timeout
                     pass
 

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..exec._errors import ConflictError, InternalError, InvalidArguments, OpError
 from ..exec._handler import Handler, HandlerContext
@@ -28,7 +26,7 @@ from ..store._errors import NulInText
 from ..store._names import diff_names
 from ..store._rows import seeded_ids
 from ._base import READ, ROLLBACK, Invocation, Outcome
-from ._watchdog import WATCHDOG
+from ._watchdog import CALLBACK, WATCHDOG, has_fired
 
 if TYPE_CHECKING:  # the call's type only: importing it would load the validator (jsonschema)
     from ..exec._prepare import Call
@@ -146,14 +144,14 @@ class StoreExecutor:
         try:
             return handler.fn(ctx, invocation.call.args)
         except Exception as exc:
-            if watch is not None and watch.fired:
+            if watch is not None and has_fired(watch):
                 raise OpError(f"{ctx.op} did not finish within {invocation.timeout_s:g} s and was stopped; nothing was written", retryable=True) from None
             if isinstance(exc, NulInText):  # psycopg's refusal names no column: name the argument that carried the NUL
                 raise exc.naming(invocation.call.args) from exc
             raise
         finally:
             if watch is not None:
-                watch.cancelled = True  # Watch.cancel()'s body: one Python call less on every call
+                watch[CALLBACK] = None  # cancel()'s body: one Python call less on every call
 
     def _run_external(self, invocation: Invocation, handler: Handler) -> Outcome:
         call = invocation.call

@@ -249,7 +249,8 @@ class Telemetry:
             duration_ms = int((time.perf_counter() - started - waited_s) * 1_000_000 + 0.5) / 1000
             trace_id = meta.get("trace_id", "")
             actor = getattr(session, "caller", "local") or "local"
-            chain_id = trail.chain_of(op)
+            # trail.chain_of(op)'s first test, here: a session that never searched has no chains, and most calls need no call.
+            chain_id = trail.chain_of(op) if trail._chains else None
             tool_name = record.tool_name if record else ""
             # A call refused before it was prepared is still logged as the dry-run it was asked to be.
             was_dry_run = bool(call.dry_run if call is not None else dry_run)
@@ -267,8 +268,9 @@ class Telemetry:
                 if call is not None and call.plain_args:
                     # prepare_call found the arguments flat and ASCII, with ints short enough to write: nothing here can fail.
                     # The queued entry is the row's values with a copy of the arguments last, one tuple (see exec_row).
-                    entry = call_row(trace_id, subject, tool_name, duration_ms, ok, code, was_dry_run, actor, "exec", session.id, chain_id,
-                                     parent_id, lane, detail, dict(args))
+                    # call_row's tuple, spelled here: a call of fifteen positional values cost more than the tuple.
+                    entry = (now_stamp(), trace_id, subject, tool_name, duration_ms, ok, code, was_dry_run, actor, "exec", session.id, chain_id,
+                             parent_id, lane, scrub_text(dict(detail)) if detail else None, dict(args))
                 else:
                     row = call_row(trace_id, subject, tool_name, duration_ms, ok, code, was_dry_run, actor, "exec", session.id, chain_id,
                                    parent_id, lane, detail)

@@ -7,7 +7,7 @@ import threading
 import time
 
 from opgate.core.exec._envelope import new_trace_id
-from opgate.core.executors._watchdog import WATCHDOG
+from opgate.core.executors._watchdog import WATCHDOG, cancel
 
 
 def _in_child(work) -> str:
@@ -38,7 +38,7 @@ def test_a_child_draws_its_own_trace_ids():
 
 
 def test_the_watchdog_fires_in_a_child_whose_parent_started_it():
-    WATCHDOG.watch(time.monotonic() + 60, lambda: None).cancel()  # the parent's thread is running
+    cancel(WATCHDOG.watch(time.monotonic() + 60, lambda: None))  # the parent's thread is running
 
     def child() -> str:
         fired = threading.Event()
