@@ -90,3 +90,19 @@ def test_a_postgresql_store_left_open_fails_the_session_and_names_its_test(tmp_p
     assert done.returncode == 1, out + done.stderr
     assert "a PostgreSQL pool (a store never closed) made in test_inner.py::test_leaves_its_store_open" in out
     assert "made in test_inner.py::test_closes_its_store" not in out
+
+
+def test_a_gateway_refused_at_construction_leaves_no_call_log_open(tmp_path):
+    # A refused ranker or context raised after the call log had opened: the log stayed in the product's open set.
+    import pytest
+
+    from opgate.core import Gateway
+    from opgate.core.exec._telemetry import _OPEN
+
+    before = set(_OPEN)
+    refusals = []
+    for options in ({"search": "magic"}, {"context": "no-such-context"}):
+        with pytest.raises(ValueError) as refused:
+            Gateway(db_path=tmp_path / "w.db", **options)
+        refusals.append(refused)  # its traceback holds the half-made gateway, as a caller's would
+    assert set(_OPEN) - before == set()
