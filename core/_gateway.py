@@ -82,6 +82,9 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         self.asker = asker
         if db_path is not None and not str(db_path).strip():
             raise ValueError("db_path is empty; name a database file, or pass None for the default workspace")
+        # Checked before the call log opens: a gateway refused here leaves nothing open behind it.
+        if search not in SEARCH_RANKERS:
+            raise ValueError(f"search is one of {', '.join(SEARCH_RANKERS)}, not {search!r}")
         self._db_path = db_path
         self._store = store
         self._store_lock = threading.Lock()
@@ -97,8 +100,6 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         self._executors_lock = threading.Lock()
         self._batch_pool: ThreadPoolExecutor | None = None
         self.http_apis: dict[str, Any] = {}  # the HTTP APIs behind OpenAPI catalogues, by upstream name
-        if search not in SEARCH_RANKERS:
-            raise ValueError(f"search is one of {', '.join(SEARCH_RANKERS)}, not {search!r}")
         self.search_ranker = search
         self._search_index = None
         # (RegistryCache, key) when the base registry is cached: the default ranker's index is cached beside it.
@@ -108,9 +109,13 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         self._swap_lock = threading.Lock()
         self.upstreams = upstreams
         self._upstreams_seen: int | None = None
-        self.set_context(context)
-        if upstreams is not None:
-            self._attach(upstreams)
+        try:
+            self.set_context(context)  # an unknown context is refused here
+            if upstreams is not None:
+                self._attach(upstreams)
+        except BaseException:
+            self._call_log.close()  # refused: its call log must not stay open with nothing to close it
+            raise
 
     # -- the workspace ---------------------------------------------------------
 

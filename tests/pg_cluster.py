@@ -5,7 +5,9 @@ belongs to an unprivileged user (``postgres`` if the package created it,
 else ``opgate-test``, created here) and its programs run through
 ``runuser``. The cluster listens on a Unix socket in its own temporary
 folder only (no TCP port to collide with another run), trusts local
-connections, and skips fsync: it lives as long as the session.
+connections, and skips fsync: it lives as long as the session, and no
+longer: a watchdog process (pg_watchdog.py) stops it and removes its folder
+when the session ends, even when pytest itself is killed.
 
 Each test gets a database of its own, holding opgate's schema and no rows.
 Cloning one from a template costs about half a second on a busy disk, and
@@ -22,6 +24,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -78,21 +81,37 @@ class PgCluster:
             entry = pwd.getpwnam(self.user)
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
         os.chmod(self.root, 0o755)
-        self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync")
-        options = " ".join([*_FAST, "-c", f"unix_socket_directories={self.socket_dir}"])
-        self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-l", str(self.root / "server.log"), "-o", options, "start")
-        self.admin = psycopg.connect(self.url("postgres"), autocommit=True)
-        self.admin.execute(f"CREATE DATABASE {TEMPLATE}")
-        from opgate.core.store._pg_store import PostgresStore
+        self.admin: psycopg.Connection | None = None
+        self._watchdog = self._start_watchdog()
+        try:
+            self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync")
+            options = " ".join([*_FAST, "-c", f"unix_socket_directories={self.socket_dir}"])
+            self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-l", str(self.root / "server.log"), "-o", options, "start")
+            self.admin = psycopg.connect(self.url("postgres"), autocommit=True)
+            self.admin.execute(f"CREATE DATABASE {TEMPLATE}")
+            from opgate.core.store._pg_store import PostgresStore
 
-        with PostgresStore(self.url(TEMPLATE)) as template:
-            self.schema_version = template.schema_version
+            with PostgresStore(self.url(TEMPLATE)) as template:
+                self.schema_version = template.schema_version
+        except BaseException:
+            self.stop()
+            raise
 
-    def _run(self, program: str, *args: str) -> None:
+    def _start_watchdog(self) -> subprocess.Popen:
+        """The process that stops the cluster and removes its folder once this one closes its pipe or dies (see pg_watchdog.py)."""
+        stop = self._command("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+        return subprocess.Popen([sys.executable, str(Path(__file__).with_name("pg_watchdog.py")), str(self.root), *stop],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+
+    def _command(self, program: str, *args: str) -> list[str]:
         command = [str(self.bin / program), *args]
         if self.user is not None:
             command = ["runuser", "-u", self.user, "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True, cwd=self.root)
+        return command
+
+    def _run(self, program: str, *args: str) -> None:
+        done = subprocess.run(self._command(program, *args), capture_output=True, text=True, cwd=self.root)
         if done.returncode != 0:
             log = self.root / "server.log"
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
@@ -132,14 +151,14 @@ class PgCluster:
         self._free.append(url)
 
     def drop(self, url: str) -> None:
-        name = url.rsplit("/", 1)[1].split("?", 1)[0]
+        name = url.split("?", 1)[0].rsplit("/", 1)[1]  # the socket folder in ?host= holds slashes too
         self.admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
+        """Stop the server and remove its folder: the watchdog does it once its pipe is closed."""
         try:
-            self.admin.close()
+            if self.admin is not None:
+                self.admin.close()
         finally:
-            try:
-                self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
-            finally:
-                shutil.rmtree(self.root, ignore_errors=True)
+            self._watchdog.stdin.close()
+            self._watchdog.wait(timeout=60)

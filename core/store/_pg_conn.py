@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -96,6 +97,14 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
+_POOLS: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
+
+
+def open_pools() -> set[ConnectionPool]:
+    """This process's pools not yet closed: each holds connections (and threads) until its store is closed."""
+    return {pool for pool in list(_POOLS) if not pool.closed}
+
+
 def open_pool(url: str) -> ConnectionPool:
     """A pool of autocommit connections (transactions are begun explicitly), opened and checked."""
     pool = ConnectionPool(
@@ -108,6 +117,7 @@ def open_pool(url: str) -> ConnectionPool:
     except (StoreError, PoolTimeout) as exc:
         pool.close(timeout=0)
         raise StoreError(f"cannot connect to {redacted(url)}: {exc}") from exc
+    _POOLS.add(pool)
     return pool
 
 

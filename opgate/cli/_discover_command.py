@@ -63,7 +63,10 @@ def _print(console: Console, answer: dict[str, Any]) -> int:
 
 def run_search(args: argparse.Namespace, console: Console) -> int:
     gateway = make_gateway(args, call_log=False)  # not logged, as `opgate help` (see there)
-    answer = gateway.search(" ".join(args.query), path=args.path, kind=args.kind, limit=args.limit, cursor=args.cursor)
+    try:
+        answer = gateway.search(" ".join(args.query), path=args.path, kind=args.kind, limit=args.limit, cursor=args.cursor)
+    finally:
+        gateway.close()  # ends the upstream connections the search listed
     if args.json or not console.file.isatty():
         return _print(console, answer)
     console.print(search_table(answer))
@@ -96,11 +99,16 @@ def search_table(answer: dict[str, Any]) -> RenderableType:
 
 
 def run_discover(args: argparse.Namespace, console: Console) -> int:
-    discovery = make_gateway(args, call_log=False).discovery
+    gateway = make_gateway(args, call_log=False)
+    discovery = gateway.discovery
     calls = {
         "list": lambda: discovery.list(args.path, tags=args.tags, query=args.query, limit=args.limit, cursor=args.cursor),
         "category": lambda: discovery.search_tool_by_category(args.query, args.path, limit=args.limit, cursor=args.cursor),
         "nodes": lambda: discovery.search_nodes(args.query, limit=args.limit),
         "expand": lambda: discovery.expand_tool(args.tool_id),
     }
-    return _print(console, calls[args.action]())
+    try:
+        answer = calls[args.action]()
+    finally:
+        gateway.close()
+    return _print(console, answer)

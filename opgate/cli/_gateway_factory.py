@@ -93,5 +93,6 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
         if len(errors) > 20:
             print(f"opgate: … and {len(errors) - 20} more problems", file=sys.stderr)
         if len(gateway.registry) == 0:
+            gateway.close()
             raise GatewaySetupError("the catalogues given with --catalog hold no usable op")
     return gateway

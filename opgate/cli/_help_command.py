@@ -28,9 +28,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
     # One-shot discovery is not logged: the process is a session of one call, with no chain
     # to trace, and logging it would open the workspace that help never needs (test_import_cost).
     gateway = make_gateway(args, call_log=False)
-    payload = gateway.help(
-        args.path, format="full" if args.full else "short", include_examples=args.examples, include_schemas=args.schemas, cursor=args.cursor,
-    )
+    try:
+        payload = gateway.help(
+            args.path, format="full" if args.full else "short", include_examples=args.examples, include_schemas=args.schemas, cursor=args.cursor,
+        )
+    finally:
+        gateway.close()  # ends the upstream connections help listed
     if args.json:
         console.file.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     else:

@@ -20,9 +20,11 @@ def _hammer(db_path: str, calls: int) -> list[str]:
     return [e["result"]["task"]["id"] if e["ok"] else e["error"]["code"] for e in envelopes]
 
 
-def test_one_entity_from_a_thousand_calls(tmp_path, new_workspace):
+def test_one_entity_from_a_thousand_calls(tmp_path, new_workspace, closed_after):
     db = str(new_workspace(tmp_path))
-    Gateway(db_path=db).store.close()  # create and seed once
+    seeding = Gateway(db_path=db)
+    seeding.store  # create and seed once, before the other processes open it
+    seeding.close()
     context = multiprocessing.get_context("spawn")
     with context.Pool(3) as pool:
         from_processes = pool.starmap(_hammer, [(db, 200)] * 3)
@@ -31,6 +33,6 @@ def test_one_entity_from_a_thousand_calls(tmp_path, new_workspace):
     assert len(outcomes) == 1000
     ids = {o for o in outcomes if len(o) == 36}
     assert len(ids) == 1, set(outcomes) - ids
-    gateway = Gateway(db_path=db)
+    gateway = closed_after(Gateway(db_path=db))
     created = [row for row in gateway.store.dump()["tasks"] if row["title"] == ARGS["title"]]
     assert len(created) == 1

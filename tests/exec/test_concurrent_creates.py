@@ -51,14 +51,16 @@ _CREATE_MANY = textwrap.dedent(f"""
 """)
 
 
-def test_racing_creates_write_each_row_once_with_unique_ids_and_log_every_call(tmp_path, new_workspace):
+def test_racing_creates_write_each_row_once_with_unique_ids_and_log_every_call(tmp_path, new_workspace, closed_after):
     db = str(new_workspace(tmp_path))
-    Gateway(db_path=db).store.close()  # create and seed once
+    seeding = Gateway(db_path=db)
+    seeding.store  # create and seed once, before the other processes open it
+    seeding.close()
     answers = [answer for batch in _race(db, _CREATE_MANY) for answer in batch]
     assert all(answer["ok"] for answer in answers), [a["error"] for a in answers if not a["ok"]][:3]
     expected = {f"Raced {n}-{i}" for n in range(PROCESSES) for i in range(CREATES)}
     assert {answer["title"] for answer in answers} == expected
-    gateway = Gateway(db_path=db)
+    gateway = closed_after(Gateway(db_path=db))
     dump = gateway.store.dump()
     raced = [row for row in dump["tasks"] if row["title"].startswith("Raced ")]
     assert sorted(row["title"] for row in raced) == sorted(expected)  # none lost, none doubled
@@ -68,7 +70,6 @@ def test_racing_creates_write_each_row_once_with_unique_ids_and_log_every_call(t
     with gateway.store.read() as tx:
         logged = [entry for entry in tx.calls_since(None) if entry["op"] == "onto.task.create" and entry["ok"]]
     assert len(logged) == PROCESSES * CREATES
-    gateway.close()
 
 
 _SAME_TITLE = textwrap.dedent(f"""
@@ -84,18 +85,19 @@ _SAME_TITLE = textwrap.dedent(f"""
 """)
 
 
-def test_racing_creates_of_one_title_are_all_kept_and_later_ones_warn(tmp_path, new_workspace):
+def test_racing_creates_of_one_title_are_all_kept_and_later_ones_warn(tmp_path, new_workspace, closed_after):
     db = str(new_workspace(tmp_path))
-    Gateway(db_path=db).store.close()
+    seeding = Gateway(db_path=db)
+    seeding.store  # create and seed once, before the other processes open it
+    seeding.close()
     answers = [answer for batch in _race(db, _SAME_TITLE) for answer in batch]
     assert all(answer["ok"] for answer in answers)
     # The title check is a warning, never a refusal: all are created; each process's own
     # second create at the latest finds its first one, so at most one per process is silent.
     silent = [a for a in answers if not any("already exists" in w for w in a["warnings"])]
     assert len(silent) <= PROCESSES
-    gateway = Gateway(db_path=db)
+    gateway = closed_after(Gateway(db_path=db))
     assert len([row for row in gateway.store.dump()["tasks"] if row["title"] == "Everyone's task"]) == PROCESSES * 10
-    gateway.close()
 
 
 def test_a_create_runs_five_statements_when_nobody_else_writes(tmp_path):

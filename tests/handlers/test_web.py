@@ -135,11 +135,12 @@ def other_site() -> Iterator[Site]:
     s.stop()
 
 
-GATEWAY = Gateway()
+# Only its catalogue is needed: no call log, no workspace, nothing left open.
+REGISTRY = Gateway(call_log=False).registry
 
 
 def context(op: str = "util.web.visit", **web: object) -> HandlerContext:
-    return HandlerContext(op=op, record=GATEWAY.registry.get(op), tx=None, session=Session(), settings=GatewaySettings(web=WebSettings(**web)))
+    return HandlerContext(op=op, record=REGISTRY.get(op), tx=None, session=Session(), settings=GatewaySettings(web=WebSettings(**web)))
 
 
 @pytest.fixture

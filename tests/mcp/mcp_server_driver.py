@@ -91,7 +91,8 @@ class HttpServer:
 
     def start(self) -> HttpServer:
         self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=os.environ | child_env())
-        threading.Thread(target=self._drain, daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while not self.url:
             try:
@@ -129,14 +130,19 @@ class HttpServer:
         return "".join(self.stderr_lines)
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
+        if self.process is None:
             return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        # Its stderr reaches its end with the process; once drained the pipe is closed here, not by the collector (a ResourceWarning).
+        self._drainer.join(timeout=10)
+        if self.process.stderr is not None and not self._drainer.is_alive():
+            self.process.stderr.close()
 
 
 class RawStdioServer:

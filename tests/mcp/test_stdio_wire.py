@@ -207,20 +207,21 @@ def test_an_open_subscription_does_not_keep_the_server_after_its_input_ends(db):
 
 def test_a_client_that_closes_the_servers_output_ends_it_quietly(db, tmp_path):
     # The answer's write raised BrokenPipeError on the event loop: an exception group traceback on stderr, and exit status 1.
-    errors = (tmp_path / "stderr").open("w+b")
-    process = subprocess.Popen(serve_command(db), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=os.environ | child_env())
-    assert process.stdin is not None and process.stdout is not None
-    _write_to(process, _line(INITIALIZE) + _line(INITIALIZED))
-    assert json.loads(process.stdout.readline())["id"] == 0
-    process.stdout.close()
-    _write_to(process, _listed(1))
-    try:
-        code = process.wait(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    errors.seek(0)
-    text = errors.read().decode(errors="replace")
+    with (tmp_path / "stderr").open("w+b") as errors, subprocess.Popen(
+        serve_command(db), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=os.environ | child_env(),
+    ) as process:  # its pipes and the stderr file are closed once it has ended
+        assert process.stdin is not None and process.stdout is not None
+        _write_to(process, _line(INITIALIZE) + _line(INITIALIZED))
+        assert json.loads(process.stdout.readline())["id"] == 0
+        process.stdout.close()
+        _write_to(process, _listed(1))
+        try:
+            code = process.wait(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        errors.seek(0)
+        text = errors.read().decode(errors="replace")
     assert code == 0 and "Traceback" not in text and "BrokenPipe" not in text, (code, text[-2000:])
 
 

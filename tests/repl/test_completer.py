@@ -126,7 +126,7 @@ def test_the_cursor_in_the_middle_of_the_line(shared_gateway):
 
 
 @pytest.mark.parametrize("text", ["exec onto.task.create project_id=Rel", "exec onto.task.create due_at=", "ls ", "exec onto.task.cr"])
-def test_a_completer_never_raises_even_when_the_store_cannot_open(tmp_path, text):
-    broken = Gateway(db_path=tmp_path)  # a folder, not a database file
+def test_a_completer_never_raises_even_when_the_store_cannot_open(tmp_path, text, closed_after):
+    broken = closed_after(Gateway(db_path=tmp_path))  # a folder, not a database file
     found = complete(broken, text)
     assert isinstance(found, list)

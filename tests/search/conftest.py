@@ -9,4 +9,6 @@ from opgate.core import Gateway
 @pytest.fixture(scope="module")
 def gateway() -> Gateway:
     """The built-in catalogue's gateway (no call log): what the explorer's ``/`` and the REPL search."""
-    return Gateway(call_log=False)
+    gateway = Gateway(call_log=False)
+    yield gateway
+    gateway.close()

@@ -118,7 +118,7 @@ def test_path_keeps_ops_under_a_prefix_on_segment_boundaries(index):
 
 
 def test_kind_keeps_reads_or_writes(index):
-    registry = Gateway().registry
+    registry = Gateway(call_log=False).registry  # only its catalogue: nothing to close
     for kind in ("read", "write"):
         hits = index.search("task", kind=kind, limit=50)
         assert hits and all(registry.get(h.op).kind == kind for h in hits)

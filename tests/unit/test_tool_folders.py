@@ -85,7 +85,7 @@ def test_every_problem_is_reported_with_file_and_field(tmp_path):
     assert any(p.tool == "bad-fields" and "moonphase" in p.message for p in registry.problems)
 
 
-def test_build_writes_a_versioned_registry_with_provider_schemas(tmp_path, capsys):
+def test_build_writes_a_versioned_registry_with_provider_schemas(tmp_path, capsys, closed_after):
     _tool(tmp_path / "tools", "kb-search", GOOD_SCHEMA)
     out = tmp_path / "registry.json"
     assert main(["build", str(tmp_path / "tools"), "--out", str(out)]) == 0
@@ -97,7 +97,7 @@ def test_build_writes_a_versioned_registry_with_provider_schemas(tmp_path, capsy
     main(["build", str(tmp_path / "tools"), "--out", str(again)])
     assert json.loads(again.read_text())["registry_version"] == document["registry_version"]
     # A built registry is itself a catalogue source, and keeps its ops exactly.
-    gateway = Gateway.from_catalogs([out])
+    gateway = closed_after(Gateway.from_catalogs([out]))
     assert gateway.registry.ops == ["tools.kb.search"]
     assert gateway.registry.version == document["registry_version"]
 
