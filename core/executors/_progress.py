@@ -10,8 +10,8 @@ reporter nothing is asked of the upstream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 

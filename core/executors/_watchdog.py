@@ -112,7 +112,6 @@ class Watchdog:
                 except Exception:  # a failing callback must not stop every other timeout
                     pass
 
-
     def _forget(self) -> None:
         """After fork: the parent's thread is not in the child, and its deadlines are the parent's calls'."""
         self._heap = []

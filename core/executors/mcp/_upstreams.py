@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..._record import replace
-from ...catalog._mcp import metadata_from_annotations, parse_mcp_tools
+from ...catalog._mcp import parse_mcp_tools
 from ...catalog._sources import CatalogLoad
-from ...catalog._tool import Binding, LoadProblem, ToolDefinition
+from ...catalog._tool import LoadProblem
 from ...exec._confirm import Asker
 from ...exec._errors import InternalError, PermissionDenied
 from .._progress import abandoned_event, progress_reporter
