@@ -29,9 +29,9 @@ def _bindings(keys: tuple[ExplorerKey, ...]) -> list[Binding]:
 
 # The help screen's sections, in order.
 SECTIONS: list[tuple[str, list[Binding]]] = [(title, _bindings(keys)) for title, keys in EXPLORER_KEY_SECTIONS]
-APP_KEYS, EXPLORER_KEYS, FORM_KEYS, HISTORY_KEYS = (bindings for _, bindings in SECTIONS)
+APP_KEYS, EXPLORER_KEYS, FORM_KEYS, HISTORY_KEYS, RESULT_KEYS = (bindings for _, bindings in SECTIONS)
 
-ALL_KEYS: list[Binding] = [*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS, *HISTORY_KEYS]
+ALL_KEYS: list[Binding] = [*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS, *HISTORY_KEYS, *RESULT_KEYS]
 BINDING_IDS = frozenset(b.id for b in ALL_KEYS if b.id)
 
 

@@ -82,12 +82,18 @@ HISTORY_KEYS: tuple[ExplorerKey, ...] = (
     ExplorerKey("opgate.history.back", "escape", "close", "Back", "Back to the explorer"),
 )
 
+# In the Result's list of entities a write touched: Enter opens one, this copies its id.
+RESULT_KEYS: tuple[ExplorerKey, ...] = (
+    ExplorerKey("opgate.result.copy_id", "c", "copy_id", "Copy id", "Copy the highlighted entity's id (Enter opens the entity)"),
+)
+
 # The help screen's sections (F1), in order.
 EXPLORER_KEY_SECTIONS: tuple[tuple[str, tuple[ExplorerKey, ...]], ...] = (
     ("Everywhere", APP_KEYS),
     ("Explorer", EXPLORER_KEYS),
     ("In the form", FORM_KEYS),
     ("History", HISTORY_KEYS),
+    ("In the Result's entities", RESULT_KEYS),
 )
 
 EXPLORER_BINDING_IDS = frozenset(key.id for _, keys in EXPLORER_KEY_SECTIONS for key in keys)

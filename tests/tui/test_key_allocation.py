@@ -8,7 +8,7 @@ import pytest
 from pilot_helpers import settle
 from rich.console import Console
 
-from opgate.tui._keys import APP_KEYS, EXPLORER_KEYS, FORM_KEYS, HISTORY_KEYS
+from opgate.tui._keys import ALL_KEYS, APP_KEYS, EXPLORER_KEYS, FORM_KEYS, HISTORY_KEYS, RESULT_KEYS
 from opgate.tui.screens import HistoryScreen, KeysHelpScreen
 from opgate.tui.widgets import CollectionBrowser, OpTree
 
@@ -26,6 +26,7 @@ def _keys(bindings) -> list[str]:
 @pytest.mark.parametrize(("where", "bindings"), [
     ("explorer, typing in a form field", [*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS]),
     ("history", [*APP_KEYS, *HISTORY_KEYS]),
+    ("explorer, in the Result's entities", [*APP_KEYS, *EXPLORER_KEYS, *RESULT_KEYS]),
 ])
 def test_no_two_bindings_live_at_once_share_a_key(where, bindings):
     keys = _keys(bindings)
@@ -33,11 +34,11 @@ def test_no_two_bindings_live_at_once_share_a_key(where, bindings):
 
 
 def test_no_default_key_is_one_a_terminal_takes_first():
-    assert set(_keys([*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS, *HISTORY_KEYS])) & TERMINAL_KEYS == set()
+    assert set(_keys(ALL_KEYS)) & TERMINAL_KEYS == set()
 
 
 def test_every_binding_has_its_own_id():
-    ids = [b.id for b in [*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS, *HISTORY_KEYS]]
+    ids = [b.id for b in ALL_KEYS]
     assert None not in ids and len(ids) == len(set(ids))
 
 

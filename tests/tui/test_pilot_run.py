@@ -152,6 +152,23 @@ async def test_a_read_runs_directly_and_its_entities_open(app):
         assert envelope["ok"] and envelope["result"]["project"]["name"] == "Relay 2.0 Launch"
 
 
+async def test_c_copies_a_touched_entitys_id_and_opens_nothing(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_call(pilot, "onto.document.tree.move", MOVE)
+        await pilot.press("f5")
+        await settle(pilot)
+        links = screen.query_one(EntityLinks)
+        ids = [links.get_option_at_index(i).id for i in range(links.option_count)]
+        links.focus()
+        links.highlighted = ids.index(PROJECT)
+        await pilot.press("c")
+        await settle(pilot)
+        await wait_until(pilot, lambda: any("an id from the answer" in n.title for n in app._notifications))
+        note = next(n for n in app._notifications if "an id from the answer" in n.title)
+        assert note.message.endswith("\n" + PROJECT), note.message
+        assert screen.query_one(CallBuilder).record.op == "onto.document.tree.move"
+
+
 async def test_a_failed_worker_becomes_a_visible_error(app):
     async with app.run_test(size=(120, 40)) as pilot:
         def broken() -> None:

@@ -11,7 +11,7 @@ import sys
 from rich.console import Console
 
 from opgate.tui._calltext import as_cli, as_json, as_python
-from opgate.tui._keys import APP_KEYS, EXPLORER_BINDINGS, EXPLORER_KEYS, FORM_KEYS, HISTORY_KEYS
+from opgate.tui._keys import ALL_KEYS, APP_KEYS, EXPLORER_BINDINGS
 from opgate.tui._palette import Palette
 from opgate.tui._render_result import render_diff, touched_entities
 from opgate.tui.screens.jump import fuzzy_paths
@@ -66,7 +66,7 @@ def test_fuzzy_paths_rank_tight_matches_first():
 
 
 def test_every_key_has_an_id_a_tooltip_and_one_meaning():
-    for binding in [*APP_KEYS, *EXPLORER_KEYS, *FORM_KEYS, *HISTORY_KEYS]:
+    for binding in ALL_KEYS:
         assert binding.id and binding.id.startswith("opgate.") and binding.tooltip and binding.description
     keys = [b.key for b in EXPLORER_BINDINGS]
     assert len(keys) == len(set(keys))

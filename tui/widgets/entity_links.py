@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from .._keys import RESULT_KEYS
+
 
 class EntityLinks(OptionList):
     """The parent calls :meth:`show`; Enter (or a click) posts :class:`EntityChosen` for a store
-    entity, or :class:`IdChosen` for an id an upstream answered with (no get op of ours opens it)."""
+    entity, or :class:`IdChosen` for an id an upstream answered with (no get op of ours opens it).
+    ``c`` posts :class:`IdChosen` for a store entity too: a QA engineer needs its id as often as its record."""
+
+    BINDINGS: ClassVar = RESULT_KEYS
 
     DEFAULT_CSS = """
     EntityLinks { height: auto; max-height: 8; border: none; padding: 0 1; }
@@ -60,4 +66,11 @@ class EntityLinks(OptionList):
         if self.opens:
             self.post_message(self.EntityChosen(entity_id, self._kinds.get(entity_id)))
         else:
+            self.post_message(self.IdChosen(entity_id))
+
+    def action_copy_id(self) -> None:
+        if self.highlighted is None:
+            return
+        entity_id = self.get_option_at_index(self.highlighted).id
+        if entity_id:
             self.post_message(self.IdChosen(entity_id))
