@@ -135,16 +135,23 @@ async def test_field_errors_from_exec_show_inline(app):
         assert "uuid" in fields[("project_id",)] and "999" in fields[("limit",)]
 
 
+async def dry_run_the_move_and_highlight_the_project(pilot) -> list[str]:
+    """The Result's entity list after a dry-run of MOVE, focused, with the project highlighted; its ids."""
+    screen = await open_call(pilot, "onto.document.tree.move", MOVE)
+    await pilot.press("f5")
+    await settle(pilot)
+    links = screen.query_one(EntityLinks)
+    ids = [links.get_option_at_index(i).id for i in range(links.option_count)]
+    links.focus()
+    links.highlighted = ids.index(PROJECT)
+    return ids
+
+
 async def test_a_read_runs_directly_and_its_entities_open(app):
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await open_call(pilot, "onto.document.tree.move", MOVE)
-        await pilot.press("f5")
-        await settle(pilot)
-        links = screen.query_one(EntityLinks)
-        ids = [links.get_option_at_index(i).id for i in range(links.option_count)]
+        ids = await dry_run_the_move_and_highlight_the_project(pilot)
         assert ids[0] == API_SPEC and PROJECT in ids
-        links.focus()
-        links.highlighted = ids.index(PROJECT)
+        screen = app.screen
         await pilot.press("enter")
         await settle(pilot)
         assert screen.query_one(CallBuilder).record.op == "onto.project.get"
@@ -154,13 +161,8 @@ async def test_a_read_runs_directly_and_its_entities_open(app):
 
 async def test_c_copies_a_touched_entitys_id_and_opens_nothing(app):
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await open_call(pilot, "onto.document.tree.move", MOVE)
-        await pilot.press("f5")
-        await settle(pilot)
-        links = screen.query_one(EntityLinks)
-        ids = [links.get_option_at_index(i).id for i in range(links.option_count)]
-        links.focus()
-        links.highlighted = ids.index(PROJECT)
+        await dry_run_the_move_and_highlight_the_project(pilot)
+        screen = app.screen
         await pilot.press("c")
         await settle(pilot)
         await wait_until(pilot, lambda: any("an id from the answer" in n.title for n in app._notifications))
