@@ -24,6 +24,21 @@ def metadata_from_annotations(annotations: dict[str, Any]) -> ToolMetadata:
     )
 
 
+def _summary_from_title(title: Any, description: str) -> str | None:
+    """The title as the op's summary, unless it only names the tool.
+
+    Some servers' titles say what a tool does ("List GitHub Actions workflows in a
+    repository"); others are display names ("Sequential Thinking", "Echo Tool")
+    that tell an agent reading a group's listing nothing. A name of one or two
+    words gives way to the description's first sentence (the registry's default).
+    """
+    if not isinstance(title, str) or not title.strip():
+        return None
+    if description and len(title.split()) < 3:
+        return None
+    return title
+
+
 def parse_mcp_tools(items: list[Any], *, source: str, namespace: str, upstream: str | None = None) -> tuple[list[ToolDefinition], list[LoadProblem]]:
     """Tools of a ``tools/list`` answer. With ``upstream`` (a configured server) each op runs on it; a file alone is browse-only."""
     tools: list[ToolDefinition] = []
@@ -35,14 +50,15 @@ def parse_mcp_tools(items: list[Any], *, source: str, namespace: str, upstream: 
         annotations = item.get("annotations") if isinstance(item.get("annotations"), dict) else {}
         binding = Binding("mcp", upstream=upstream, target=item["name"]) if upstream else None
         title = annotations.get("title") or item.get("title")
+        description = (item.get("description") or "").strip()
         tools.append(
             ToolDefinition(
                 name=item["name"],
-                description=(item.get("description") or "").strip(),
+                description=description,
                 parameters=item.get("inputSchema"),
                 namespace=namespace,
                 source=source,
-                summary=title if isinstance(title, str) else None,
+                summary=_summary_from_title(title, description),
                 metadata=metadata_from_annotations(annotations),
                 result_schema=item.get("outputSchema") if isinstance(item.get("outputSchema"), dict) else None,
                 # Kept exactly as the server gave them; metadata above is only opgate's reading of them.

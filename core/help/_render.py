@@ -52,6 +52,9 @@ def render_op(record: OpRecord, *, full: bool, include_examples: bool, include_s
         "summary": record.summary,
         "kind": record.kind,
     }
+    title = record.title or (record.annotations or {}).get("title")
+    if isinstance(title, str) and title and title != record.summary:
+        payload["title"] = title  # an upstream's display name, when the summary is not it
     if len(record.badges) > 1:
         payload["badges"] = list(record.badges)
     if not record.runnable or full:

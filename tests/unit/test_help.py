@@ -151,3 +151,30 @@ def test_exclusive_bounds_are_in_the_args_table(tmp_path):
         assert args["amount"]["exclusiveMinimum"] == 0
     finally:
         gateway.close()
+
+
+def test_an_mcp_title_that_only_names_the_tool_does_not_hide_what_it_does(tmp_path):
+    """``sequentialthinking``'s title "Sequential Thinking" was its whole summary: a group's listing told an agent nothing.
+
+    A title that says what the tool does (three words or more) stays the summary.
+    """
+    tools = {"tools": [
+        {"name": "sequentialthinking", "title": "Sequential Thinking", "inputSchema": {"type": "object"},
+         "description": "A detailed tool for reflective problem-solving through thoughts. Use it when a problem has steps."},
+        {"name": "actions_list", "annotations": {"title": "List GitHub Actions workflows in a repository", "readOnlyHint": True},
+         "inputSchema": {"type": "object"}, "description": "Tools for listing GitHub Actions resources."},
+        {"name": "echo", "title": "Echo Tool", "inputSchema": {"type": "object"}, "description": ""},
+    ]}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools))
+    gateway = Gateway.from_catalogs([path], db_path=tmp_path / "w.db", call_log=False, cache=False)
+    try:
+        pages = {gateway.registry.get(op).tool_name: gateway.help(op) for op in gateway.registry.ops}
+        assert pages["sequentialthinking"]["summary"] == "A detailed tool for reflective problem-solving through thoughts."
+        assert pages["sequentialthinking"]["title"] == "Sequential Thinking"
+        assert pages["actions_list"]["summary"] == "List GitHub Actions workflows in a repository"
+        assert "title" not in pages["actions_list"]
+        assert pages["echo"]["summary"] == "Echo Tool"  # nothing better to say
+        assert "title" not in pages["echo"]
+    finally:
+        gateway.close()
