@@ -29,7 +29,7 @@ AUTH_KEYS = ("scheme", "username_env", "password_env", "token_env", "api_key_env
 OPERATION_KEYS = ("kind", "destructive", "confirm")
 MCP_STDIO_KEYS = ("command", "args", "env", "cwd")
 MCP_HTTP_KEYS = ("url", "headers")
-MCP_COMMON_KEYS = ("trust_annotations", "confirm")
+MCP_COMMON_KEYS = ("trust_annotations", "confirm", "reads")
 CONFIRM_GROUPS = ("destructive", "writes")
 """``confirm = "destructive"``: every tool that may destroy; ``"writes"``: every tool that is not a read."""
 EXPLORER_KEYS = ("theme", "keymap")
@@ -228,7 +228,7 @@ def _mcp_server(c: _Checker, table: dict[str, Any], where: str) -> dict[str, Any
 
 
 def _mcp_common(c: _Checker, table: dict[str, Any], where: str) -> dict[str, Any]:
-    """What any MCP upstream may say of its tools: whether its hints are believed, and which need a person's yes."""
+    """What any MCP upstream may say of its tools: whether its hints are believed, which need a person's yes, which only read."""
     entry: dict[str, Any] = {}
     if "trust_annotations" in table:
         entry["trust_annotations"] = c.typed(table, "trust_annotations", where, _is_bool, "true or false", True)
@@ -236,6 +236,8 @@ def _mcp_common(c: _Checker, table: dict[str, Any], where: str) -> dict[str, Any
         confirm = c.typed(table, "confirm", where, _is_confirm, f"an array of the server's tool names, or one of {', '.join(map(repr, CONFIRM_GROUPS))}")
         if confirm is not None:
             entry["confirm"] = confirm
+    if "reads" in table:
+        entry["reads"] = c.typed(table, "reads", where, lambda v: _is_str_list(v) and all(v), "an array of the server's tool names that only read", [])
     return entry
 
 

@@ -11,7 +11,9 @@ Each server may also say ``"trust_annotations": false``: its tools' hints
 (``readOnlyHint`` and the others) are then ignored and every tool is a write.
 ``"confirm"`` names the tools that need a person's yes before they run: a
 list of tool names, ``"destructive"`` (every tool that may destroy) or
-``"writes"`` (every tool that is not a read).
+``"writes"`` (every tool that is not a read). ``"reads"`` names tools the
+person vouches only read, for servers that give no hints (MCP then reads
+every tool as a destructive write).
 
 ``${VAR}`` and ``${env:VAR}`` in ``env`` and ``headers`` values are read from
 the environment. Files are read once and validated whole: every problem is
@@ -41,7 +43,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
 _STDIO_KEYS = frozenset({"command", "args", "env", "cwd"})
 _HTTP_KEYS = frozenset({"url", "headers"})
-_COMMON_KEYS = frozenset({"type", "trust_annotations", "confirm"})
+_COMMON_KEYS = frozenset({"type", "trust_annotations", "confirm", "reads"})
 CONFIRM_GROUPS = ("destructive", "writes")
 _TYPES = {STDIO: STDIO, HTTP: HTTP, "streamable-http": HTTP, "streamableHttp": HTTP}
 
@@ -70,6 +72,8 @@ class UpstreamConfig:
     trust_annotations: bool = True
     confirm: str | tuple[str, ...] = ()
     """Tools that need a person's confirmation: their names, or ``"destructive"`` or ``"writes"``."""
+    reads: tuple[str, ...] = ()
+    """Tools the person configuring the server vouches only read, whatever its hints say (or leave unsaid)."""
 
     def needs_confirmation(self, tool: str, *, destructive: bool, writes: bool) -> bool:
         """Whether the configuration asks a person's yes before ``tool`` (of that kind) runs."""
@@ -189,6 +193,10 @@ def _server(source: str, key: str, name: Any, entry: Any, environ: Mapping[str, 
     confirm = entry.get("confirm", [])
     if not (confirm in CONFIRM_GROUPS or (isinstance(confirm, list) and all(isinstance(t, str) and t for t in confirm))):
         problem(f"{key}.confirm", f"expected a list of the server's tool names, or \"destructive\" or \"writes\"; found {_type_name(confirm)} {json.dumps(confirm)[:80]}")
+    reads = entry.get("reads", [])
+    if not (isinstance(reads, list) and all(isinstance(t, str) and t for t in reads)):
+        problem(f"{key}.reads", f"expected a list of the server's tool names that only read; found {_type_name(reads)} {json.dumps(reads)[:80]}")
+        reads = []
     if transport == HTTP:
         url = entry.get("url")
         if not isinstance(url, str) or not re.match(r"^https?://", url):
@@ -211,7 +219,7 @@ def _server(source: str, key: str, name: Any, entry: Any, environ: Mapping[str, 
         fields = {"command": command, "args": tuple(args), "env": env, "cwd": cwd}
     if len(problems) > before:
         return None
-    return UpstreamConfig(name=name, transport=transport, source=source, trust_annotations=trust, confirm=confirm if isinstance(confirm, str) else tuple(confirm), **fields)
+    return UpstreamConfig(name=name, transport=transport, source=source, trust_annotations=trust, confirm=confirm if isinstance(confirm, str) else tuple(confirm), reads=tuple(reads), **fields)
 
 
 def _strings(value: Any, key: str, environ: Mapping[str, str], problem) -> dict[str, str]:

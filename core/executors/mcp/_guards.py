@@ -1,7 +1,8 @@
 """What the configuration and the pins make of an upstream's tool before it becomes an op.
 
-Three guards, in order: a server whose hints are not trusted has every tool
-read as a write; a tool the configuration's ``confirm`` names (or whose kind
+Four guards, in order: a server whose hints are not trusted has every tool
+read as a write; a tool the configuration's ``reads`` names is a read,
+whatever the hints say; a tool the configuration's ``confirm`` names (or whose kind
 it names: ``"destructive"``, ``"writes"``) needs a person's yes; and a tool
 held back by its pin is browse-only until approved.
 """
@@ -21,6 +22,9 @@ def guarded_tool(config: UpstreamConfig, review: PinReview | None, tool: ToolDef
     if not config.trust_annotations:
         # Its hints are not believed: every tool may write, and exports say so too.
         tool = replace(tool, metadata=metadata_from_annotations({}), annotations=None)
+    if tool.name in config.reads:
+        # The person's word over the server's: many servers give no hints, which MCP reads as "may destroy".
+        tool = replace(tool, metadata=metadata_from_annotations({"readOnlyHint": True}))
     meta = tool.metadata
     if config.needs_confirmation(tool.name, destructive=meta.destructive is not False, writes=meta.side_effects != "read_only"):
         tool = replace(tool, metadata=replace(meta, requires_confirmation=True))
@@ -45,14 +49,14 @@ def review_problems(source: str, name: str, result: PinReview) -> list[LoadProbl
     return problems
 
 
-def unknown_confirmed(source: str, config: UpstreamConfig, tools: list[ToolDefinition]) -> list[LoadProblem]:
-    """A ``confirm`` list naming a tool the server does not offer: said, since a misspelt name would guard nothing."""
-    if isinstance(config.confirm, str):
-        return []
+def unknown_named(source: str, config: UpstreamConfig, tools: list[ToolDefinition]) -> list[LoadProblem]:
+    """A ``confirm`` or ``reads`` list naming a tool the server does not offer: said, since a misspelt name would do nothing."""
     offered = {tool.name for tool in tools}
+    named = [("confirm", name) for name in ([] if isinstance(config.confirm, str) else config.confirm)]
+    named += [("reads", name) for name in config.reads]
     return [
-        LoadProblem(source, f"confirm names {name!r}, which upstream {config.name!r} does not offer; check the spelling (its tools: {', '.join(sorted(offered)[:20])})", severity="warning")
-        for name in config.confirm if name not in offered
+        LoadProblem(source, f"{key} names {name!r}, which upstream {config.name!r} does not offer; check the spelling (its tools: {', '.join(sorted(offered)[:20])})", severity="warning")
+        for key, name in named if name not in offered
     ]
 
 

@@ -33,7 +33,7 @@ from .._progress import abandoned_event, progress_reporter
 from .._redact import redact
 from ._config import UpstreamConfig, load_upstream_configs
 from ._loop import LoopThread
-from ._guards import guarded_tool, refused_problems, review_problems, unknown_confirmed
+from ._guards import guarded_tool, refused_problems, review_problems, unknown_named
 from ._pins import PinReview, approvals, review
 from ._protocol_error import protocol_error
 from ._results import breaks_output_schema
@@ -219,7 +219,7 @@ class Upstreams:
                     problems.append(LoadProblem(source, f"could not be listed: {self._redacted(name, up.list_error)}; its ops appear once it answers (see `opgate upstreams`)", severity="warning"))
                 continue
             tools, found = parse_mcp_tools(up.listing.tools, source=source, namespace=name, upstream=name)
-            problems += found + unknown_confirmed(source, up.config, tools) + refused_problems(source, up.listing.refused)
+            problems += found + unknown_named(source, up.config, tools) + refused_problems(source, up.listing.refused)
             loads.append(CatalogLoad(source, name, [guarded_tool(up.config, up.listing.review, tool) for tool in tools]))
             problems += review_problems(source, name, up.listing.review)
         problems += shadowing_problems({name: up.listing.tools for name, up in self._upstreams.items() if up.listing is not None})
@@ -230,7 +230,11 @@ class Upstreams:
     def is_trusted_read(self, name: str, tool: str) -> bool:
         """Whether a dry-run may really send this call: the tool says it only reads, and its server is trusted."""
         up = self._upstreams.get(name)
-        if up is None or not up.config.trust_annotations or up.listing is None:
+        if up is None or up.listing is None:
+            return False
+        if tool in up.config.reads:
+            return True
+        if not up.config.trust_annotations:
             return False
         found = next((t for t in up.listing.tools if t.get("name") == tool), None)
         return bool(found and (found.get("annotations") or {}).get("readOnlyHint") is True)
@@ -355,6 +359,7 @@ class Upstreams:
                 "removed": list(listing.review.removed) if listing else [],
                 "trust_annotations": up.config.trust_annotations,
                 "confirm": up.config.confirm if isinstance(up.config.confirm, str) else list(up.config.confirm),
+                "reads": list(up.config.reads),
                 "last_error": self._redacted(name, error) if error else None,
                 "median_latency_ms": round(statistics.median(latencies), 2) if latencies else None,
                 "calls": len(latencies),
