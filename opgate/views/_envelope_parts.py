@@ -130,6 +130,10 @@ def _result_part(result: Any, meta: dict[str, Any]) -> Part:
     # An HTTP answer without a body (204, or a 202 with nothing to say) is a result of None: "null" read as a value.
     if result is None and isinstance(meta.get("http"), dict) and not meta.get("dry_run"):
         return _line("(the answer has no body)", "dim")
+    if isinstance(result, str) and "\n" in result:
+        # Text of many lines (a file, a page, a server's report) read as lines, not as one JSON string of "\n"s;
+        # controls are still shown escaped, and ``--json`` gives the string exactly.
+        return _line(shown_controls(result))
     return json_block(result)
 
 

@@ -33,6 +33,7 @@ ENVELOPES = {
     "not ASCII": {"op": "onto.x", "ok": True, "result": {"title": "Café — 東京"}, "meta": {}},
     "a long line": {"op": "onto.x", "ok": True, "result": {"description": "word " * 40}, "meta": {}},
     "a tab and a control code": {"op": "onto.x", "ok": False, "error": {"code": "E", "message": "a\tb\x07c", "details": {}}},
+    "lines of text": {"op": "files.text_file.read", "ok": True, "result": "# Notes\n\n  - [b]one[/b]\n  - two\n", "meta": {}},
 }
 
 
@@ -90,3 +91,13 @@ def test_an_http_answer_without_a_body_says_so_instead_of_null():
     # A preview sent nothing: it has no answer to describe, and a tool's own null stays null.
     assert "no body" not in plain_text(envelope_parts(ENVELOPES["preview"]), 80)
     assert "null" in plain_text(envelope_parts(ENVELOPES["no meta"]), 80)
+
+
+def test_text_of_many_lines_is_shown_as_lines_not_as_one_json_string():
+    """A file read through an MCP server printed as ``"# Notes\\n\\n  - one..."``: one line of escapes."""
+    envelope = {"op": "files.text_file.read", "ok": True, "result": "# Notes\n\n  - [b]one[/b]\n\x1b[31m red\u202e\n", "meta": {}}
+    shown = _rich_prints(envelope, 80)
+    assert "# Notes\n\n  - [b]one[/b]\n" in shown, shown  # as written, markup-looking text included
+    assert "\\x1b[31m red\\u202e" in shown, shown  # controls still escaped, never sent
+    one_line = _rich_prints(envelope | {"result": "Echo: hi"}, 80)
+    assert '"Echo: hi"' in one_line  # a one-line string stays a JSON value
