@@ -24,8 +24,12 @@ DEV_RECALL_AT_5_FLOOR = 66.0
 
 
 @pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    return SearchIndex.build(Gateway().registry)
+def index():
+    gateway = Gateway(call_log=False)
+    try:
+        yield SearchIndex.build(gateway.registry)
+    finally:
+        gateway.close()  # a module's gateway outlived the session's open-resource check when this module ran last
 
 
 def _ops(hits) -> list[str]:
