@@ -58,6 +58,17 @@ def _tool_name(operation: dict[str, Any], method: str, path: str) -> str:
     return "_".join([action, *[n for n in nouns if n]]) or action
 
 
+def _op_hint(tool_name: str) -> str | None:
+    """An operationId's own groups (GitHub's ``gists/create-comment``), as a dotted path that guides naming.
+
+    Read as one name, ``gists/create-comment`` has its verb in the middle and names
+    no entity: ``gists_create_comment``. Its first part is the operation's group, as
+    a tag is, so the op is ``gists.comment.create``, beside ``gists.get`` and the rest.
+    """
+    parts = [part for part in tool_name.split("/") if part.strip()]
+    return ".".join(parts) if len(parts) > 1 else None
+
+
 def _metadata(method: str, operation: dict[str, Any], extension: dict[str, Any], overrides: Mapping[str, Any], policy: ApiPolicy) -> ToolMetadata:
     reads = method in READ_METHODS
     kind = overrides.get("kind") or extension.get("kind")
@@ -143,8 +154,10 @@ def _one_operation(document: OpenApiDocument, namespace: str, path: str, method:
     if policy.read_only and metadata.side_effects == "writes":
         binding = Binding("none", reason=f"the upstream {namespace!r} is configured read_only, so its writes can be browsed but not run")
     summary = operation.get("summary") if isinstance(operation.get("summary"), str) and operation["summary"].strip() else extension.get("summary")
+    name = _tool_name(operation, method, path)
     tool = ToolDefinition(
-        name=_tool_name(operation, method, path),
+        name=name,
+        op_hint=_op_hint(name),
         description=describe_operation(operation, http.method, path, list(builder.properties)),
         parameters=builder.schema(),
         namespace=namespace,
