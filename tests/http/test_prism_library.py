@@ -105,6 +105,14 @@ def test_a_documented_redirect_is_an_answer_not_an_internal_error(library):
     assert any("307" in w and "https://scans.example.com/items/42.png" in w for w in envelope["meta"]["warnings"]), envelope["meta"]
 
 
+def test_a_redirect_without_a_location_is_an_answer_too(library):
+    """A documented 302 with no Location header was INTERNAL (a KeyError reading where it pointed)."""
+    envelope = library.exec("lib.item_archive.get", {"itemId": "42"})
+    assert envelope["ok"], envelope
+    assert envelope["meta"]["http"]["status"] == 302
+    assert any("302" in w and "without a Location header" in w for w in envelope["meta"]["warnings"]), envelope["meta"]
+
+
 def test_a_204_answer_is_an_empty_success(library):
     envelope = library.exec("lib.item.delete", {"itemId": "42"})
     assert envelope["ok"] and envelope["result"] is None and envelope["meta"]["http"]["status"] == 204, envelope

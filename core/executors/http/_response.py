@@ -152,7 +152,10 @@ def success_outcome(response: httpx.Response, operation: HttpOperation, args: Ma
         meta["pagination"] = page
     warnings = []
     if response.is_redirect:
-        warnings.append(f"{operation.target} answered {response.status_code} {response.reason_phrase}, pointing at {response.headers['location']}; opgate does not follow redirects (the upstream's credentials stay with it)")
+        # A 3xx without a Location (a mock server, a broken proxy) points nowhere: said, not a KeyError.
+        where = response.headers.get("location")
+        pointing = f"pointing at {where}" if where else "without a Location header saying where"
+        warnings.append(f"{operation.target} answered {response.status_code} {response.reason_phrase}, {pointing}; opgate does not follow redirects (the upstream's credentials stay with it)")
     return Outcome(body, meta, warnings)
 
 
