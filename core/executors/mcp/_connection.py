@@ -43,6 +43,7 @@ from ._listing import list_tools_page
 from ._questions import PendingCall, QuestionRouter
 from ._stderr_tail import StderrTail
 from ._stdio import bounded_stdio_client
+from ._unreadable import unreadable_error, unreadable_reason
 
 log = logging.getLogger("opgate.upstreams")
 
@@ -286,6 +287,9 @@ class Connection:
         try:
             return await request
         except MCPError as exc:
+            reason = unreadable_reason(exc.code, exc.message)
+            if reason is not None:
+                raise unreadable_error(self.config.name, doing, reason) from None
             # -32000 is also the first code JSON-RPC leaves to servers: a server's own error with it is its answer (the
             # server stays). The SDK's "Connection closed" comes after the server's messages ended (_watch_end sets stop).
             if exc.code == CONNECTION_CLOSED and (self._stop is None or self._stop.is_set()):

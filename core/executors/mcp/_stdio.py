@@ -36,6 +36,7 @@ from mcp.shared.message import SessionMessage
 
 from .._base import MAX_ANSWER_BYTES
 from ._stderr_tail import StderrTail
+from ._unreadable import UNREADABLE, first_reason
 
 
 @contextlib.asynccontextmanager
@@ -150,20 +151,9 @@ def _unreadable_answer(line: bytes, exc: ValueError) -> SessionMessage | None:
         if found is None:
             return None
         ident = json.loads(found.group(1))
-    reason = _first_reason(exc)
-    error = types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=types.INTERNAL_ERROR, message=f"opgate could not read the server's answer ({reason})"))
+    # A parse error in opgate's words: the connection turns it into AnswerUnreadable, as the SDK's own over HTTP.
+    error = types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=types.PARSE_ERROR, message=f"{UNREADABLE} ({first_reason(exc)})"))
     return SessionMessage(error)
 
 
 _LEADING_ID = re.compile(rb'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"')
-
-
-def _first_reason(exc: ValueError) -> str:
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        try:
-            first = errors(include_url=False)[0]
-            return str(first.get("msg", exc))[:200]
-        except Exception:  # noqa: BLE001 - any shape of error still has its text
-            pass
-    return str(exc).splitlines()[0][:200]

@@ -267,6 +267,7 @@ class Upstreams:
         from mcp.shared.exceptions import MCPError
 
         from ._connection import AnswerTooLarge, CallTimedOut, UpstreamDown
+        from ._unreadable import AnswerUnreadable
 
         up = self._upstreams[name]
         if self._loop.in_loop():
@@ -283,7 +284,7 @@ class Upstreams:
             raise InternalError(f"{op} on upstream {name!r} did not finish within {timeout_s:.3g} s; the request was cancelled", retryable=True, upstream=name) from None
         except UpstreamDown as exc:
             raise InternalError(self._redacted(name, str(exc)), retryable=True, upstream=name) from None
-        except AnswerTooLarge as exc:
+        except (AnswerTooLarge, AnswerUnreadable) as exc:
             raise InternalError(str(exc), retryable=False, upstream=name) from None
         except (PermissionDenied, InternalError):
             raise
