@@ -1,7 +1,8 @@
 """A stdio MCP server written by hand (no SDK), so that its tools/list can say what no SDK server would.
 
 ``HOSTILE_TOOLS`` is a file holding a JSON list of tool definitions, sent as they are. Every
-``tools/call`` answers with its arguments echoed as text, except the tool
+``tools/call`` answers with its arguments echoed as text (with ``HOSTILE_ECHO_TOOL`` set, the
+tool's name and its arguments), except the tool
 named ``die`` (the process exits mid-call) and ``slow`` (answers after
 ``seconds``).
 """
@@ -38,6 +39,7 @@ for line in sys.stdin:
             os._exit(9)
         if params.get("name") == "slow":
             time.sleep(float((params.get("arguments") or {}).get("seconds", 1)))
-        send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": json.dumps(params.get("arguments"))}]}})
+        echoed = {"tool": params.get("name"), "arguments": params.get("arguments")} if os.environ.get("HOSTILE_ECHO_TOOL") else params.get("arguments")
+        send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": json.dumps(echoed, ensure_ascii=False)}]}})
     else:
         send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"no method {method}"}})
