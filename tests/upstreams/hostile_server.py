@@ -3,8 +3,9 @@
 ``HOSTILE_TOOLS`` is a file holding a JSON list of tool definitions, sent as they are. Every
 ``tools/call`` answers with its arguments echoed as text (with ``HOSTILE_ECHO_TOOL`` set, the
 tool's name and its arguments), except the tool
-named ``die`` (the process exits mid-call) and ``slow`` (answers after
-``seconds``).
+named ``die`` (the process exits mid-call), ``slow`` (answers after
+``seconds``) and ``chatty`` (sends progress as fast as it can for ``seconds``, each
+report with a message of ``size`` characters, then answers).
 """
 
 import json
@@ -37,6 +38,15 @@ for line in sys.stdin:
         params = request.get("params") or {}
         if params.get("name") == "die":
             os._exit(9)
+        if params.get("name") == "chatty":
+            # Progress as fast as it can, each with a message of ``size`` characters, for ``seconds``; then the answer.
+            arguments = params.get("arguments") or {}
+            token = (params.get("_meta") or {}).get("progressToken")
+            until, step = time.monotonic() + float(arguments.get("seconds", 1)), 0
+            while token is not None and time.monotonic() < until:
+                step += 1
+                send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": step, "message": "m" * int(arguments.get("size", 10))}})
+                time.sleep(0.002)
         if params.get("name") == "slow":
             time.sleep(float((params.get("arguments") or {}).get("seconds", 1)))
         echoed = {"tool": params.get("name"), "arguments": params.get("arguments")} if os.environ.get("HOSTILE_ECHO_TOOL") else params.get("arguments")

@@ -32,7 +32,10 @@ from ...exec._confirm import Asker, Question
 from .._progress import ProgressReporter
 
 _DONE = object()
+_PROGRESS = object()  # the inbox holds at most one: it says a newer report waits in PendingCall._latest
 _ABANDON_POLL_S = 0.1
+PROGRESS_MESSAGE_CHARS = 1_000
+"""The most of a progress report's message passed on: it is a line for a person, and the server chooses its length."""
 
 
 class CallAbandoned(Exception):
@@ -50,6 +53,8 @@ class PendingCall:
         self.abandoned = abandoned  # set when the caller cancelled: the request is cancelled too
         self.scope: Any = None  # the anyio.CancelScope that bounds the call, set on the loop
         self._inbox: queue.Queue[Any] = queue.Queue()
+        self._latest: _Progress | None = None  # the newest report not yet passed on
+        self._latest_lock = threading.Lock()
         self._remaining: float | None = None
         self.asked_s = 0.0
 
@@ -72,8 +77,18 @@ class PendingCall:
                 self.scope.deadline = anyio.current_time() + self._remaining
 
     async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        """The SDK's progress callback: the report goes to the caller's thread, never waited for here."""
-        self._inbox.put(_Progress(progress, total, message))
+        """The SDK's progress callback: the report goes to the caller's thread, never waited for here.
+
+        Reports that come faster than the caller's thread passes them on
+        are coalesced to the newest: a server that floods them neither
+        grows the inbox nor keeps the caller from hearing it was cancelled.
+        """
+        if isinstance(message, str) and len(message) > PROGRESS_MESSAGE_CHARS:
+            message = message[: PROGRESS_MESSAGE_CHARS - 1] + "…"
+        with self._latest_lock:
+            waiting, self._latest = self._latest is not None, _Progress(progress, total, message)
+        if not waiting:
+            self._inbox.put(_PROGRESS)
 
     # -- in the caller's thread ------------------------------------------------------
 
@@ -82,22 +97,26 @@ class PendingCall:
         future.add_done_callback(lambda _: self._inbox.put(_DONE))
         deadline = time.monotonic() + guard_s
         while True:
+            if self.abandoned is not None and self.abandoned.is_set():
+                # Looked at before every item too: a server that never stops reporting never leaves the inbox empty.
+                future.cancel()  # the SDK sends notifications/cancelled for it
+                raise CallAbandoned
             left = max(0.0, deadline + self.asked_s - time.monotonic())
             try:
                 # A caller that can give up is looked at ten times a second; the others wait for the answer alone.
                 item = self._inbox.get(timeout=left if self.abandoned is None else min(left, _ABANDON_POLL_S))
             except queue.Empty:
-                if self.abandoned is not None and self.abandoned.is_set():
-                    future.cancel()  # the SDK sends notifications/cancelled for it
-                    raise CallAbandoned from None
-                if self.abandoned is not None and left > _ABANDON_POLL_S:
+                if self.abandoned is not None and (self.abandoned.is_set() or left > _ABANDON_POLL_S):
                     continue
                 future.cancel()
                 raise TimeoutError from None
             if item is _DONE:
                 return future.result()
-            if isinstance(item, _Progress):
-                self._report(item)
+            if item is _PROGRESS:
+                with self._latest_lock:
+                    latest, self._latest = self._latest, None
+                if latest is not None:
+                    self._report(latest)
                 continue
             question, reply = item
             answer = self._answer(question)

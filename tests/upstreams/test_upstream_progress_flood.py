@@ -1,0 +1,56 @@
+"""An upstream that floods its caller with progress, against a hand-written stdio server (hostile_server.py's ``chatty``).
+
+Each report was relayed to the client as it came, its message whatever
+length the server chose; and while reports kept arriving, the caller's
+thread never found its inbox empty, which is the only time it looked
+whether the client had cancelled: a cancelled call ran on to its end.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+
+import upstream_servers as us
+from opgate.core import Gateway
+from test_upstream_serve import serve
+
+pytestmark = pytest.mark.anyio
+HERE = Path(__file__).resolve().parent
+CHATTY = {"name": "chatty", "description": "Talks.", "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}, "size": {"type": "integer"}}}}
+
+
+def _config(tmp_path: Path) -> Path:
+    (tmp_path / "tools.json").write_text(json.dumps([CHATTY]), encoding="utf-8")
+    server = {"command": sys.executable, "args": [str(HERE / "hostile_server.py")], "env": {"HOSTILE_TOOLS": str(tmp_path / "tools.json")}}
+    return us.write_config(tmp_path / "servers.json", {"hostile": server})
+
+
+async def test_a_flood_of_progress_is_relayed_bounded_and_a_cancel_still_stops_the_call(tmp_path):
+    db = tmp_path / "w.db"
+    messages: list[str | None] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        messages.append(message)
+
+    async with Client(serve(_config(tmp_path), db, "--allow-write"), mode="legacy", read_timeout_seconds=60) as client:
+        short = await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 0.5, "size": 100_000}}, progress_callback=on_progress)
+        assert short.is_error is False, short
+        assert messages and max(len(m or "") for m in messages) <= 1_000, max(len(m or "") for m in messages)
+        started = time.monotonic()
+        with anyio.move_on_after(1.0):
+            await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 15, "size": 10}}, progress_callback=on_progress)
+        assert time.monotonic() - started < 5
+    gateway = Gateway(db_path=db)
+    try:
+        calls = [c for c in gateway.recent_calls(20) if c["op"] == "hostile.chatty"]
+        assert len(calls) == 2, f"no entry for the cancelled call: it was still running when the server exited ({calls})"
+        assert calls[0]["duration_ms"] < 8_000 and calls[0]["ok"] is False, calls[0]
+    finally:
+        gateway.close()
