@@ -5,7 +5,8 @@
 tool's name and its arguments), except the tool
 named ``die`` (the process exits mid-call), ``slow`` (answers after
 ``seconds``) and ``chatty`` (sends progress as fast as it can for ``seconds``, each
-report with a message of ``size`` characters, then answers).
+report with a message of ``size`` characters, then answers) and ``verbatim`` (answers with
+its argument ``result`` as the whole result).
 """
 
 import json
@@ -47,6 +48,10 @@ for line in sys.stdin:
                 step += 1
                 send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": step, "message": "m" * int(arguments.get("size", 10))}})
                 time.sleep(0.002)
+        if params.get("name") == "verbatim":
+            # Answers with the result it is given, as it is: whatever a server could send.
+            send({"jsonrpc": "2.0", "id": ident, "result": (params.get("arguments") or {}).get("result")})
+            continue
         if params.get("name") == "slow":
             time.sleep(float((params.get("arguments") or {}).get("seconds", 1)))
         echoed = {"tool": params.get("name"), "arguments": params.get("arguments")} if os.environ.get("HOSTILE_ECHO_TOOL") else params.get("arguments")

@@ -34,6 +34,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
+from pydantic import ValidationError
 
 from .._base import MAX_ANSWER_BYTES
 from .._redact import mask_url_secrets, redact
@@ -43,7 +44,7 @@ from ._listing import list_tools_page
 from ._questions import PendingCall, QuestionRouter
 from ._stderr_tail import StderrTail
 from ._stdio import bounded_stdio_client
-from ._unreadable import unreadable_error, unreadable_reason
+from ._unreadable import first_reason, unreadable_error, unreadable_reason
 
 log = logging.getLogger("opgate.upstreams")
 
@@ -286,6 +287,10 @@ class Connection:
     async def _sent(self, request: Awaitable[Any], doing: str) -> Any:
         try:
             return await request
+        except ValidationError as exc:
+            # A JSON-RPC answer whose result is not what MCP says (content not a list, an unknown block): the SDK's check
+            # raised pydantic's dump, quoting the answer, and it was reported retryable.
+            raise unreadable_error(self.config.name, doing, first_reason(exc)) from None
         except MCPError as exc:
             reason = unreadable_reason(exc.code, exc.message)
             if reason is not None:

@@ -146,6 +146,7 @@ def _unreadable_answer(line: bytes, exc: ValueError) -> SessionMessage | None:
         ident = message.get("id")
         if not ("result" in message or "error" in message) or isinstance(ident, bool) or not isinstance(ident, (int, str)):
             return None
+        exc = _as_answer(message, exc)
     else:
         found = _LEADING_ID.match(line)  # too deep even for Python's reader: the id the SDK wrote first is still read
         if found is None:
@@ -154,6 +155,18 @@ def _unreadable_answer(line: bytes, exc: ValueError) -> SessionMessage | None:
     # A parse error in opgate's words: the connection turns it into AnswerUnreadable, as the SDK's own over HTTP.
     error = types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=types.PARSE_ERROR, message=f"{UNREADABLE} ({first_reason(exc)})"))
     return SessionMessage(error)
+
+
+def _as_answer(message: dict[str, Any], exc: ValueError) -> ValueError:
+    """Why an answer is refused, read as the answer it is: the union's first guess was a request ("method: Field required")."""
+    shape = types.JSONRPCResponse if "result" in message else types.JSONRPCError
+    try:
+        shape.model_validate(message, by_name=False)
+    except ValueError as precise:
+        return precise
+    except RecursionError:
+        pass
+    return exc
 
 
 _LEADING_ID = re.compile(rb'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"')

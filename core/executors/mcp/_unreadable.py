@@ -19,12 +19,18 @@ class AnswerUnreadable(Exception):
 
 
 def first_reason(exc: BaseException) -> str:
-    """A pydantic (or any) error's first problem in a line."""
+    """A pydantic (or any) error's first problem in a line: where in the answer, what was wrong, how many more."""
     errors = getattr(exc, "errors", None)
     if callable(errors):
         try:
-            first = errors(include_url=False)[0]
-            return str(first.get("msg", exc))[:_REASON_CHARS]
+            found = errors(include_url=False)
+            first = found[0]
+            # The names of the union's models pydantic tried ("TextContent") are not places in the answer.
+            where = ".".join(str(part) for part in first.get("loc", ()) if not (isinstance(part, str) and part[:1].isupper()))
+            text = f"{where}: {first.get('msg', exc)}" if where else str(first.get("msg", exc))
+            if len(found) > 1:
+                text += f" (and {len(found) - 1} more problem{'s' if len(found) > 2 else ''})"
+            return text[:_REASON_CHARS]
         except Exception:  # noqa: BLE001 - any shape of error still has its text
             pass
     return (str(exc).splitlines() or [type(exc).__name__])[0][:_REASON_CHARS]
@@ -40,8 +46,10 @@ def unreadable_reason(code: int, message: str) -> str | None:
 
     if code != PARSE_ERROR:
         return None
+    if message.startswith(UNREADABLE + " (") and message.endswith(")"):
+        return message[len(UNREADABLE) + 2:-1] or "no reason given"
     if message.startswith(UNREADABLE):
-        return message[len(UNREADABLE):].strip(" ()") or "no reason given"
+        return "no reason given"
     for prefix in _SDK_HTTP_PREFIXES:
         if message.startswith(prefix):
             return _pydantic_reason(message[len(prefix):])
