@@ -46,7 +46,9 @@ for line in sys.stdin:
             until, step = time.monotonic() + float(arguments.get("seconds", 1)), 0
             while token is not None and time.monotonic() < until:
                 step += 1
-                send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": step, "message": "m" * int(arguments.get("size", 10))}})
+                # With ``message_env``, the message is that variable's value (a server that tells more than it should).
+                message = os.environ.get(arguments["message_env"], "") if "message_env" in arguments else "m" * int(arguments.get("size", 10))
+                send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": step, "message": message}})
                 time.sleep(0.002)
         if params.get("name") == "verbatim":
             # Answers with the result it is given, as it is: whatever a server could send.

@@ -23,12 +23,14 @@ from test_upstream_serve import serve
 
 pytestmark = pytest.mark.anyio
 HERE = Path(__file__).resolve().parent
-CHATTY = {"name": "chatty", "description": "Talks.", "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}, "size": {"type": "integer"}}}}
+CHATTY = {"name": "chatty", "description": "Talks.", "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}, "size": {"type": "integer"}, "message_env": {"type": "string"}}}}
+SECRET = "tok-r16-progress-77"
 
 
 def _config(tmp_path: Path) -> Path:
     (tmp_path / "tools.json").write_text(json.dumps([CHATTY]), encoding="utf-8")
-    server = {"command": sys.executable, "args": [str(HERE / "hostile_server.py")], "env": {"HOSTILE_TOOLS": str(tmp_path / "tools.json")}}
+    env = {"HOSTILE_TOOLS": str(tmp_path / "tools.json"), "API_TOKEN": "${R16_TOKEN}"}
+    server = {"command": sys.executable, "args": [str(HERE / "hostile_server.py")], "env": env}
     return us.write_config(tmp_path / "servers.json", {"hostile": server})
 
 
@@ -39,10 +41,15 @@ async def test_a_flood_of_progress_is_relayed_bounded_and_a_cancel_still_stops_t
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         messages.append(message)
 
-    async with Client(serve(_config(tmp_path), db, "--allow-write"), mode="legacy", read_timeout_seconds=60) as client:
+    async with Client(serve(_config(tmp_path), db, "--allow-write", env={"R16_TOKEN": SECRET}), mode="legacy", read_timeout_seconds=60) as client:
         short = await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 0.5, "size": 100_000}}, progress_callback=on_progress)
         assert short.is_error is False, short
         assert messages and max(len(m or "") for m in messages) <= 1_000, max(len(m or "") for m in messages)
+        # A configured secret in a report is masked, as in the call's answer.
+        messages.clear()
+        telling = await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 0.2, "message_env": "API_TOKEN"}}, progress_callback=on_progress)
+        assert telling.is_error is False and messages, telling
+        assert not [m for m in messages if SECRET in (m or "")], messages[:3]
         started = time.monotonic()
         with anyio.move_on_after(1.0):
             await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 15, "size": 10}}, progress_callback=on_progress)
@@ -50,7 +57,7 @@ async def test_a_flood_of_progress_is_relayed_bounded_and_a_cancel_still_stops_t
     gateway = Gateway(db_path=db)
     try:
         calls = [c for c in gateway.recent_calls(20) if c["op"] == "hostile.chatty"]
-        assert len(calls) == 2, f"no entry for the cancelled call: it was still running when the server exited ({calls})"
+        assert len(calls) == 3, f"no entry for the cancelled call: it was still running when the server exited ({calls})"
         assert calls[0]["duration_ms"] < 8_000 and calls[0]["ok"] is False, calls[0]
     finally:
         gateway.close()
