@@ -330,8 +330,10 @@ class Connection:
         if self._stop is not None:
             self._stop.set()
         if task is not None and not task.done():
+            # A start has no session to end: a server that never answers initialize kept close() waiting its 10 s.
+            starting = self._ready is not None and not self._ready.done()
             try:
-                await asyncio.wait_for(asyncio.shield(task), 10.0)
+                await asyncio.wait_for(asyncio.shield(task), 0.0 if starting else 10.0)
             except (asyncio.TimeoutError, Exception):
                 task.cancel()
                 with contextlib.suppress(BaseException):
