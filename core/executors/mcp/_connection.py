@@ -236,10 +236,18 @@ class Connection:
         refused: list[tuple[str, str]] = []
         cursor: str | None = None
         seen: set[str] = set()
+        names: set[str] = set()
         with anyio.fail_after(timeout):
             while True:
                 page = await self._guarded(list_tools_page(session, cursor), "listing its tools")
-                tools += page.tools
+                # A call names its tool: a second definition under a name already listed could never be called as
+                # itself (it was offered as NAME_2, checked against its own schema and run as the first).
+                for tool in page.tools:
+                    if tool["name"] in names:
+                        refused.append((tool["name"], "the server lists a tool by this name already; the first definition is offered"))
+                    else:
+                        names.add(tool["name"])
+                        tools.append(tool)
                 refused += page.refused
                 self.refused_tools = refused
                 if len(tools) > MAX_LISTED_TOOLS:
