@@ -22,7 +22,7 @@ NAMES = ["搜索文档", "创建文档", "删除文档", "Αναζήτηση_ε�
 
 
 def _gateway(tmp_path: Path, names: list[str]) -> Gateway:
-    tools = [{"name": name, "description": f"The tool {name}.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}} for name in names]
+    tools = [{"name": name, "description": "" if name == "搜索文档" else f"The tool {name}.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}} for name in names]
     (tmp_path / "tools.json").write_text(json.dumps(tools, ensure_ascii=False), encoding="utf-8")
     server = {"command": sys.executable, "args": [str(HERE / "hostile_server.py")], "env": {"HOSTILE_TOOLS": str(tmp_path / "tools.json"), "HOSTILE_ECHO_TOOL": "1"}}
     config = us.write_config(tmp_path / "servers.json", {"intl": server})
@@ -42,6 +42,8 @@ def test_tools_named_in_other_scripts_get_their_own_ops_and_each_runs_its_tool(t
         assert ops["Поиск_документов"] == "intl.poisk_dokumentov"
         assert ops["list_用户"] == "intl.u7528u6237.list"
         assert not [p for p in gateway.registry.problems if "already" in p.message], gateway.registry.problems
+        # A tool with no description is summed up by its own name, not by its op's code points.
+        assert gateway.registry.resolve(ops["搜索文档"]).summary == "搜索文档", gateway.registry.resolve(ops["搜索文档"]).summary
         for name, op in ops.items():
             answer = gateway.exec(op, {"q": op})
             assert answer["ok"] and json.loads(answer["result"]) == {"tool": name, "arguments": {"q": op}}, answer
