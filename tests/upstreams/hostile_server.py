@@ -6,7 +6,8 @@ tool's name and its arguments), except the tool
 named ``die`` (the process exits mid-call), ``slow`` (answers after
 ``seconds``) and ``chatty`` (sends progress as fast as it can for ``seconds``, each
 report with a message of ``size`` characters, then answers) and ``verbatim`` (answers with
-its argument ``result`` as the whole result).
+its argument ``result`` as the whole result); ``ask`` puts a question to its caller, the
+value of the variable its argument ``message_env`` names.
 """
 
 import json
@@ -50,6 +51,15 @@ for line in sys.stdin:
                 message = os.environ.get(arguments["message_env"], "") if "message_env" in arguments else "m" * int(arguments.get("size", 10))
                 send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": step, "message": message}})
                 time.sleep(0.002)
+        if params.get("name") == "ask":
+            # Asks its caller (elicitation/create) with the value of the variable ``message_env`` as the question.
+            arguments = params.get("arguments") or {}
+            question = {"message": os.environ.get(arguments.get("message_env", ""), "?"), "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}
+            send({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create", "params": question})
+            while (reply := json.loads(sys.stdin.readline() or "{}")).get("id") != "ask-1" and reply:
+                pass
+            send({"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": json.dumps(reply.get("result"))}]}})
+            continue
         if params.get("name") == "verbatim":
             # Answers with the result it is given, as it is: whatever a server could send.
             send({"jsonrpc": "2.0", "id": ident, "result": (params.get("arguments") or {}).get("result")})

@@ -61,3 +61,27 @@ async def test_a_flood_of_progress_is_relayed_bounded_and_a_cancel_still_stops_t
         assert calls[0]["duration_ms"] < 8_000 and calls[0]["ok"] is False, calls[0]
     finally:
         gateway.close()
+
+
+def test_a_configured_secret_in_a_servers_question_is_masked_before_the_person_sees_it(tmp_path, monkeypatch):
+    """An upstream's elicitation message went to the asker (a terminal, an MCP client) as the server wrote it."""
+    from opgate.core.executors.mcp import Upstreams
+
+    monkeypatch.setenv("R16_TOKEN", SECRET)
+    ask = {"name": "ask", "description": "Asks.", "inputSchema": {"type": "object", "properties": {"message_env": {"type": "string"}}}}
+    (tmp_path / "tools.json").write_text(json.dumps([ask]), encoding="utf-8")
+    env = {"HOSTILE_TOOLS": str(tmp_path / "tools.json"), "API_TOKEN": "${R16_TOKEN}"}
+    config = us.write_config(tmp_path / "servers.json", {"hostile": {"command": sys.executable, "args": [str(HERE / "hostile_server.py")], "env": env}})
+    shown: list[str] = []
+
+    def asker(question):
+        shown.append(question.message)
+        return {"ok": True}
+
+    gateway = Gateway(db_path=tmp_path / "w.db", upstreams=Upstreams.from_files([config]), allow_write=True, asker=asker)
+    try:
+        answer = gateway.exec("hostile.ask", {"message_env": "API_TOKEN"})
+        assert answer["ok"], answer
+        assert shown and SECRET not in shown[0] and "***" in shown[0], shown
+    finally:
+        gateway.close()

@@ -30,6 +30,7 @@ from typing import Any
 
 from ...exec._confirm import Asker, Question
 from .._progress import ProgressReporter
+from .._redact import redact
 
 _DONE = object()
 _PROGRESS = object()  # the inbox holds at most one: it says a newer report waits in PendingCall._latest
@@ -155,8 +156,9 @@ def _settle(reply: asyncio.Future[Any], answer: Any) -> None:
 class QuestionRouter:
     """Routes one upstream's ``elicitation/create`` requests to the call that is waiting for them."""
 
-    def __init__(self, upstream: str):
+    def __init__(self, upstream: str, secrets: tuple[str, ...] = ()):
         self.upstream = upstream
+        self.secrets = secrets  # the upstream's configured secrets: masked in what it asks, as in what it answers
         self._calls: list[PendingCall] = []
 
     @contextlib.contextmanager
@@ -179,7 +181,8 @@ class QuestionRouter:
         schema = params.requested_schema
         if hasattr(schema, "model_dump"):
             schema = schema.model_dump(by_alias=True, exclude_none=True)
-        answer = await call.ask(Question(call.op, self.upstream, params.message, dict(schema or {})))
+        message = redact(params.message, self.secrets) if self.secrets else params.message
+        answer = await call.ask(Question(call.op, self.upstream, message, dict(schema or {})))
         if answer is None:
             return declined
         return types.ElicitResult(action="accept", content=answer)

@@ -184,7 +184,7 @@ class Upstreams:
             from ._connection import Connection
 
             name = up.config.name
-            up.connection = Connection(up.config, on_tools_changed=lambda: self._relist_soon(up), questions=QuestionRouter(name))
+            up.connection = Connection(up.config, on_tools_changed=lambda: self._relist_soon(up), questions=QuestionRouter(name, up.config.secrets))
         return up.connection
 
     async def _relist_soon(self, up: _Upstream) -> None:
