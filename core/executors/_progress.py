@@ -10,6 +10,7 @@ reporter nothing is asked of the upstream.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -47,6 +48,10 @@ def increasing(report: ProgressReporter) -> ProgressReporter:
     lock = threading.Lock()
 
     def forward(progress: float, total: float | None, message: str | None) -> None:
+        if not math.isfinite(progress):  # JSON has no word for it (it went out as null), and NaN beat every later check
+            return
+        if total is not None and not math.isfinite(total):
+            total = None
         with lock:
             if last and progress <= last[0]:
                 return

@@ -44,6 +44,10 @@ for line in sys.stdin:
             # Progress as fast as it can, each with a message of ``size`` characters, for ``seconds``; then the answer.
             arguments = params.get("arguments") or {}
             token = (params.get("_meta") or {}).get("progressToken")
+            for value in arguments.get("values", []) if token is not None else []:
+                # Each of ``values`` (text, so that "NaN" can be asked for) as a report, then the answer.
+                send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": float(value), "total": float(arguments.get("total", "10"))}})
+                time.sleep(0.05)  # one at a time: reports that come together are coalesced to the newest
             until, step = time.monotonic() + float(arguments.get("seconds", 1)), 0
             while token is not None and time.monotonic() < until:
                 step += 1

@@ -23,7 +23,7 @@ from test_upstream_serve import serve
 
 pytestmark = pytest.mark.anyio
 HERE = Path(__file__).resolve().parent
-CHATTY = {"name": "chatty", "description": "Talks.", "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}, "size": {"type": "integer"}, "message_env": {"type": "string"}}}}
+CHATTY = {"name": "chatty", "description": "Talks.", "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}, "size": {"type": "integer"}, "message_env": {"type": "string"}, "values": {"type": "array"}, "total": {"type": "string"}}}}
 SECRET = "tok-r16-progress-77"
 
 
@@ -50,6 +50,16 @@ async def test_a_flood_of_progress_is_relayed_bounded_and_a_cancel_still_stops_t
         telling = await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 0.2, "message_env": "API_TOKEN"}}, progress_callback=on_progress)
         assert telling.is_error is False and messages, telling
         assert not [m for m in messages if SECRET in (m or "")], messages[:3]
+        # Numbers JSON has no word for are not relayed: the client got progress null (which MCP refuses), and after a
+        # NaN every later report passed as growing.
+        reports: list[tuple[float, float | None]] = []
+
+        async def on_numbers(progress: float, total: float | None, message: str | None) -> None:
+            reports.append((progress, total))
+
+        odd = await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 0, "values": ["1", "NaN", "2", "inf", "1.5", "3"], "total": "Infinity"}}, progress_callback=on_numbers)
+        assert odd.is_error is False, odd
+        assert reports == [(1.0, None), (2.0, None), (3.0, None)], reports
         started = time.monotonic()
         with anyio.move_on_after(1.0):
             await client.call_tool("exec", {"op": "hostile.chatty", "args": {"seconds": 15, "size": 10}}, progress_callback=on_progress)
@@ -57,7 +67,7 @@ async def test_a_flood_of_progress_is_relayed_bounded_and_a_cancel_still_stops_t
     gateway = Gateway(db_path=db)
     try:
         calls = [c for c in gateway.recent_calls(20) if c["op"] == "hostile.chatty"]
-        assert len(calls) == 3, f"no entry for the cancelled call: it was still running when the server exited ({calls})"
+        assert len(calls) == 4, f"no entry for the cancelled call: it was still running when the server exited ({calls})"
         assert calls[0]["duration_ms"] < 8_000 and calls[0]["ok"] is False, calls[0]
     finally:
         gateway.close()
