@@ -9,9 +9,8 @@ from __future__ import annotations
 import threading
 import time
 
-from tool_folders import WRITER, alive, write_tool
-
 from opgate.core.executors._progress import abandonable
+from tool_folders import WRITER, alive, write_tool
 
 SLOW = """
 import time

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import upstream_servers as us
 from opgate.core import Gateway
 from opgate.core.executors.mcp import Upstreams

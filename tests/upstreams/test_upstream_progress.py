@@ -21,7 +21,7 @@ import upstream_servers as us
 from test_upstream_serve import serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
-from mcp_server_driver import HttpServer  # noqa: E402
+from mcp_server_driver import HttpServer
 
 pytestmark = pytest.mark.anyio
 

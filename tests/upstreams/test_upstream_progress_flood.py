@@ -15,9 +15,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp import Client
-
 import upstream_servers as us
+from mcp import Client
 from opgate.core import Gateway
 from test_upstream_serve import serve
 

@@ -13,7 +13,12 @@ from .._base import MAX_ANSWER_BYTES, NATIVE, PREVIEW, READ, Invocation, Outcome
 from .._progress import abandoned_event
 from ._pool import NoWorkerFree, PoolClosed, WorkerPool
 from ._protocol import handler_args, handler_request, outcome_from_answer, relay_log
-from ._worker_process import WorkerAnsweredTooMuch, WorkerCancelled, WorkerGone, WorkerTimedOut
+from ._worker_process import (
+    WorkerAnsweredTooMuch,
+    WorkerCancelled,
+    WorkerGone,
+    WorkerTimedOut,
+)
 
 
 class PythonHandlerExecutor:
