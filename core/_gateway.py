@@ -290,11 +290,13 @@ class Gateway(GatewayFromCatalogs, GatewayUpstreams, GatewaySearch, GatewayTelem
         """Run help and exec steps in one call; one envelope per step, in order (``session`` as for exec)."""
         with self.telemetry.step("batch", session or self.current_session, wraps=True) as logged:
             self.refresh_upstreams()
-            caller = current_caller()
+            from .executors._progress import carried
+
+            caller, front_end = current_caller(), carried()
 
             def exec_for_caller(*call: Any, **options: Any) -> dict[str, Any]:
                 # Read steps run on pool threads, which do not inherit the caller's context.
-                with acting_as(caller):
+                with acting_as(caller), front_end():
                     return self.exec(*call, session=session, **options)
 
             from .exec._batch import BatchRunner

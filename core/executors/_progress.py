@@ -10,9 +10,10 @@ reporter nothing is asked of the upstream.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 
 ProgressReporter = Callable[[float, "float | None", "str | None"], None]
@@ -37,14 +38,25 @@ def progress_reporter() -> ProgressReporter | None:
 
 
 def increasing(report: ProgressReporter) -> ProgressReporter:
-    """``report`` given only progress that grows, as MCP requires of one token (an upstream may repeat or go back)."""
+    """``report`` given only progress that grows, as MCP requires of one token (an upstream may repeat or go back).
+
+    Safe from several threads at once (a batch's read steps share their
+    batch's token): the check and the report are made under one lock, so
+    two steps cannot send out of order.
+    """
     last: list[float] = []
+    lock = threading.Lock()
 
     def forward(progress: float, total: float | None, message: str | None) -> None:
-        if last and progress <= last[0]:
+        if not math.isfinite(progress):  # JSON has no word for it (it went out as null), and NaN beat every later check
             return
-        last[:] = [progress]
-        report(progress, total, message)
+        if total is not None and not math.isfinite(total):
+            total = None
+        with lock:
+            if last and progress <= last[0]:
+                return
+            last[:] = [progress]
+            report(progress, total, message)
 
     return forward
 
@@ -65,3 +77,20 @@ def abandonable(event: threading.Event | None) -> Iterator[None]:
 def abandoned_event() -> threading.Event | None:
     """The event that says the caller of the call running in this thread gave up, if its front end can tell."""
     return _abandoned.get()
+
+
+def carried() -> Callable[[], AbstractContextManager[None]]:
+    """What the running call's front end asked (its progress reporter, its abandonment event), to set again in another thread.
+
+    A batch runs its read steps on pool threads, which do not inherit the
+    caller's context: without this their upstream calls reported no
+    progress and ran on after the client cancelled the batch.
+    """
+    report, event = _reporter.get(), _abandoned.get()
+
+    @contextmanager
+    def again() -> Iterator[None]:
+        with reporting_progress(report), abandonable(event):
+            yield
+
+    return again

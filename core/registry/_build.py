@@ -23,6 +23,9 @@ def summarize(tool: ToolDefinition, op: str) -> str:
     """A one-line summary: the declared one, else the description's first sentence, else words from the op."""
     text = (tool.summary or "").strip() or _SENTENCE_END.split(tool.description.strip(), maxsplit=1)[0].strip()
     text = " ".join(text.split())
+    if not text and not tool.name.isascii():
+        # The op spells another script by code point ("u641cu7d22"): the tool's own name reads better.
+        text = " ".join(tool.name.replace("_", " ").split())
     if not text:
         words = op.split(".")[-2:] if "." in op else [op]
         text = " ".join(reversed(words)).replace("_", " ").capitalize()

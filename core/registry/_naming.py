@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .._record import record
 from ..catalog._tool import ToolDefinition
+from ._scripts import spelled_in_ascii
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
@@ -74,8 +74,11 @@ _LATIN_SPELLED = str.maketrans({
 def words_of(name: str) -> list[str]:
     """``CreateBulkConsents``, ``create_bulk-consents`` and ``create.bulk consents`` all give the same words."""
     # Accents fold to ASCII ("Ünïcode" -> "Unicode") so that ops stay plain dotted words. Latin letters
-    # that do not decompose are spelled out first: dropped, "Straße" would name a "strae".
-    ascii_name = unicodedata.normalize("NFKD", name.translate(_LATIN_SPELLED)).encode("ascii", "ignore").decode()
+    # that do not decompose are spelled out first: dropped, "Straße" would name a "strae". Other scripts
+    # are transliterated or spelled by code point (_scripts): dropped, every Chinese name was "_".
+    ascii_name = name.translate(_LATIN_SPELLED)
+    if not ascii_name.isascii():
+        ascii_name = spelled_in_ascii(ascii_name)
     spaced = _CAMEL_BOUNDARY.sub(" ", ascii_name)
     return [w.lower() for w in _NON_WORD.split(spaced) if w]
 

@@ -178,11 +178,11 @@ class GatewayMCPServer:
         name, arguments = params.name, params.arguments
         if params.request_state is not None:
             client = await self._offering(ctx, name, arguments)
-            return await self._resume(client, ctx.lifespan_context, params, request_caller(ctx.request))
+            return await self._resume(client, ctx.lifespan_context, params, request_caller(ctx.request), progress_to_client(ctx))
         if self._defers(ctx):
             client = await self._offering(ctx, name, arguments)
             caller = request_caller(ctx.request)
-            deferred = await ctx.lifespan_context.start(client.key.caller, _fingerprint(caller, name, arguments), arguments, self._deferred(client, name, caller))
+            deferred = await ctx.lifespan_context.start(client.key.caller, _fingerprint(caller, name, arguments), arguments, self._deferred(client, name, caller, progress_to_client(ctx)))
             await self._tell_if_lane_changed(ctx, client)
             return deferred
         return tool_result(await self._answer(ctx, name, arguments))
@@ -240,10 +240,11 @@ class GatewayMCPServer:
 
     async def _resume(
         self, client: Client, pending: PendingConfirmations, params: types.CallToolRequestParams, caller: Caller | None,
+        progress: ProgressReporter | None,
     ) -> types.CallToolResult | types.InputRequiredResult:
         result = await pending.resume(
             client.key.caller, _fingerprint(caller, params.name, params.arguments), params.request_state or "", params.input_responses,
-            params.name, params.arguments, self._deferred(client, params.name, caller),
+            params.name, params.arguments, self._deferred(client, params.name, caller, progress),
         )
         if result is not None:
             return result
@@ -255,9 +256,10 @@ class GatewayMCPServer:
             help_path="root", requires_confirmation=True,
         ))
 
-    def _deferred(self, client: Client, name: str, caller: Caller | None) -> RunCall:
+    def _deferred(self, client: Client, name: str, caller: Caller | None, progress: ProgressReporter | None) -> RunCall:
+        """A call whose confirmation waits in the store; ``progress`` goes to the request that runs it (the first, or a resume)."""
         async def run(channel: DeferredChannel, arguments: Any, done: dict[int, dict[str, Any]] | None) -> Any:
-            return await self._run(client, client.asking, channel, name, arguments, caller, done)
+            return await self._run(client, client.asking, channel, name, arguments, caller, done, progress=progress)
 
         return run
 

@@ -114,6 +114,47 @@ def test_latin_letters_that_do_not_decompose_are_spelled_not_dropped(name, words
     assert words_of(name) == words
 
 
+@pytest.mark.parametrize(("name", "words"), [
+    ("Αρχεία", ["archeia"]),  # ELOT 743: χ ch, ει ei
+    ("ΑΡΧΕΙΟ_λίστα", ["archeio", "lista"]),  # capitals spelled in capitals: "ChEIO" would split at the h
+    ("Ευρώπη", ["evropi"]),  # ευ ev, η i; the accent goes
+    ("ουρανός", ["ouranos"]),
+    ("αϋπνία", ["aypnia"]),  # the diaeresis keeps α and υ apart
+    ("Μπάλα", ["mpala"]),
+    ("ὁδός", ["odos"]),  # polytonic breathings go with the accents
+    ("ЖУРНАЛ_читать", ["zhurnal", "chitat"]),  # BGN/PCGN: ж zh, ч ch; ь silent
+    ("получитьСписок", ["poluchit", "spisok"]),  # a capital inside the name still splits it
+    ("создать_задачу", ["sozdat", "zadachu"]),
+    ("Київ", ["kiyiv"]),  # Ukrainian ї
+])
+def test_greek_and_cyrillic_letters_are_transliterated(name, words):
+    assert words_of(name) == words
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("搜索", ["u641cu7d22"]),
+    ("get用户", ["get", "u7528u6237"]),  # a run of code points is a word of its own
+    ("検索が", ["u691cu7d22u304c"]),  # kana's voicing mark is part of the letter: が is not か
+    ("खोज", ["u916u94bu91c"]),  # a vowel sign is spelled with its letter
+    ("검색", ["uac80uc0c9"]),  # Hangul by syllable, not by its decomposed jamo
+    ("بحث", ["u628u62du62b"]),
+    ("١٢٣_list", ["123", "list"]),  # digits of any script are digits
+    ("ﬁle", ["file"]),
+])
+def test_letters_of_other_scripts_are_spelled_by_code_point(name, words):
+    assert words_of(name) == words
+
+
+def test_names_in_other_scripts_get_distinct_ops_that_do_not_move_when_a_tool_is_added():
+    """All of an upstream's Chinese tools were one op, '_', and the others '_2', '_3' by sort order."""
+    names = ["搜索", "创建文档", "删除文档", "Αναζήτηση", "Поиск", "بحث"]
+    ops = [name_tool(_tool(n, namespace="up")).op for n in names]
+    assert len(set(ops)) == len(ops) and "up._" not in ops, ops
+    assert name_tool(_tool("Поиск", namespace="up")).op == "up.poisk"
+    assert name_tool(_tool("Αναζήτηση", namespace="up")).op == "up.anazitisi"
+    assert name_tool(_tool("list_用户", namespace="up")).op == "up.u7528u6237.list"
+
+
 def test_irregular_plurals_name_their_entity():
     # An OpenAPI path /shelves/{shelfId} was named lib.shelve.get; /statuses gave "statuse".
     assert [singular(w) for w in ("shelves", "statuses", "aliases", "people", "indices", "leaves", "archives", "drives")] == [

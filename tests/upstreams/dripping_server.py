@@ -9,6 +9,7 @@ HTTP level, below anything an SDK server lets a tool do.
 - ``flood``: a JSON body without a length, sent as fast as the client reads, forever.
 - ``declared``: a JSON body whose Content-Length says 200 MB (then a byte every 0.2 s).
 - ``open_bodies``: how many of the bodies above are still being sent (the client has not hung up on them).
+- ``deep`` and ``sse_deep``: an answer nested 300 levels deep (past the SDK's JSON reader, within Python's), as a JSON body or an event.
 
 With ``pages`` after the port, ``tools/list`` never ends: each page of 500 tools names a next one; with
 ``drip_start``, the answer to ``initialize`` is a body that drips for ever.
@@ -26,7 +27,7 @@ import sys
 
 ENDLESS_PAGES = sys.argv[2:3] == ["pages"]
 DRIP_START = sys.argv[2:3] == ["drip_start"]
-TOOLS = ["whoami", "drip", "sse_drip", "flood", "declared", "open_bodies"]
+TOOLS = ["whoami", "drip", "sse_drip", "flood", "declared", "open_bodies", "deep", "sse_deep"]
 open_bodies = 0
 
 
@@ -94,6 +95,17 @@ async def _answer(message: dict, writer: asyncio.StreamWriter) -> bool:
         if tool == "declared":
             await _endless(writer, _head("200 OK", "application/json", "content-length: 200000000"), opening, b"x", 0.2, chunked=False)
             return False
+        if tool in ("deep", "sse_deep"):
+            deep: dict = {}
+            for _ in range(300):
+                deep = {"a": deep}
+            answer = {"jsonrpc": "2.0", "id": ident, "result": {"content": [{"type": "text", "text": "deep"}], "structuredContent": deep}}
+            if tool == "deep":
+                writer.write(_json("200 OK", answer))
+            else:
+                event = b"event: message\ndata: " + json.dumps(answer).encode() + b"\n\n"
+                writer.write(_head("200 OK", "text/event-stream", f"content-length: {len(event)}") + b"\r\n" + event)
+            return True
         text = str(os.getpid()) if tool == "whoami" else str(open_bodies)
         result = {"content": [{"type": "text", "text": text}]}
     else:

@@ -55,6 +55,22 @@ def test_tools_that_are_not_mcp_tools_are_refused_and_the_others_listed(tmp_path
         gateway.close()
 
 
+def test_a_second_tool_under_a_name_already_listed_is_refused_not_offered_as_name_2(tmp_path):
+    """It became hostile.dup_2, checked against its own schema and sent to the server as 'dup', which ran the first."""
+    gateway = _gateway(tmp_path, [
+        {"name": "dup", "description": "The first.", "inputSchema": _obj({"q": {"type": "string"}})},
+        {"name": "dup", "description": "The second.", "inputSchema": _obj({"n": {"type": "integer"}})},
+    ])
+    try:
+        ops = [r.op for r in gateway.registry if r.op.startswith("hostile.")]
+        assert ops == ["hostile.dup"], ops
+        assert gateway.help("hostile.dup")["summary"] == "The first.", gateway.help("hostile.dup")
+        refused = [p.message for p in gateway.registry.problems if p.tool == "dup"]
+        assert any("is not offered" in m and "by this name already" in m for m in refused), gateway.registry.problems
+    finally:
+        gateway.close()
+
+
 def test_an_answer_too_deep_to_read_fails_the_listing_at_once_saying_why(tmp_path):
     deep: dict = {}
     for _ in range(300):  # within Python's JSON reader, past the SDK's

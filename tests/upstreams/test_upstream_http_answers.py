@@ -131,3 +131,20 @@ def test_a_start_that_never_answers_fails_and_is_tried_again(tmp_path, monkeypat
 def _started_again(gateway) -> bool:
     gateway.upstreams.ensure_listed(timeout=3)
     return gateway.upstreams._upstreams["drip"].connection.starts >= 2
+
+
+@pytest.mark.parametrize("tool", ["deep", "sse_deep"])
+def test_an_answer_too_deep_to_read_fails_saying_why_in_a_line_as_over_stdio(tmp_path, caplog, tool):
+    """Over stdio such an answer fails at once, in a line (test_upstream_hostile_listing.py). Over HTTP the SDK's parse
+    error came through: a pydantic dump quoting the answer, called retryable (the same call gets the same answer), and
+    a traceback in the operator's log for each."""
+    with _server(tmp_path, "drip", "dripping_server.py", "PORT", timeout_s=20) as gateway:
+        started = time.monotonic()
+        answer = gateway.exec(f"drip.{tool}", {})
+        assert time.monotonic() - started < 10, "the call waited for an answer that had been dropped"
+        error = answer["error"]
+        assert error["code"] == "INTERNAL" and "could not read the server's answer" in error["message"], error
+        assert "recursion limit" in error["message"] and "pydantic" not in error["message"] and '{"a"' not in error["message"], error
+        assert not error["details"].get("retryable"), error
+        assert gateway.exec("drip.whoami", {})["ok"]
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records if r.exc_info]

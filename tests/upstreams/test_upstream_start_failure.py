@@ -36,3 +36,26 @@ def test_control_characters_on_stderr_are_escaped(tmp_path, db):
     error = listing["upstreams"][0]["last_error"]
     assert "boom | forged line" in error and "\\x1b[31m" in error and "\\x07" in error, error  # a carriage return splits a line, as a terminal would show it
     assert not any(ord(ch) < 32 for ch in error), error
+
+
+def test_closing_while_a_server_has_not_answered_initialize_is_prompt(tmp_path, db):
+    """A server that never answers initialize (here it reads nothing and writes nothing) kept every command that had
+    tried to list it waiting 10 s more at its end (12.7 s in all): closing waited for a session end that a start cannot have."""
+    import sys
+    import time
+
+    from opgate.core import Gateway
+    from opgate.core.executors.mcp import Upstreams
+
+    script = tmp_path / "mute.py"
+    script.write_text("import time\ntime.sleep(600)\n", encoding="utf-8")
+    config = us.write_config(tmp_path / "servers.json", {"mute": {"command": sys.executable, "args": [str(script)]}})
+    gateway = Gateway(db_path=db, upstreams=Upstreams.from_files([config], list_timeout_s=1.0))
+    try:
+        root = gateway.help("")
+        assert [line["name"] for line in root["unavailable"]] == ["mute"], root.get("unavailable")
+    finally:
+        started = time.monotonic()
+        gateway.close()
+        closing_s = time.monotonic() - started
+    assert closing_s < 4, f"closing took {closing_s:.1f} s"

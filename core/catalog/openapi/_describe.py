@@ -19,7 +19,8 @@ _METHOD_VERBS = {"GET": "Get", "HEAD": "Check", "OPTIONS": "Describe", "POST": "
 def _resource_words(path: str) -> str:
     """``/2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json`` gives ``accounts messages``."""
     segments = [s for s in path.split("/") if s and not s.startswith("{") and not re.match(r"^[\d.-]+$", s)]
-    words = [" ".join(words_of(re.sub(r"\.(json|xml)$", "", s))) for s in segments]
+    # Text for a person: a segment in another script stays as written (op names spell it; a summary need not).
+    words = [" ".join(words_of(re.sub(r"\.(json|xml)$", "", s))) if s.isascii() else s for s in segments]
     return " ".join(w for w in words if w)
 
 
@@ -30,7 +31,8 @@ def describe_operation(operation: dict[str, Any], method: str, path: str, arg_na
         return description.strip()
     summary = operation.get("summary") if isinstance(operation.get("summary"), str) else ""
     operation_id = operation.get("operationId") if isinstance(operation.get("operationId"), str) else ""
-    first = summary.strip() or " ".join(words_of(operation_id)).capitalize() or f"{_METHOD_VERBS.get(method, method)} {_resource_words(path)}".strip()
+    named = " ".join(words_of(operation_id)).capitalize() if operation_id.isascii() else " ".join(operation_id.replace("_", " ").split())
+    first = summary.strip() or named or f"{_METHOD_VERBS.get(method, method)} {_resource_words(path)}".strip()
     parts = [first.rstrip(".") + ".", f"{method} {path}."]
     if arg_names:
         parts.append("Arguments: " + ", ".join(arg_names) + ".")

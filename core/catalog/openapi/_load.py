@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..._record import replace
+from ...registry._naming import words_of
 from .._extension import extension_fields
 from .._tool import Binding, LoadProblem, ToolDefinition, ToolMetadata
 from ._arguments import ArgumentsBuilder
@@ -51,6 +52,8 @@ def _tool_name(operation: dict[str, Any], method: str, path: str) -> str:
     if isinstance(operation_id, str) and operation_id.strip():
         return operation_id.strip()
     segments = [s for s in path.split("/") if s and not s.startswith("{")]
+    # A segment in another script (or with accents) is spelled as op names spell it: dropped, /文档 and /وثائق were both "list_".
+    segments = [s if s.isascii() else "_".join(words_of(s)) for s in segments]
     nouns = [re.sub(r"[^A-Za-z0-9]+", "_", re.sub(r"\.(json|xml)$", "", s)) for s in segments[-2:]]
     action = _METHOD_ACTIONS[method]
     if method == "get" and not path.rstrip("/").endswith("}"):

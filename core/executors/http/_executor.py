@@ -11,6 +11,7 @@ from ...exec._errors import InternalError, OpError, PermissionDenied
 from ...exec._prepare import Call
 from ...exec._session import Session
 from .._base import MAX_ANSWER_BYTES, PREVIEW, Invocation, Outcome
+from .._progress import abandoned_event
 from .._redact import redact
 from ._auth import Credentials
 from ._request import RequestBuilder, describe_request
@@ -112,7 +113,7 @@ class HttpExecutor:
                 self._read_body(response, operation, time.monotonic() + budget)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 # The request never reached the server: safe to try an idempotent method again.
-                if attempt <= retries and self._wait(backoff_s(attempt - 1), invocation):
+                if attempt <= retries and self._wait(backoff_s(attempt - 1), invocation, operation):
                     continue
                 if isinstance(exc, httpx.ConnectTimeout):
                     raise self._timed_out(operation, invocation, attempt, sent=False) from None
@@ -126,7 +127,7 @@ class HttpExecutor:
             if response.status_code in RETRY_STATUSES and attempt <= retries:
                 wait = backoff_s(attempt - 1, response.headers.get("retry-after"))
                 response.close()
-                if self._wait(wait, invocation):
+                if self._wait(wait, invocation, operation):
                     continue
             if response.is_success or response.is_redirect or response.status_code == 304:
                 outcome = success_outcome(response, operation, call.args, call.record.parameters.get("properties") or {})
@@ -178,11 +179,18 @@ class HttpExecutor:
             retryable=False, upstream=self.api.name,
         )
 
-    def _wait(self, seconds: float, invocation: Invocation) -> bool:
-        """Sleep before a retry, unless the wait would pass the deadline."""
+    def _wait(self, seconds: float, invocation: Invocation, operation: HttpOperation) -> bool:
+        """Sleep before a retry, unless the wait would pass the deadline; a caller who gives up meanwhile ends it, sending nothing more."""
         if seconds >= invocation.remaining_s:
             return False
-        time.sleep(seconds)
+        given_up = abandoned_event()
+        if given_up is None:
+            time.sleep(seconds)
+        elif given_up.wait(seconds):
+            raise InternalError(
+                f"{self.api.name!r} {operation.target} was cancelled by its caller while it waited to be tried again; it was not sent again",
+                retryable=False, cancelled=True,
+            )
         return True
 
     def _unreachable(self, operation: HttpOperation, exc: Exception, attempts: int, *, sent: bool = True) -> OpError:

@@ -34,6 +34,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
+from pydantic import ValidationError
 
 from .._base import MAX_ANSWER_BYTES
 from .._redact import mask_url_secrets, redact
@@ -43,6 +44,7 @@ from ._listing import list_tools_page
 from ._questions import PendingCall, QuestionRouter
 from ._stderr_tail import StderrTail
 from ._stdio import bounded_stdio_client
+from ._unreadable import first_reason, unreadable_error, unreadable_reason
 
 log = logging.getLogger("opgate.upstreams")
 
@@ -234,10 +236,18 @@ class Connection:
         refused: list[tuple[str, str]] = []
         cursor: str | None = None
         seen: set[str] = set()
+        names: set[str] = set()
         with anyio.fail_after(timeout):
             while True:
                 page = await self._guarded(list_tools_page(session, cursor), "listing its tools")
-                tools += page.tools
+                # A call names its tool: a second definition under a name already listed could never be called as
+                # itself (it was offered as NAME_2, checked against its own schema and run as the first).
+                for tool in page.tools:
+                    if tool["name"] in names:
+                        refused.append((tool["name"], "the server lists a tool by this name already; the first definition is offered"))
+                    else:
+                        names.add(tool["name"])
+                        tools.append(tool)
                 refused += page.refused
                 self.refused_tools = refused
                 if len(tools) > MAX_LISTED_TOOLS:
@@ -285,7 +295,14 @@ class Connection:
     async def _sent(self, request: Awaitable[Any], doing: str) -> Any:
         try:
             return await request
+        except ValidationError as exc:
+            # A JSON-RPC answer whose result is not what MCP says (content not a list, an unknown block): the SDK's check
+            # raised pydantic's dump, quoting the answer, and it was reported retryable.
+            raise unreadable_error(self.config.name, doing, first_reason(exc)) from None
         except MCPError as exc:
+            reason = unreadable_reason(exc.code, exc.message)
+            if reason is not None:
+                raise unreadable_error(self.config.name, doing, reason) from None
             # -32000 is also the first code JSON-RPC leaves to servers: a server's own error with it is its answer (the
             # server stays). The SDK's "Connection closed" comes after the server's messages ended (_watch_end sets stop).
             if exc.code == CONNECTION_CLOSED and (self._stop is None or self._stop.is_set()):
@@ -321,8 +338,10 @@ class Connection:
         if self._stop is not None:
             self._stop.set()
         if task is not None and not task.done():
+            # A start has no session to end: a server that never answers initialize kept close() waiting its 10 s.
+            starting = self._ready is not None and not self._ready.done()
             try:
-                await asyncio.wait_for(asyncio.shield(task), 10.0)
+                await asyncio.wait_for(asyncio.shield(task), 0.0 if starting else 10.0)
             except (asyncio.TimeoutError, Exception):
                 task.cancel()
                 with contextlib.suppress(BaseException):

@@ -33,6 +33,7 @@ import anyio
 import httpx2
 
 from .._base import MAX_ANSWER_BYTES
+from ._unreadable import first_reason
 
 
 class AnswerCut(httpx2.StreamError):
@@ -74,6 +75,9 @@ def quiet_cuts() -> None:
 
     The caller is told what happened, in words; on ``opgate serve`` the
     operator's log would otherwise get a traceback for every answer cut.
+    An answer the SDK could not parse is logged in one line, its reason
+    and no traceback (the traceback quoted the answer, and said nothing the
+    caller's error does not).
     """
     import logging
 
@@ -84,7 +88,13 @@ def quiet_cuts() -> None:
 
 class _NotOurCuts:
     def filter(self, record: Any) -> bool:
-        return not (record.exc_info and isinstance(record.exc_info[1], AnswerCut))
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, AnswerCut):
+            return False
+        if isinstance(exc, ValueError) and callable(getattr(exc, "errors", None)):  # pydantic's ValidationError
+            record.msg, record.args = f"{record.getMessage()}: {first_reason(exc)}", ()
+            record.exc_info = record.exc_text = None
+        return True
 
 
 async def bound_answer(response: httpx2.Response) -> None:

@@ -30,9 +30,13 @@ from typing import Any
 
 from ...exec._confirm import Asker, Question
 from .._progress import ProgressReporter
+from .._redact import redact
 
 _DONE = object()
+_PROGRESS = object()  # the inbox holds at most one: it says a newer report waits in PendingCall._latest
 _ABANDON_POLL_S = 0.1
+PROGRESS_MESSAGE_CHARS = 1_000
+"""The most of a progress report's message passed on: it is a line for a person, and the server chooses its length."""
 
 
 class CallAbandoned(Exception):
@@ -50,6 +54,8 @@ class PendingCall:
         self.abandoned = abandoned  # set when the caller cancelled: the request is cancelled too
         self.scope: Any = None  # the anyio.CancelScope that bounds the call, set on the loop
         self._inbox: queue.Queue[Any] = queue.Queue()
+        self._latest: _Progress | None = None  # the newest report not yet passed on
+        self._latest_lock = threading.Lock()
         self._remaining: float | None = None
         self.asked_s = 0.0
 
@@ -72,8 +78,18 @@ class PendingCall:
                 self.scope.deadline = anyio.current_time() + self._remaining
 
     async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        """The SDK's progress callback: the report goes to the caller's thread, never waited for here."""
-        self._inbox.put(_Progress(progress, total, message))
+        """The SDK's progress callback: the report goes to the caller's thread, never waited for here.
+
+        Reports that come faster than the caller's thread passes them on
+        are coalesced to the newest: a server that floods them neither
+        grows the inbox nor keeps the caller from hearing it was cancelled.
+        """
+        if isinstance(message, str) and len(message) > PROGRESS_MESSAGE_CHARS:
+            message = message[: PROGRESS_MESSAGE_CHARS - 1] + "…"
+        with self._latest_lock:
+            waiting, self._latest = self._latest is not None, _Progress(progress, total, message)
+        if not waiting:
+            self._inbox.put(_PROGRESS)
 
     # -- in the caller's thread ------------------------------------------------------
 
@@ -82,22 +98,26 @@ class PendingCall:
         future.add_done_callback(lambda _: self._inbox.put(_DONE))
         deadline = time.monotonic() + guard_s
         while True:
+            if self.abandoned is not None and self.abandoned.is_set():
+                # Looked at before every item too: a server that never stops reporting never leaves the inbox empty.
+                future.cancel()  # the SDK sends notifications/cancelled for it
+                raise CallAbandoned
             left = max(0.0, deadline + self.asked_s - time.monotonic())
             try:
                 # A caller that can give up is looked at ten times a second; the others wait for the answer alone.
                 item = self._inbox.get(timeout=left if self.abandoned is None else min(left, _ABANDON_POLL_S))
             except queue.Empty:
-                if self.abandoned is not None and self.abandoned.is_set():
-                    future.cancel()  # the SDK sends notifications/cancelled for it
-                    raise CallAbandoned from None
-                if self.abandoned is not None and left > _ABANDON_POLL_S:
+                if self.abandoned is not None and (self.abandoned.is_set() or left > _ABANDON_POLL_S):
                     continue
                 future.cancel()
                 raise TimeoutError from None
             if item is _DONE:
                 return future.result()
-            if isinstance(item, _Progress):
-                self._report(item)
+            if item is _PROGRESS:
+                with self._latest_lock:
+                    latest, self._latest = self._latest, None
+                if latest is not None:
+                    self._report(latest)
                 continue
             question, reply = item
             answer = self._answer(question)
@@ -136,8 +156,9 @@ def _settle(reply: asyncio.Future[Any], answer: Any) -> None:
 class QuestionRouter:
     """Routes one upstream's ``elicitation/create`` requests to the call that is waiting for them."""
 
-    def __init__(self, upstream: str):
+    def __init__(self, upstream: str, secrets: tuple[str, ...] = ()):
         self.upstream = upstream
+        self.secrets = secrets  # the upstream's configured secrets: masked in what it asks, as in what it answers
         self._calls: list[PendingCall] = []
 
     @contextlib.contextmanager
@@ -160,7 +181,8 @@ class QuestionRouter:
         schema = params.requested_schema
         if hasattr(schema, "model_dump"):
             schema = schema.model_dump(by_alias=True, exclude_none=True)
-        answer = await call.ask(Question(call.op, self.upstream, params.message, dict(schema or {})))
+        message = redact(params.message, self.secrets) if self.secrets else params.message
+        answer = await call.ask(Question(call.op, self.upstream, message, dict(schema or {})))
         if answer is None:
             return declined
         return types.ElicitResult(action="accept", content=answer)

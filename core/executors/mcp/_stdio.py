@@ -36,6 +36,7 @@ from mcp.shared.message import SessionMessage
 
 from .._base import MAX_ANSWER_BYTES
 from ._stderr_tail import StderrTail
+from ._unreadable import UNREADABLE, first_reason
 
 
 @contextlib.asynccontextmanager
@@ -145,25 +146,27 @@ def _unreadable_answer(line: bytes, exc: ValueError) -> SessionMessage | None:
         ident = message.get("id")
         if not ("result" in message or "error" in message) or isinstance(ident, bool) or not isinstance(ident, (int, str)):
             return None
+        exc = _as_answer(message, exc)
     else:
         found = _LEADING_ID.match(line)  # too deep even for Python's reader: the id the SDK wrote first is still read
         if found is None:
             return None
         ident = json.loads(found.group(1))
-    reason = _first_reason(exc)
-    error = types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=types.INTERNAL_ERROR, message=f"opgate could not read the server's answer ({reason})"))
+    # A parse error in opgate's words: the connection turns it into AnswerUnreadable, as the SDK's own over HTTP.
+    error = types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=types.PARSE_ERROR, message=f"{UNREADABLE} ({first_reason(exc)})"))
     return SessionMessage(error)
 
 
+def _as_answer(message: dict[str, Any], exc: ValueError) -> ValueError:
+    """Why an answer is refused, read as the answer it is: the union's first guess was a request ("method: Field required")."""
+    shape = types.JSONRPCResponse if "result" in message else types.JSONRPCError
+    try:
+        shape.model_validate(message, by_name=False)
+    except ValueError as precise:
+        return precise
+    except RecursionError:
+        pass
+    return exc
+
+
 _LEADING_ID = re.compile(rb'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*"(?:result|error)"')
-
-
-def _first_reason(exc: ValueError) -> str:
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        try:
-            first = errors(include_url=False)[0]
-            return str(first.get("msg", exc))[:200]
-        except Exception:  # noqa: BLE001 - any shape of error still has its text
-            pass
-    return str(exc).splitlines()[0][:200]

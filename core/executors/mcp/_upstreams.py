@@ -29,7 +29,7 @@ from ...catalog._sources import CatalogLoad
 from ...catalog._tool import LoadProblem
 from ...exec._confirm import Asker
 from ...exec._errors import InternalError, PermissionDenied
-from .._progress import abandoned_event, progress_reporter
+from .._progress import ProgressReporter, abandoned_event, progress_reporter
 from .._redact import redact
 from ._config import UpstreamConfig, load_upstream_configs
 from ._loop import LoopThread
@@ -184,7 +184,7 @@ class Upstreams:
             from ._connection import Connection
 
             name = up.config.name
-            up.connection = Connection(up.config, on_tools_changed=lambda: self._relist_soon(up), questions=QuestionRouter(name))
+            up.connection = Connection(up.config, on_tools_changed=lambda: self._relist_soon(up), questions=QuestionRouter(name, up.config.secrets))
         return up.connection
 
     async def _relist_soon(self, up: _Upstream) -> None:
@@ -271,11 +271,12 @@ class Upstreams:
         from mcp.shared.exceptions import MCPError
 
         from ._connection import AnswerTooLarge, CallTimedOut, UpstreamDown
+        from ._unreadable import AnswerUnreadable
 
         up = self._upstreams[name]
         if self._loop.in_loop():
             raise InternalError(f"{op} cannot be called from the upstream loop itself", retryable=False)
-        pending = PendingCall(op, name, asker, progress_reporter(), abandoned_event())
+        pending = PendingCall(op, name, asker, _masking(progress_reporter(), up.config.secrets), abandoned_event())
         started = time.perf_counter()
         future = self._loop.submit(self._call(up, tool, arguments, timeout_s, pending))
         try:
@@ -287,7 +288,7 @@ class Upstreams:
             raise InternalError(f"{op} on upstream {name!r} did not finish within {timeout_s:.3g} s; the request was cancelled", retryable=True, upstream=name) from None
         except UpstreamDown as exc:
             raise InternalError(self._redacted(name, str(exc)), retryable=True, upstream=name) from None
-        except AnswerTooLarge as exc:
+        except (AnswerTooLarge, AnswerUnreadable) as exc:
             raise InternalError(str(exc), retryable=False, upstream=name) from None
         except (PermissionDenied, InternalError):
             raise
@@ -393,6 +394,17 @@ class Upstreams:
         except Exception:  # closing must finish; the loop stops either way
             pass
         self._loop.stop()
+
+
+def _masking(report: ProgressReporter | None, secrets: tuple[str, ...]) -> ProgressReporter | None:
+    """``report`` with the upstream's configured secrets masked in each message, as they are in the call's answer."""
+    if report is None or not secrets:
+        return report
+
+    def masked(progress: float, total: float | None, message: str | None) -> None:
+        report(progress, total, redact(message, secrets) if message else message)
+
+    return masked
 
 
 def _text(exc: BaseException) -> str:

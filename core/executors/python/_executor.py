@@ -10,9 +10,15 @@ from ...exec._prepare import Call
 from ...exec._session import Session
 from ...settings import GatewaySettings
 from .._base import MAX_ANSWER_BYTES, NATIVE, PREVIEW, READ, Invocation, Outcome
+from .._progress import abandoned_event
 from ._pool import NoWorkerFree, PoolClosed, WorkerPool
 from ._protocol import handler_args, handler_request, outcome_from_answer, relay_log
-from ._worker_process import WorkerAnsweredTooMuch, WorkerGone, WorkerTimedOut
+from ._worker_process import (
+    WorkerAnsweredTooMuch,
+    WorkerCancelled,
+    WorkerGone,
+    WorkerTimedOut,
+)
 
 
 class PythonHandlerExecutor:
@@ -64,7 +70,10 @@ class PythonHandlerExecutor:
         call = invocation.call
         request = handler_request(invocation, native_dry_run=bool(call.record.metadata.supports_dry_run))
         try:
-            answer = self._pool_for(invocation.settings).run(request, invocation.deadline, relay_log)
+            answer = self._pool_for(invocation.settings).run(request, invocation.deadline, relay_log, abandoned_event())
+        except WorkerCancelled:
+            effects = " (it may have done part of its work)" if call.record.kind == "write" and not call.dry_run else ""
+            raise InternalError(f"{call.op} was cancelled by its caller; its handler was stopped{effects}", retryable=False, cancelled=True) from None
         except WorkerTimedOut:
             effects = "; it may have done part of its work" if call.record.kind == "write" and not call.dry_run else ""
             raise InternalError(f"{call.op} did not finish within {invocation.timeout_s:g} s and was stopped{effects}", retryable=True) from None

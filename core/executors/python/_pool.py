@@ -49,10 +49,10 @@ class WorkerPool:
         with self._changed:
             return [w.pid for w in self._all]
 
-    def run(self, request: bytes, deadline: float, on_log: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    def run(self, request: bytes, deadline: float, on_log: Callable[[dict[str, Any]], None], abandoned: threading.Event | None = None) -> dict[str, Any]:
         worker = self._acquire(deadline)
         try:
-            answer = worker.call(request, deadline, on_log)
+            answer = worker.call(request, deadline, on_log, abandoned)
         except BaseException:
             self._discard(worker)
             raise

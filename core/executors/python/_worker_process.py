@@ -29,6 +29,13 @@ class WorkerTimedOut(Exception):
     """The call did not answer before its deadline (the worker must be stopped)."""
 
 
+class WorkerCancelled(Exception):
+    """The call's caller gave up before the answer (the worker must be stopped)."""
+
+
+_CANCEL_POLL_S = 0.1  # how often a call whose caller can give up looks whether it has
+
+
 class WorkerAnsweredTooMuch(Exception):
     """The worker's answer passed :data:`MAX_ANSWER_BYTES` before it ended (the worker must be stopped)."""
 
@@ -86,7 +93,20 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def _next_line(self, deadline: float) -> bytes | None:
+    def _readable(self, deadline: float, abandoned: threading.Event | None) -> bool:
+        """Wait until the worker writes, up to ``deadline``; False at the deadline. Raises WorkerCancelled once ``abandoned`` is set."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if abandoned is None:
+                return bool(self._selector.select(remaining))
+            if abandoned.is_set():
+                raise WorkerCancelled()
+            if self._selector.select(min(remaining, _CANCEL_POLL_S)):
+                return True
+
+    def _next_line(self, deadline: float, abandoned: threading.Event | None = None) -> bytes | None:
         """The next line from the worker; ``None`` once it has ended. Raises WorkerTimedOut at the deadline.
 
         A long line's chunks are kept in a list and joined once, and only each new chunk is searched for the
@@ -102,8 +122,12 @@ class WorkerProcess:
         while True:
             if self._ended:
                 return b"".join(parts) if parts else None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._selector.select(remaining):
+            try:
+                readable = self._readable(deadline, abandoned)
+            except WorkerCancelled:
+                self._pending = b"".join(parts)
+                raise
+            if not readable:
                 self._pending = b"".join(parts)
                 raise WorkerTimedOut()
             chunk = os.read(self.process.stdout.fileno(), 1 << 16)
@@ -120,9 +144,9 @@ class WorkerProcess:
             if size > MAX_ANSWER_BYTES:
                 raise WorkerAnsweredTooMuch(size)
 
-    def _next_frame(self, deadline: float) -> Any:
+    def _next_frame(self, deadline: float, abandoned: threading.Event | None = None) -> Any:
         while True:
-            line = self._next_line(deadline)
+            line = self._next_line(deadline, abandoned)
             if line is None:
                 return _GONE
             try:
@@ -138,8 +162,11 @@ class WorkerProcess:
         for line in self.process.stderr:
             log.info("worker %s: %s", self.pid, line.decode("utf-8", "replace").rstrip())
 
-    def call(self, request: bytes, deadline: float, on_log: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
-        """Send one request (a line of JSON); return the worker's answer frame (``log`` frames go to ``on_log``)."""
+    def call(self, request: bytes, deadline: float, on_log: Callable[[dict[str, Any]], None], abandoned: threading.Event | None = None) -> dict[str, Any]:
+        """Send one request (a line of JSON); return the worker's answer frame (``log`` frames go to ``on_log``).
+
+        ``abandoned``, once set, ends the wait with WorkerCancelled (the caller gave up; the worker must be stopped).
+        """
         with self._calling:
             if self._closed:
                 raise WorkerGone("was stopped")
@@ -147,7 +174,7 @@ class WorkerProcess:
                 self.process.stdin.write(request)
                 self.process.stdin.flush()
                 while True:
-                    frame = self._next_frame(deadline)
+                    frame = self._next_frame(deadline, abandoned)
                     if frame is _GONE:
                         break
                     if frame.get("kind") != "log":
