@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, METHOD_SELECTOR, SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
 from ._headers import header_problem
 from ._serve import ServeConfig, check_serve
 
@@ -30,6 +30,7 @@ OPERATION_KEYS = ("kind", "destructive", "confirm")
 MCP_STDIO_KEYS = ("command", "args", "env", "cwd")
 MCP_HTTP_KEYS = ("url", "headers")
 MCP_COMMON_KEYS = ("trust_annotations", "confirm")
+HTTP_METHODS = ("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE")
 CONFIRM_GROUPS = ("destructive", "writes")
 """``confirm = "destructive"``: every tool that may destroy; ``"writes"``: every tool that is not a read."""
 EXPLORER_KEYS = ("theme", "keymap")
@@ -190,6 +191,10 @@ def _http_upstream(c: _Checker, name: str, table: dict[str, Any], where: str) ->
     retries = c.typed(table, "retries", where, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10, "an integer from 0 to 10", DEFAULT_RETRIES)
     read_only = c.typed(table, "read_only", where, _is_bool, "true or false", False)
     confirm = c.typed(table, "confirm", where, _is_str_list, "an array of HTTP methods, operationIds or 'METHOD /path' strings", ["DELETE"])
+    for selector in confirm:
+        # A word in capitals is read as a method: "DELET" would match no request and ask nobody.
+        if METHOD_SELECTOR.match(selector) and selector not in HTTP_METHODS:
+            c.problem(_join(where, "confirm"), f"{_quoted(selector)} is not an HTTP method ({', '.join(HTTP_METHODS)}); operationIds and 'METHOD /path' are matched as the document writes them")
     idempotency_header = c.typed(table, "idempotency_header", where, lambda v: isinstance(v, str) and bool(re.match(r"^[A-Za-z0-9-]+$", v)), "a header name such as 'Idempotency-Key'")
     operations = _operations(c, table["operations"], _join(where, "operations")) if "operations" in table else {}
     headers = c.string_map(table, "headers", where)
