@@ -16,6 +16,7 @@ from .._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from ._check import ConfigError, ConfigProblem, check_config
+    from ._context import check_context
     from ._documents import check_documents
     from ._explorer_keys import EXPLORER_BINDING_IDS, EXPLORER_KEY_SECTIONS, ExplorerKey, unknown_bindings
     from ._file import FILE_NAME, find_config, load_config, read_config, user_config_path
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     **dict.fromkeys(("ConfigError", "ConfigProblem", "check_config"), "._check"),
+    "check_context": "._context",
     "check_documents": "._documents",
     **dict.fromkeys(("EXPLORER_BINDING_IDS", "EXPLORER_KEY_SECTIONS", "ExplorerKey", "unknown_bindings"), "._explorer_keys"),
     **dict.fromkeys(("FILE_NAME", "find_config", "load_config", "read_config", "user_config_path"), "._file"),
@@ -47,6 +49,7 @@ __all__ = [
     "OpgateConfig",
     "ServeConfig",
     "check_config",
+    "check_context",
     "check_documents",
     "find_config",
     "is_host_name",

@@ -24,7 +24,7 @@ def _check(path: Path, capsys) -> tuple[int, str]:
     code = main(["config", "check", "--config", str(path)])
     captured = capsys.readouterr()
     assert "Traceback" not in captured.out + captured.err
-    return code, captured.out
+    return code, captured.out.replace(": \n", ": ")  # a long path folds the line after the file's name
 
 
 def test_a_misspelt_confirm_selector_is_a_problem_naming_the_closest_operation(tmp_path, capsys):
@@ -85,3 +85,21 @@ def test_a_matched_confirm_selector_still_asks(tmp_path, selector):
         assert not gateway.registry.errors()
     finally:
         gateway.close()
+
+
+def test_an_unknown_context_is_a_problem_of_config_check(tmp_path, capsys):
+    """config check said ok to context = "work", and then every command stopped at 'unknown context'."""
+    path = tmp_path / "opgate.toml"
+    path.write_text('context = "wrok"\n', encoding="utf-8")
+    code, out = _check(path, capsys)
+    assert code == 1 and ": context:" in out and "'wrok'" in out and "project" in out, out
+    path.write_text('context = "project"\n', encoding="utf-8")
+    assert _check(path, capsys)[0] == 0
+
+
+def test_a_command_names_the_file_an_unknown_context_came_from(tmp_path, capsys):
+    path = tmp_path / "opgate.toml"
+    path.write_text('context = "wrok"\n', encoding="utf-8")
+    assert main(["--config", str(path), "help"]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "context" in err and "'wrok'" in err, err
