@@ -73,3 +73,15 @@ def test_an_op_of_a_server_that_did_not_start_says_why_on_stderr(tmp_path, capsy
     assert captured.out.startswith("INTERNAL  broken.tool.run"), captured.out
     shown = " ".join(captured.out.split())  # as the person reads it, whatever the terminal's width
     assert "upstream 'broken' is unavailable" in shown and "can't open file" in shown and "retry later" in shown, captured.out
+
+
+def test_an_argument_given_twice_is_refused_not_overwritten(tmp_path, capsys):
+    """`title=Plan title=Review` created a task titled Review: the first value was dropped without a word."""
+    project = "10000000-0000-4000-8000-000000000001"
+    db = str(tmp_path / "w.db")
+    assert main(["--db", db, "exec", "onto.task.create", f"project_id={project}", "title=Plan", "title=Review", "--allow-write", "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "VALIDATION_ERROR" and "title" in error["message"] and "'Plan'" in error["message"] and "'Review'" in error["message"], error
+    assert main(["--db", db, "exec", "onto.task.list", f"project_id={project}", "limit=200", "--json"]) == 0
+    titles = [t["title"] for t in json.loads(capsys.readouterr().out)["result"]["tasks"]]
+    assert "Review" not in titles and "Plan" not in titles, "the refused call wrote nothing"
