@@ -155,20 +155,21 @@ def _print_curl(console: Console, envelope: dict[str, Any], as_json: bool) -> in
 def _read_steps(source: str) -> tuple[Any, str | None]:
     from opgate.core import safe_json
 
+    from opgate.core.exec._batch_steps import batch_document
+
     data = safe_json.loads(sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes(), what="the batch", check_text=False)
-    if isinstance(data, dict):
-        return data.get("steps"), data.get("on_error")
-    return data, None
+    return batch_document(data)
 
 
 def run_batch(args: argparse.Namespace, console: Console) -> int:
     from rich.text import Text
 
     from opgate.core import safe_json
+    from opgate.core.exec._batch_steps import BatchFileError
 
     try:
         steps, on_error = _read_steps(args.file)
-    except (OSError, safe_json.JsonInputError) as exc:
+    except (OSError, safe_json.JsonInputError, BatchFileError) as exc:
         from opgate.core.echo_text import shortened_words  # an OSError names the file whole
 
         console.print(Text.assemble(("cannot read the batch: ", "red"), shortened_words(str(exc))))
