@@ -22,7 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run_config(args: argparse.Namespace, console: Console) -> int:
     from rich.text import Text
 
-    from opgate.core.config import ConfigError, check_context, check_documents, find_config, read_config, unknown_bindings, user_config_path
+    from opgate.core.config import ConfigError, check_context, check_documents, check_mcp_upstreams, find_config, read_config, unknown_bindings, user_config_path
 
     # Paths, keys and names come from the person and the file: printed as text, never read as markup.
     path = find_config(getattr(args, "config", None))
@@ -34,8 +34,9 @@ def run_config(args: argparse.Namespace, console: Console) -> int:
         return 0
     try:
         config = read_config(path)
-        # The file is well-formed: its context is checked against the scopes there are, and what it says of each HTTP API against the API's document.
-        problems = check_context(config) + check_documents(config)
+        # The file is well-formed: its context is checked against the scopes there are, its MCP upstreams as
+        # the commands read them, and what it says of each HTTP API against the API's document.
+        problems = check_context(config) + check_mcp_upstreams(config) + check_documents(config)
     except ConfigError as exc:
         problems = exc.problems
     if problems:

@@ -103,3 +103,17 @@ def test_a_command_names_the_file_an_unknown_context_came_from(tmp_path, capsys)
     assert main(["--config", str(path), "help"]) == 2
     err = capsys.readouterr().err
     assert str(path) in err and "context" in err and "'wrok'" in err, err
+
+
+@pytest.mark.parametrize(("entry", "key"), [
+    ('url = "https://mcp.example.com/mcp"\nheaders = { "X-Team" = "a\\nb" }', "upstreams.remote.headers.X-Team"),
+    ('url = "https://mcp.example.com/mcp"\nheaders = { "Bad Name" = "x" }', "upstreams.remote.headers"),
+])
+def test_what_stops_every_command_in_an_mcp_upstream_is_a_problem_of_config_check(tmp_path, capsys, entry, key):
+    """config check said ok, and every command then stopped with 'the MCP upstream configuration has problems'."""
+    path = tmp_path / "opgate.toml"
+    path.write_text(f"[upstreams.remote]\n{entry}\n", encoding="utf-8")
+    assert main(["--config", str(path), "help"]) == 2
+    capsys.readouterr()
+    code, out = _check(path, capsys)
+    assert code == 1 and key in " ".join(out.split()), out
