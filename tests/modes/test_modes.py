@@ -142,3 +142,18 @@ def test_unknown_mode_and_tool(gateway):
         export(gateway, "openai", "everything")
     assert ToolRouter(gateway).call("nope", {})["error"]["code"] == "NOT_FOUND"
     assert set(MODES) == {"gateway", "full", "hybrid", "deferred"}
+
+
+def test_the_exec_tool_takes_args_sent_as_a_json_string_as_exec_does(gateway):
+    """Models often send args as JSON text. Gateway.exec parses it with a warning (docs/exec.md); the exec tool an
+    agent calls refused it before exec saw it ('"{\\"limit\\": 1}" is text; expected an object')."""
+    router = ToolRouter(gateway, mode="gateway")
+    answer = router.call("exec", {"op": "onto.task.list", "args": '{"limit": 1}'})
+    assert answer["ok"], answer
+    assert len(answer["result"]["tasks"]) == 1
+    assert any("JSON string" in w for w in answer["meta"]["warnings"])
+    broken = router.call("exec", {"op": "onto.task.list", "args": '{"limit": 1'})
+    assert broken["error"]["code"] == "VALIDATION_ERROR" and broken["op"] == "onto.task.list", broken
+    assert broken["error"]["help_path"] == "onto.task.list"
+    batch = router.call("batch", {"steps": [{"tool": "exec", "args": {"op": "onto.task.list", "args": '{"limit": 1}'}}]})
+    assert batch[0]["ok"], batch
