@@ -108,12 +108,9 @@ class ToolRouter:
             return self._refused("unknown_tool", self._unknown_tool(name), subject=name if isinstance(name, str) else "")
         schema = _SCHEMAS.get(name)
         if schema is not None:
-            text_args = _args_as_text(name, arguments)
-            checked = check_arguments(name, {k: v for k, v in arguments.items() if k != "args"} if text_args is not None else arguments, schema)
+            checked = check_arguments(name, arguments, schema, text_object="args" if name == "exec" else None)
             if is_envelope_error(checked):
                 return self._refused(name, checked)
-            if text_args is not None:
-                checked["args"] = text_args  # exec parses it, with a warning, or says why it cannot
             return self._gateway_calls[name](checked)
         if name in GENERIC_CALLS:
             from ._hybrid import generic_call
@@ -235,11 +232,4 @@ class ToolRouter:
 
     def _search(self, arguments: dict[str, Any]) -> dict[str, Any]:
         return self.gateway.search(**arguments)
-
-
-def _args_as_text(name: str, arguments: Any) -> str | None:
-    """An exec call's ``args`` sent as JSON text (models do): left for exec, which reads it as documented."""
-    if name == "exec" and isinstance(arguments, dict) and isinstance(arguments.get("args"), str):
-        return arguments["args"]
-    return None
 

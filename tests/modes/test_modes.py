@@ -157,3 +157,10 @@ def test_the_exec_tool_takes_args_sent_as_a_json_string_as_exec_does(gateway):
     assert broken["error"]["help_path"] == "onto.task.list"
     batch = router.call("batch", {"steps": [{"tool": "exec", "args": {"op": "onto.task.list", "args": '{"limit": 1}'}}]})
     assert batch[0]["ok"], batch
+
+
+def test_run_tool_takes_arguments_sent_as_a_json_string_as_exec_does(gateway):
+    router = ToolRouter(gateway, mode="hybrid")
+    answer = router.call("run_tool", {"name": "onto.task.list", "arguments": '{"limit": 1}'})
+    assert answer["ok"] and len(answer["result"]["tasks"]) == 1, answer
+    assert any("JSON string" in w for w in answer["meta"]["warnings"])
