@@ -211,7 +211,7 @@ class ToolRouter:
         return envelope
 
     def _protocol(self, name: str, arguments: Any) -> dict[str, Any]:
-        checked = check_arguments(name, arguments, PROTOCOL_SCHEMAS[name])
+        checked = check_arguments(name, arguments, PROTOCOL_SCHEMAS[name], text_object="arguments" if name == "call_tool" else None)
         if is_envelope_error(checked):
             return self._refused(name, checked)
         discovery = self.gateway.discovery_for(self.session)

@@ -164,3 +164,10 @@ def test_run_tool_takes_arguments_sent_as_a_json_string_as_exec_does(gateway):
     answer = router.call("run_tool", {"name": "onto.task.list", "arguments": '{"limit": 1}'})
     assert answer["ok"] and len(answer["result"]["tasks"]) == 1, answer
     assert any("JSON string" in w for w in answer["meta"]["warnings"])
+
+
+def test_call_tool_takes_arguments_sent_as_a_json_string_as_exec_does(gateway):
+    router = ToolRouter(gateway, mode="protocol")
+    answer = router.call("call_tool", {"tool_id": "onto.task.list", "arguments": '{"limit": 1}'})
+    assert answer["ok"] and len(answer["result"]["tasks"]) == 1, answer
+    assert any("JSON string" in w for w in answer["meta"]["warnings"])
