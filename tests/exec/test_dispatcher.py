@@ -156,3 +156,12 @@ def test_calls_are_logged_for_history(make_gateway):
     assert recent[1]["args"] == {"limit": 3}
     assert [c["op"] for c in recent[:2]] == ["onto.nope", "onto.task.list"]
     assert recent[0]["ok"] is False and recent[0]["code"] == "NOT_FOUND"
+
+
+def test_an_op_in_capitals_is_pointed_at_its_name(make_gateway):
+    """help('ONTO.TASK.LIST') answers; exec named no op at all ('help() lists the groups'), as difflib
+    compares letters case by case."""
+    envelope = make_gateway().exec("ONTO.TASK.LIST", {})
+    assert envelope["error"]["code"] == "NOT_FOUND"
+    assert envelope["error"]["details"]["suggestions"][0] == "onto.task.list", envelope["error"]
+    assert "Did you mean 'onto.task.list'?" in envelope["error"]["message"]
