@@ -82,7 +82,7 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
         # Into a pipe or a file rich writes the parts' characters as they are: print them without loading it.
         from opgate.views._envelope_parts import envelope_parts, plain_text
 
-        text = plain_text((part for envelope in (value if isinstance(value, list) else [value]) for part in envelope_parts(envelope)), width)
+        text = plain_text((part for envelope in (value if isinstance(value, list) else [value]) for part in envelope_parts(envelope, confirm_with="--yes")), width)
         if text is not None:
             console.file.write(text)
             return
@@ -90,9 +90,9 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
 
     if isinstance(value, list):
         for envelope in value:
-            console.print(render_envelope(envelope))
+            console.print(render_envelope(envelope, confirm_with="--yes"))
     else:
-        console.print(render_envelope(value))
+        console.print(render_envelope(value, confirm_with="--yes"))
 
 
 def run_exec(args: argparse.Namespace, console: Console) -> int:

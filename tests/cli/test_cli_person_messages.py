@@ -85,3 +85,12 @@ def test_an_argument_given_twice_is_refused_not_overwritten(tmp_path, capsys):
     assert main(["--db", db, "exec", "onto.task.list", f"project_id={project}", "limit=200", "--json"]) == 0
     titles = [t["title"] for t in json.loads(capsys.readouterr().out)["result"]["tasks"]]
     assert "Review" not in titles and "Plan" not in titles, "the refused call wrote nothing"
+
+
+def test_an_op_refused_for_want_of_a_confirmation_says_which_flag_gives_it(tmp_path, capsys):
+    """Without a terminal the command line cannot ask; the refusal said 'run it from the explorer or the REPL'
+    and never named --yes, the command line's own way to confirm."""
+    task = "20000000-0000-4000-8000-000000000021"
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.delete", f"task_id={task}", "--allow-write"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "PERMISSION_DENIED" in out and "--yes confirms it" in out, out
