@@ -94,3 +94,22 @@ def test_an_op_refused_for_want_of_a_confirmation_says_which_flag_gives_it(tmp_p
     assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.delete", f"task_id={task}", "--allow-write"]) == 1
     out = " ".join(capsys.readouterr().out.split())
     assert "PERMISSION_DENIED" in out and "--yes confirms it" in out, out
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(("flag", "value"), [
+    ("--config", ""), ("--config", "  "), ("--catalog", ""), ("--catalog", "tools="), ("--mcp-servers", ""),
+])
+def test_an_empty_file_option_is_refused_never_read_as_the_default_or_this_folder(tmp_path, monkeypatch, capsys, flag, value):
+    """`--config "$CFG"` with CFG unset read ./opgate.toml; `--catalog ""` (or `tools=`) loaded every JSON file of the
+    current folder as catalogues. An unset variable must not pick a file for the person."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "opgate.toml").write_text('context = "nosuch"\n', encoding="utf-8")
+    (tmp_path / "notes.json").write_text('{"shopping": ["milk"]}', encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        main([flag, value, "help"])
+    assert stopped.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"argument {flag}:" in err and "empty" in err, err
