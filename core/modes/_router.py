@@ -19,6 +19,7 @@ the model to stop retrying it.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -160,8 +161,7 @@ class ToolRouter:
         return record if record is not None and self.gateway.is_visible(record.op) else None
 
     def _repeats(self, kind: str, payload: Any) -> int:
-        signature = kind + json.dumps(payload, sort_keys=True, default=str)
-        return self.session.note_call(signature)
+        return self.session.note_call(kind + _signature(payload))
 
     def _hint_retry(self, name: str, arguments: Any, answer: dict[str, Any]) -> None:
         """Count identical malformed calls; from the second, say so, and past the bound, say to stop."""
@@ -233,3 +233,13 @@ class ToolRouter:
     def _search(self, arguments: dict[str, Any]) -> dict[str, Any]:
         return self.gateway.search(**arguments)
 
+
+_UNSORTABLE = itertools.count()
+
+
+def _signature(payload: Any) -> str:
+    """The same text for the same call; a payload JSON cannot sort (a Python caller's non-string key) is never a repeat."""
+    try:
+        return json.dumps(payload, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return f"unsortable:{next(_UNSORTABLE)}"

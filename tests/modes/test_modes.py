@@ -171,3 +171,13 @@ def test_call_tool_takes_arguments_sent_as_a_json_string_as_exec_does(gateway):
     answer = router.call("call_tool", {"tool_id": "onto.task.list", "arguments": '{"limit": 1}'})
     assert answer["ok"] and len(answer["result"]["tasks"]) == 1, answer
     assert any("JSON string" in w for w in answer["meta"]["warnings"])
+
+
+def test_arguments_with_names_that_are_not_text_are_an_answer_not_a_type_error(gateway):
+    """A Python host can hand the router a dict with a non-string key; counting the malformed call for its retry
+    hint sorted the keys and raised TypeError out of call()."""
+    router = ToolRouter(gateway, mode="gateway")
+    for tool, arguments in [("exec", {"op": "onto.task.list", 1: 2}), ("exec", {"op": "onto.task.list", "args": {1: 2, "a": 3}}), ("help", {"path": "onto", 7: True})]:
+        for _ in range(3):
+            answer = router.call(tool, arguments)
+            assert answer["ok"] is False and answer["error"]["code"] == "VALIDATION_ERROR", answer
