@@ -26,6 +26,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--yes", action="store_true", help="confirm ops that need a person's confirmation without asking")
     parser.add_argument("--idempotency-key", metavar="KEY", help="replay the first response for this key instead of running again")
     parser.add_argument("--state-digest", metavar="DIGEST", help="fail with CONFLICT if the state changed since the dry-run that gave this digest")
+    parser.add_argument("--id-seed", metavar="SEED", help="create the very ids the dry-run that gave this seed showed (its meta.id_seed)")
     parser.add_argument("--json", action="store_true", help="print the envelope as plain JSON")
     parser.add_argument("--curl", action="store_true", help="for an HTTP op: send nothing, print the request as a curl command (credentials from the same environment variables)")
     parser.set_defaults(run=run_exec)
@@ -117,15 +118,28 @@ def _exec_one(gateway, args: argparse.Namespace, console: Console) -> int:
             # An unknown op is the first thing to fix: the gateway's NOT_FOUND names the closest ops (a dry-run, so nothing can run).
             envelope = gateway.exec(args.op, {}, dry_run=True)
         elif call_args is not None:
-            envelope = gateway.exec(args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run or args.curl, state_digest=args.state_digest)
+            envelope = gateway.exec(
+                args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run or args.curl, state_digest=args.state_digest, id_seed=args.id_seed,
+            )
     finally:
         gateway.close()
     if args.curl:
         return _print_curl(console, envelope, args.json)
     _print(console, envelope, args.json)
+    if not args.json:
+        _say_how_to_run_what_was_rehearsed(console, envelope)
     if (envelope.get("error") or {}).get("code") == "NOT_FOUND":
         _say_why_an_upstream_is_missing(gateway, args.op)
     return 0 if envelope.get("ok") else 1
+
+
+def _say_how_to_run_what_was_rehearsed(console: Console, envelope: dict[str, Any]) -> None:
+    """After a dry-run that created something: the flags that make the real run the one just reviewed (same state, same ids)."""
+    meta = envelope.get("meta") or {}
+    if not (envelope.get("ok") and meta.get("dry_run") and meta.get("id_seed")):
+        return
+    flags = [f"--id-seed {meta['id_seed']}"] + ([f"--state-digest {meta['state_digest']}"] if meta.get("state_digest") else [])
+    console.file.write(f"id seed: {meta['id_seed']}; run exactly this with --allow-write {' '.join(flags)}\n")
 
 
 def _say_why_an_upstream_is_missing(gateway, op: str) -> None:

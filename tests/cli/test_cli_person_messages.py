@@ -113,3 +113,19 @@ def test_an_empty_file_option_is_refused_never_read_as_the_default_or_this_folde
     assert stopped.value.code == 2
     err = " ".join(capsys.readouterr().err.split())
     assert f"argument {flag}:" in err and "empty" in err, err
+
+
+def test_the_command_line_runs_the_very_ids_its_dry_run_showed(tmp_path, capsys):
+    """Every other front end passes a dry-run's meta.id_seed back (the explorer, exec and batch over MCP, Python);
+    `opgate exec` had no --id-seed, so the run created other ids than the diff a person had reviewed."""
+    db = str(tmp_path / "w.db")
+    call = ["--db", db, "exec", "onto.task.create", "project_id=10000000-0000-4000-8000-000000000001", "title=Reviewed"]
+    assert main([*call, "--dry-run"]) == 0
+    shown = capsys.readouterr().out
+    assert main([*call, "--dry-run", "--json"]) == 0
+    rehearsal = json.loads(capsys.readouterr().out)
+    seed, digest = rehearsal["meta"]["id_seed"], rehearsal["meta"]["state_digest"]
+    assert f"id seed: {seed}" in shown or "id seed:" in shown, shown
+    assert main([*call, "--allow-write", "--id-seed", seed, "--state-digest", digest, "--json"]) == 0
+    run = json.loads(capsys.readouterr().out)
+    assert run["result"]["task"]["id"] == rehearsal["result"]["task"]["id"]
