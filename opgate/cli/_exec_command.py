@@ -213,8 +213,6 @@ def run_demo(args: argparse.Namespace, console: Console) -> int:
         if held is not None and not args.force:
             refuse_unless_demo(held, read_workspace())
     except StoreError as exc:
-        from rich.text import Text
-
         console.print(Text.assemble(("cannot reset:", "red"), f" {exc}"), highlight=False)  # exc names the path: text, not markup
         return 2
     if held is None:
