@@ -80,6 +80,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
@@ -89,7 +93,7 @@ def _print_tables(console: Console, stats: CallStats) -> None:
     from rich.table import Table
 
     window = f"since {stats.since}" if stats.since else "all recorded"
-    console.print(f"{stats.entries} calls in {stats.sessions} sessions ({window}); exec p50 {_ms(stats.latency_ms['exec_p50'])} ms, p95 {_ms(stats.latency_ms['exec_p95'])} ms")
+    console.print(f"{_count(stats.entries, 'call')} in {_count(stats.sessions, 'session')} ({window}); exec p50 {_ms(stats.latency_ms['exec_p50'])} ms, p95 {_ms(stats.latency_ms['exec_p95'])} ms")
     if not stats.entries:
         return
     kinds = Table(title="Calls by kind")

@@ -59,3 +59,10 @@ def test_a_date_before_the_year_1000_counts_every_call(tmp_path):
     shown = _stats("--db", str(db), "stats", "--json", "--since", "0999-01-01")
     assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout)["entries"] == 1
+
+
+def test_one_call_is_counted_in_the_singular(tmp_path):
+    db = tmp_path / "ws.db"
+    _one_call(db)
+    shown = _stats("--db", str(db), "stats")
+    assert shown.returncode == 0 and "1 call in 1 session " in shown.stdout and "1 calls" not in shown.stdout, shown.stdout
