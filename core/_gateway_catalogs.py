@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ._builtin import builtin_catalog_loads
 from .catalog._sources import CatalogLoad, load_catalog
 from .config._model import OpgateConfig
+from .config._namespaces import refuse_shared_namespaces
 from .executors._defaults import guard_builtin_ops
 from .registry._build import build_registry
 
@@ -55,13 +56,16 @@ class GatewayFromCatalogs:
         if cache is not None and key is not None:
             cached = cache.load(key, lambda: guard_builtin_ops(build_registry(loads_of_paths())))
             if cached is not None:
+                refuse_shared_namespaces(cached, config, options.get("upstreams"))
                 gateway = cls(cached, **options)
                 gateway._index_cache = (cache, key)
                 return gateway
         from .executors.http._upstreams import register_http_upstreams  # loads jsonschema: not on the cached path
 
         loads = loads_of_paths()
-        gateway = cls(guard_builtin_ops(build_registry(loads)), **options)
+        registry = guard_builtin_ops(build_registry(loads))
+        refuse_shared_namespaces(registry, config, options.get("upstreams"))
+        gateway = cls(registry, **options)
         gateway.http_apis = register_http_upstreams(gateway.executors, loads, config.http_upstreams)
         # An OpenAPI catalogue's loads also say how to reach its API: only catalogues without one are cached.
         if cache is not None and key is not None and not any(load.http_api is not None for load in loads):

@@ -100,10 +100,15 @@ def parse_key_values(words: list[str], parameters: dict[str, Any]) -> dict[str, 
         return value
     properties = parameters.get("properties") or {}
     args: dict[str, Any] = {}
+    seen: dict[str, str] = {}
     for word in words:
         key, sep, text = word.partition("=")
         if not sep or not key:
             raise ArgTextError(f"{quoted(word)} is not key=value (or give one JSON object)")
+        if key in seen:
+            # The later word would silently replace the earlier: one of them is a mistake, and only the person knows which.
+            raise ArgTextError(f"{quoted(key)} is given twice ({quoted(seen[key])} and {quoted(text)}); give it once")
+        seen[key] = text
         try:
             args[key] = typed_value(text, properties.get(key))
         except safe_json.JsonInputError as exc:

@@ -16,6 +16,9 @@ from .._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from ._check import ConfigError, ConfigProblem, check_config
+    from ._context import check_context
+    from ._documents import check_documents
+    from ._mcp_upstreams import check_mcp_upstreams
     from ._explorer_keys import EXPLORER_BINDING_IDS, EXPLORER_KEY_SECTIONS, ExplorerKey, unknown_bindings
     from ._file import FILE_NAME, find_config, load_config, read_config, user_config_path
     from ._model import SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
@@ -23,6 +26,9 @@ if TYPE_CHECKING:
 
 _WHERE = {
     **dict.fromkeys(("ConfigError", "ConfigProblem", "check_config"), "._check"),
+    "check_context": "._context",
+    "check_documents": "._documents",
+    "check_mcp_upstreams": "._mcp_upstreams",
     **dict.fromkeys(("EXPLORER_BINDING_IDS", "EXPLORER_KEY_SECTIONS", "ExplorerKey", "unknown_bindings"), "._explorer_keys"),
     **dict.fromkeys(("FILE_NAME", "find_config", "load_config", "read_config", "user_config_path"), "._file"),
     **dict.fromkeys(("SERVE_MODES", "AuthConfig", "HttpUpstreamConfig", "OpgateConfig"), "._model"),
@@ -45,6 +51,9 @@ __all__ = [
     "OpgateConfig",
     "ServeConfig",
     "check_config",
+    "check_context",
+    "check_documents",
+    "check_mcp_upstreams",
     "find_config",
     "is_host_name",
     "is_public_url",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
+from ._model import DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, METHOD_SELECTOR, SERVE_MODES, AuthConfig, HttpUpstreamConfig, OpgateConfig
 from ._headers import header_problem
 from ._serve import ServeConfig, check_serve
 
@@ -22,6 +22,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _KEYS = re.compile(r"^[a-z0-9_+\-]+(,[a-z0-9_+\-]+)*$")
 _OP_KINDS = ("read", "write")
+HTTP_METHODS = ("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE")
 
 TOP_KEYS = ("database", "context", "search", "mode", "cache_dir", "upstreams", "explorer", "serve")
 HTTP_KEYS = ("openapi", "base_url", "auth", "headers", "timeout_s", "retries", "read_only", "confirm", "idempotency_header", "operations")
@@ -190,6 +191,10 @@ def _http_upstream(c: _Checker, name: str, table: dict[str, Any], where: str) ->
     retries = c.typed(table, "retries", where, lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10, "an integer from 0 to 10", DEFAULT_RETRIES)
     read_only = c.typed(table, "read_only", where, _is_bool, "true or false", False)
     confirm = c.typed(table, "confirm", where, _is_str_list, "an array of HTTP methods, operationIds or 'METHOD /path' strings", ["DELETE"])
+    for selector in confirm:
+        # A word in capitals is read as a method: "DELET" would match no request and ask nobody.
+        if METHOD_SELECTOR.match(selector) and selector not in HTTP_METHODS:
+            c.problem(_join(where, "confirm"), f"{_quoted(selector)} is not an HTTP method ({', '.join(HTTP_METHODS)}); operationIds and 'METHOD /path' are matched as the document writes them")
     idempotency_header = c.typed(table, "idempotency_header", where, lambda v: isinstance(v, str) and bool(re.match(r"^[A-Za-z0-9-]+$", v)), "a header name such as 'Idempotency-Key'")
     operations = _operations(c, table["operations"], _join(where, "operations")) if "operations" in table else {}
     headers = c.string_map(table, "headers", where)

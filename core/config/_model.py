@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_RETRIES = 2
-_METHOD = re.compile(r"^[A-Z]+$")
+METHOD_SELECTOR = re.compile(r"^[A-Z]+$")
+"""A ``confirm`` entry in capitals is an HTTP method; any other names an operation."""
 # What ``opgate serve`` can offer: the same names as ``ToolRouter``'s modes (a test keeps them equal).
 SERVE_MODES = ("gateway", "hybrid", "full", "deferred", "protocol")
 
@@ -60,10 +61,10 @@ class HttpUpstreamConfig:
         # The OpenAPI importer is loaded only by configurations that name an HTTP API: every command reads this file.
         from ..catalog.openapi import ApiPolicy
 
-        methods = frozenset(c for c in self.confirm if _METHOD.match(c))
+        methods = frozenset(c for c in self.confirm if METHOD_SELECTOR.match(c))
         operations = {k: dict(v) for k, v in self.operations.items()}
         for selector in self.confirm:
-            if not _METHOD.match(selector):
+            if not METHOD_SELECTOR.match(selector):
                 operations.setdefault(selector, {}).setdefault("confirm", True)
         return ApiPolicy(read_only=self.read_only, confirm_methods=methods, operations=operations)
 

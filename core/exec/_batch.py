@@ -195,7 +195,36 @@ class BatchRunner:
         unknown = set(args) - {"op", "args", "idempotency_key", "dry_run", "state_digest", "id_seed"}
         if unknown:
             return _step_error(index, self._op_of(step), VALIDATION_ERROR, f"exec takes op, args, idempotency_key, dry_run, state_digest and id_seed; not {sorted(unknown)}")
-        return self._exec(
+        envelope = self._exec(
             args.get("op"), args.get("args"), idempotency_key=args.get("idempotency_key"), dry_run=bool(args.get("dry_run", False)),
             state_digest=args.get("state_digest"), id_seed=args.get("id_seed"),
         )
+        return _rehearsal_explained(envelope, references_in(step.get("args")), results)
+
+
+def _rehearsal_explained(envelope: dict[str, Any], referenced: set[int], results: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """A NOT_FOUND after a reference to a dry-run that created something says the dry-run's rows were rolled back.
+
+    Each dry-run step rolls back its own transaction, so an id it showed as
+    created exists nowhere a later step can look; "no goal has id ..." alone
+    reads as a wrong reference.
+    """
+    error = envelope.get("error")
+    if envelope.get("ok") or not isinstance(error, dict) or error.get("code") != NOT_FOUND:
+        return envelope
+    rehearsed = sorted(i for i in referenced if _created_in_dry_run(results.get(i)))
+    if not rehearsed:
+        return envelope
+    steps = ", ".join(map(str, rehearsed))
+    was = "was a dry-run" if len(rehearsed) == 1 else "were dry-runs"
+    error["message"] = (
+        f"{error.get('message', '')} (step {steps} {was}: what it created was rolled back, so no later step can find it; "
+        f"run step {steps} for real first, or dry-run this step on its own)"
+    )
+    error.setdefault("details", {})["dry_run_steps"] = rehearsed
+    return envelope
+
+
+def _created_in_dry_run(envelope: dict[str, Any] | None) -> bool:
+    meta = (envelope or {}).get("meta") or {}
+    return bool(envelope and envelope.get("ok") and meta.get("dry_run") and ((meta.get("diff") or {}).get("created")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..echo_text import quoted
 from ._plain_errors import _kind_of, _shown
 
 STEP_TOOLS = ("help", "exec")
@@ -72,3 +73,29 @@ def step_shape_message(index: int, rows: list[dict[str, Any]]) -> str:
     count = len(rows) + rows[-1].get("more", 1) - 1
     more = f" (and {count - 1} more)" if count > 1 else ""
     return f"step {index}: {rows[0]['message']}{more}; a step is {SHAPE}"
+
+
+BATCH_FILE_KEYS = ("steps", "on_error")
+
+
+class BatchFileError(ValueError):
+    """A batch document (a file, standard input) that is not a list of steps or ``{steps, on_error}``."""
+
+
+def batch_document(data: Any) -> tuple[Any, Any]:
+    """The steps and ``on_error`` of a batch document: a list of steps, or ``{"steps": [...], "on_error": ...}``.
+
+    Any other key is refused, as the batch tool refuses it: a misspelt
+    ``on_eror`` would otherwise run the batch with ``on_error`` left at stop.
+    """
+    if not isinstance(data, dict):
+        return data, None
+    unknown = [key for key in data if key not in BATCH_FILE_KEYS]
+    if unknown:
+        import difflib
+
+        hint = difflib.get_close_matches(str(unknown[0]), BATCH_FILE_KEYS, n=1)
+        said = ", ".join(quoted(k) for k in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        raise BatchFileError(f"a batch holds steps and on_error, not {said}" + (f"; did you mean {hint[0]!r}?" if hint else ""))
+    return data.get("steps"), data.get("on_error")
+

@@ -122,9 +122,15 @@ class StoreExecutor:
         if stored is None:
             return None
         meta = dict(stored.get("meta") or {})
+        warnings = []
         if call.dry_run:
+            from ..diff_text import SECTIONS
+
+            # The real call would replay this answer and write nothing: the diff of the run that first gave it is not its own.
             meta["dry_run"] = True
-        return Outcome(stored.get("result"), meta, replayed=True)
+            meta["diff"] = {section: [] for section in SECTIONS}
+            warnings.append(f"idempotency key {call.idempotency_key!r} already has an answer: the real call would replay it, and nothing would be written")
+        return Outcome(stored.get("result"), meta, warnings, replayed=True)
 
     def _check_digest(self, call: Call, digest: str) -> None:
         if call.expected_digest and call.expected_digest != digest:

@@ -76,16 +76,25 @@ def absent_nulls(arguments: Any, schema: dict[str, Any], root: dict[str, Any] | 
     return kept
 
 
-def check_arguments(tool: str, arguments: Any, schema: dict[str, Any]) -> dict[str, Any]:
+def check_arguments(tool: str, arguments: Any, schema: dict[str, Any], *, text_object: str | None = None) -> dict[str, Any]:
     """The arguments if they fit the tool's schema, else a VALIDATION_ERROR envelope (never an exception).
 
     The schemas are not closed (to save bytes on every turn), so unknown
-    names are refused here explicitly.
+    names are refused here explicitly. ``text_object`` names the argument
+    that holds an op's arguments (exec's ``args``, run_tool's
+    ``arguments``): sent as JSON text, as models do, it is passed on as it
+    came, for exec to parse with a warning (docs/exec.md) or to say why it
+    cannot.
     """
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
         return _bad_arguments(tool, f"{tool} takes an object of arguments")
+    if text_object is not None and isinstance(arguments.get(text_object), str):
+        checked = check_arguments(tool, {k: v for k, v in arguments.items() if k != text_object}, schema)
+        if not is_envelope_error(checked):
+            checked[text_object] = arguments[text_object]
+        return checked
     arguments = absent_nulls(arguments, schema)
     allowed = set(schema.get("properties", {}))
     unknown = sorted(str(name) for name in set(arguments) - allowed)

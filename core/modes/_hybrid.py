@@ -187,7 +187,7 @@ def generic_call(router: Any, name: str, arguments: Any) -> Any:
 
 
 def _generic_answer(router: Any, name: str, arguments: Any) -> Any:
-    arguments = check_arguments(name, arguments, LIST_TOOLS_SCHEMA if name == "list_tools" else RUN_TOOL_SCHEMA)
+    arguments = check_arguments(name, arguments, LIST_TOOLS_SCHEMA if name == "list_tools" else RUN_TOOL_SCHEMA, text_object="arguments" if name == "run_tool" else None)
     if is_envelope_error(arguments):
         return arguments
     if name == "list_tools":

@@ -19,6 +19,7 @@ the model to stop retrying it.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -108,7 +109,7 @@ class ToolRouter:
             return self._refused("unknown_tool", self._unknown_tool(name), subject=name if isinstance(name, str) else "")
         schema = _SCHEMAS.get(name)
         if schema is not None:
-            checked = check_arguments(name, arguments, schema)
+            checked = check_arguments(name, arguments, schema, text_object="args" if name == "exec" else None)
             if is_envelope_error(checked):
                 return self._refused(name, checked)
             return self._gateway_calls[name](checked)
@@ -160,8 +161,7 @@ class ToolRouter:
         return record if record is not None and self.gateway.is_visible(record.op) else None
 
     def _repeats(self, kind: str, payload: Any) -> int:
-        signature = kind + json.dumps(payload, sort_keys=True, default=str)
-        return self.session.note_call(signature)
+        return self.session.note_call(kind + _signature(payload))
 
     def _hint_retry(self, name: str, arguments: Any, answer: dict[str, Any]) -> None:
         """Count identical malformed calls; from the second, say so, and past the bound, say to stop."""
@@ -211,7 +211,7 @@ class ToolRouter:
         return envelope
 
     def _protocol(self, name: str, arguments: Any) -> dict[str, Any]:
-        checked = check_arguments(name, arguments, PROTOCOL_SCHEMAS[name])
+        checked = check_arguments(name, arguments, PROTOCOL_SCHEMAS[name], text_object="arguments" if name == "call_tool" else None)
         if is_envelope_error(checked):
             return self._refused(name, checked)
         discovery = self.gateway.discovery_for(self.session)
@@ -232,3 +232,14 @@ class ToolRouter:
 
     def _search(self, arguments: dict[str, Any]) -> dict[str, Any]:
         return self.gateway.search(**arguments)
+
+
+_UNSORTABLE = itertools.count()
+
+
+def _signature(payload: Any) -> str:
+    """The same text for the same call; a payload JSON cannot sort (a Python caller's non-string key) is never a repeat."""
+    try:
+        return json.dumps(payload, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return f"unsortable:{next(_UNSORTABLE)}"

@@ -97,7 +97,8 @@ class Registry:
         pool = candidates if candidates is not None else self.ops
         import difflib  # only a name that matched nothing needs it
 
-        found = self.ops_named_by_tool(name, pool) or difflib.get_close_matches(name, pool, n=limit, cutoff=0.6)
+        # Op names are lower case: "ONTO.TASK.LIST" matches nothing letter by letter, yet names one op.
+        found = self.ops_named_by_tool(name, pool) or difflib.get_close_matches(name, pool, n=limit, cutoff=0.6) or difflib.get_close_matches(name.lower(), pool, n=limit, cutoff=0.6)
         if len(found) < limit:
             # Only ops in the pool: a context's caller must not be pointed at ops it cannot see.
             allowed = set(pool) if candidates is not None else None

@@ -107,6 +107,9 @@ def open_pools() -> set[ConnectionPool]:
 
 def open_pool(url: str) -> ConnectionPool:
     """A pool of autocommit connections (transactions are begun explicitly), opened and checked."""
+    # One plain connection first: a pool that cannot connect retries for its whole timeout and then reports only
+    # that no connection came (it read as "every connection is in use"); this says why, at once.
+    connect_once(url).close()
     pool = ConnectionPool(
         url, min_size=1, max_size=POOL_MAX, open=False, timeout=30,
         kwargs={"autocommit": True}, name="opgate-store",

@@ -36,7 +36,10 @@ def since_stamp(text: str, *, now: datetime | None = None) -> str:
     now = now or datetime.now(timezone.utc)
     match = _WINDOW.match(text)
     if match:
-        return (now - timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])).strftime(_STAMP)
+        try:
+            return _stamp(now - timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)]))
+        except (OverflowError, ValueError):  # a window reaching before the year 1, or past what a timedelta holds
+            raise ValueError(f"--since {quoted(text)} reaches back before the calendar begins; give a shorter window, or a date such as 2026-11-26") from None
     cleaned = text.strip().removesuffix("Z")
     try:
         moment = datetime.fromisoformat(cleaned)
@@ -44,7 +47,13 @@ def since_stamp(text: str, *, now: datetime | None = None) -> str:
         raise ValueError(f"--since takes a window such as 30m, 2h or 7d, or a UTC date or time such as 2026-11-26 or 2026-11-26T06:00:00; not {quoted(text)}") from None
     if moment.tzinfo is not None:
         moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
-    return moment.strftime(_STAMP)
+    return _stamp(moment)
+
+
+def _stamp(moment: datetime) -> str:
+    """``moment`` as the log writes its times; the year in four digits, as ``%Y`` does not write one before 1000
+    (``999-01-01...`` sorts after ``2026-...``, and the window then held nothing)."""
+    return f"{moment.year:04d}-" + moment.strftime(_STAMP.removeprefix("%Y-"))
 
 
 def percentile(values: list[float], share: float) -> float | None:

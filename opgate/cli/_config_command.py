@@ -22,7 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run_config(args: argparse.Namespace, console: Console) -> int:
     from rich.text import Text
 
-    from opgate.core.config import ConfigError, find_config, read_config, unknown_bindings, user_config_path
+    from opgate.core.config import ConfigError, check_context, check_documents, check_mcp_upstreams, find_config, read_config, unknown_bindings, user_config_path
 
     # Paths, keys and names come from the person and the file: printed as text, never read as markup.
     path = find_config(getattr(args, "config", None))
@@ -34,10 +34,15 @@ def run_config(args: argparse.Namespace, console: Console) -> int:
         return 0
     try:
         config = read_config(path)
+        # The file is well-formed: its context is checked against the scopes there are, its MCP upstreams as
+        # the commands read them, and what it says of each HTTP API against the API's document.
+        problems = check_context(config) + check_mcp_upstreams(config) + check_documents(config)
     except ConfigError as exc:
-        for problem in exc.problems:
+        problems = exc.problems
+    if problems:
+        for problem in problems:
             console.print(Text.assemble(("error", "red"), f" {problem}"), highlight=False)
-        console.print(Text(f"{len(exc.problems)} problem{'s' if len(exc.problems) > 1 else ''} in {path}"))
+        console.print(Text(f"{len(problems)} problem{'s' if len(problems) > 1 else ''} in {path}"))
         return 1
     http, mcp = sorted(config.http_upstreams), sorted(config.mcp_servers)
     console.print(Text(f"{path}: ok"))

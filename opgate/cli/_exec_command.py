@@ -26,6 +26,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--yes", action="store_true", help="confirm ops that need a person's confirmation without asking")
     parser.add_argument("--idempotency-key", metavar="KEY", help="replay the first response for this key instead of running again")
     parser.add_argument("--state-digest", metavar="DIGEST", help="fail with CONFLICT if the state changed since the dry-run that gave this digest")
+    parser.add_argument("--id-seed", metavar="SEED", help="create the very ids the dry-run that gave this seed showed (its meta.id_seed)")
     parser.add_argument("--json", action="store_true", help="print the envelope as plain JSON")
     parser.add_argument("--curl", action="store_true", help="for an HTTP op: send nothing, print the request as a curl command (credentials from the same environment variables)")
     parser.set_defaults(run=run_exec)
@@ -82,7 +83,7 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
         # Into a pipe or a file rich writes the parts' characters as they are: print them without loading it.
         from opgate.views._envelope_parts import envelope_parts, plain_text
 
-        text = plain_text((part for envelope in (value if isinstance(value, list) else [value]) for part in envelope_parts(envelope)), width)
+        text = plain_text((part for envelope in (value if isinstance(value, list) else [value]) for part in envelope_parts(envelope, confirm_with="--yes")), width)
         if text is not None:
             console.file.write(text)
             return
@@ -90,9 +91,9 @@ def _print(console: Console, value: Any, as_json: bool) -> None:
 
     if isinstance(value, list):
         for envelope in value:
-            console.print(render_envelope(envelope))
+            console.print(render_envelope(envelope, confirm_with="--yes"))
     else:
-        console.print(render_envelope(value))
+        console.print(render_envelope(value, confirm_with="--yes"))
 
 
 def run_exec(args: argparse.Namespace, console: Console) -> int:
@@ -117,15 +118,28 @@ def _exec_one(gateway, args: argparse.Namespace, console: Console) -> int:
             # An unknown op is the first thing to fix: the gateway's NOT_FOUND names the closest ops (a dry-run, so nothing can run).
             envelope = gateway.exec(args.op, {}, dry_run=True)
         elif call_args is not None:
-            envelope = gateway.exec(args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run or args.curl, state_digest=args.state_digest)
+            envelope = gateway.exec(
+                args.op, call_args, idempotency_key=args.idempotency_key, dry_run=args.dry_run or args.curl, state_digest=args.state_digest, id_seed=args.id_seed,
+            )
     finally:
         gateway.close()
     if args.curl:
         return _print_curl(console, envelope, args.json)
     _print(console, envelope, args.json)
+    if not args.json:
+        _say_how_to_run_what_was_rehearsed(console, envelope)
     if (envelope.get("error") or {}).get("code") == "NOT_FOUND":
         _say_why_an_upstream_is_missing(gateway, args.op)
     return 0 if envelope.get("ok") else 1
+
+
+def _say_how_to_run_what_was_rehearsed(console: Console, envelope: dict[str, Any]) -> None:
+    """After a dry-run that created something: the flags that make the real run the one just reviewed (same state, same ids)."""
+    meta = envelope.get("meta") or {}
+    if not (envelope.get("ok") and meta.get("dry_run") and meta.get("id_seed")):
+        return
+    flags = [f"--id-seed {meta['id_seed']}"] + ([f"--state-digest {meta['state_digest']}"] if meta.get("state_digest") else [])
+    console.file.write(f"id seed: {meta['id_seed']}; run exactly this with --allow-write {' '.join(flags)}\n")
 
 
 def _say_why_an_upstream_is_missing(gateway, op: str) -> None:
@@ -155,20 +169,21 @@ def _print_curl(console: Console, envelope: dict[str, Any], as_json: bool) -> in
 def _read_steps(source: str) -> tuple[Any, str | None]:
     from opgate.core import safe_json
 
+    from opgate.core.exec._batch_steps import batch_document
+
     data = safe_json.loads(sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes(), what="the batch", check_text=False)
-    if isinstance(data, dict):
-        return data.get("steps"), data.get("on_error")
-    return data, None
+    return batch_document(data)
 
 
 def run_batch(args: argparse.Namespace, console: Console) -> int:
     from rich.text import Text
 
     from opgate.core import safe_json
+    from opgate.core.exec._batch_steps import BatchFileError
 
     try:
         steps, on_error = _read_steps(args.file)
-    except (OSError, safe_json.JsonInputError) as exc:
+    except (OSError, safe_json.JsonInputError, BatchFileError) as exc:
         from opgate.core.echo_text import shortened_words  # an OSError names the file whole
 
         console.print(Text.assemble(("cannot read the batch: ", "red"), shortened_words(str(exc))))
@@ -198,8 +213,6 @@ def run_demo(args: argparse.Namespace, console: Console) -> int:
         if held is not None and not args.force:
             refuse_unless_demo(held, read_workspace())
     except StoreError as exc:
-        from rich.text import Text
-
         console.print(Text.assemble(("cannot reset:", "red"), f" {exc}"), highlight=False)  # exc names the path: text, not markup
         return 2
     if held is None:

@@ -85,6 +85,8 @@ def make_gateway(args: argparse.Namespace, **options: Any) -> Gateway:
     except ValueError as exc:  # an unknown context name or ranker
         if options.get("upstreams") is not None:
             options["upstreams"].close()
+        if not args.context and config.context and config.source and options["context"] == config.context:
+            raise GatewaySetupError(f"{config.source}: context: {exc}") from None  # the person must know which file to fix
         raise GatewaySetupError(str(exc)) from None
     if args.catalog or config.http_upstreams:
         errors = gateway.registry.errors()

@@ -20,6 +20,7 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
         action="append",
         dest=f"{position}_catalog",
         metavar="PATH",
+        type=catalog_spec,
         help="a catalogue file or folder (NAME=PATH names its namespace); repeatable; default: the built-in catalogue",
     )
     group.add_argument(
@@ -27,11 +28,12 @@ def add_global_options(parser: argparse.ArgumentParser, *, position: str) -> Non
         action="append",
         dest=f"{position}_mcp_servers",
         metavar="FILE",
+        type=named_file("--mcp-servers"),
         help="upstream MCP servers, in the mcpServers (Claude Desktop, Cursor) or servers (VS Code) JSON format; repeatable",
     )
     group.add_argument("--context", dest=f"{position}_context", metavar="NAME", help="a context scope: only its ops are visible")
     group.add_argument("--db", dest=f"{position}_db", metavar="PATH_OR_URL", type=workspace_path, help="the workspace database: an SQLite file or a postgresql:// URL (default: $OPGATE_DB, else the configuration's database, else a file in the user data folder)")
-    group.add_argument("--config", dest=f"{position}_config", metavar="FILE", help="the configuration file (default: ./opgate.toml, else opgate.toml in the user config folder)")
+    group.add_argument("--config", dest=f"{position}_config", metavar="FILE", type=named_file("--config"), help="the configuration file (default: ./opgate.toml, else opgate.toml in the user config folder)")
     group.add_argument(
         "--search",
         dest=f"{position}_search",
@@ -48,6 +50,31 @@ def workspace_path(text: str) -> str:
     """
     if not text.strip():
         raise argparse.ArgumentTypeError("the path is empty (an unset variable?); name a file, or leave --db out to use the default workspace")
+    return text
+
+
+def named_file(flag: str):
+    """An option that names a file: empty (an unset variable) is refused, as ``--db`` refuses it.
+
+    ``--config "$CFG"`` with ``$CFG`` unset read ./opgate.toml instead, and
+    ``--catalog ""`` loaded every JSON file of the current folder.
+    """
+
+    def checked(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the path is empty (an unset variable?); name a file, or leave {flag} out")
+        return text
+
+    return checked
+
+
+def catalog_spec(text: str) -> str:
+    """``--catalog PATH`` or ``NAME=PATH``; neither path may be empty."""
+    from opgate.core.catalog._sources import split_catalog_spec
+
+    name, path = split_catalog_spec(named_file("--catalog")(text))
+    if name is not None and not path.strip():
+        raise argparse.ArgumentTypeError(f"{name}= names no file: the path is empty (an unset variable?); give {name}=PATH")
     return text
 
 

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._gateway_factory import cli_config
+from ._gateway_factory import configured_database
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -57,8 +57,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return _fail(console, args.json, "--chains is a count, 0 or more")
     from opgate.core.store import StoreError, default_path, open_store
 
-    location = args.db or cli_config(args).database or default_path()
-    if not Path(location).exists():
+    from opgate.core.store._locate import is_postgres_url
+
+    # The workspace every other command would use: --db, $OPGATE_DB, the configuration's, the default file.
+    location = configured_database(args) or default_path()
+    if not is_postgres_url(str(location)) and not Path(location).exists():
         return _fail(console, args.json, f"there is no workspace database at {location}; nothing has been recorded yet")
     try:
         store = open_store(location)
@@ -77,6 +80,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
@@ -86,7 +93,7 @@ def _print_tables(console: Console, stats: CallStats) -> None:
     from rich.table import Table
 
     window = f"since {stats.since}" if stats.since else "all recorded"
-    console.print(f"{stats.entries} calls in {stats.sessions} sessions ({window}); exec p50 {_ms(stats.latency_ms['exec_p50'])} ms, p95 {_ms(stats.latency_ms['exec_p95'])} ms")
+    console.print(f"{_count(stats.entries, 'call')} in {_count(stats.sessions, 'session')} ({window}); exec p50 {_ms(stats.latency_ms['exec_p50'])} ms, p95 {_ms(stats.latency_ms['exec_p95'])} ms")
     if not stats.entries:
         return
     kinds = Table(title="Calls by kind")

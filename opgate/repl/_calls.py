@@ -17,6 +17,7 @@ from rich.text import Text
 
 from opgate.core import OpRecord, safe_json
 from opgate.core.argtext import ArgTextError, parse_key_values, typed_value
+from opgate.core.exec._batch_steps import BatchFileError, batch_document
 from opgate.core.echo_text import quoted
 
 from ._completer import ReplCompleter
@@ -170,9 +171,7 @@ def _steps_from_file(state: ReplState, path: str) -> tuple[list[Any], str | None
         text = raw.decode("utf-8", errors="surrogateescape")
         lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         return [_step(state, line) for line in lines], None
-    if isinstance(data, dict):
-        return data.get("steps"), data.get("on_error")
-    return data, None
+    return batch_document(data)  # one reading of a batch document for every front end
 
 
 def run_batch(state: ReplState, rest: str) -> bool:
@@ -191,7 +190,7 @@ def run_batch(state: ReplState, rest: str) -> bool:
         else:
             state.show(Text("one step a line (exec OP ..., dry OP ..., help PATH); a blank line runs them", style="dim"))
             steps = [_step(state, line) for line in _lines_until_blank(state)]
-    except (ArgTextError, OSError, safe_json.JsonInputError) as exc:
+    except (ArgTextError, OSError, safe_json.JsonInputError, BatchFileError) as exc:
         state.show(problem(f"batch not run: {exc}", help_path="batch"))
         return False
     except Cancelled:

@@ -39,7 +39,7 @@ def render_diff(diff: dict[str, Any], names: dict[str, Any] | None = None) -> Re
     return Group(*map(rich_part, lines)) if lines else rich_part(NO_CHANGES)
 
 
-def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate help", enable_writes: str = "--allow-write") -> RenderableType:
+def render_envelope(envelope: dict[str, Any], *, help_command: str = "opgate help", enable_writes: str = "--allow-write", confirm_with: str | None = None) -> RenderableType:
     """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``),
-    ``enable_writes`` how it turns writes on."""
-    return Group(*map(rich_part, envelope_parts(envelope, help_command=help_command, enable_writes=enable_writes)))
+    ``enable_writes`` how it turns writes on, ``confirm_with`` how it confirms without asking (if it can)."""
+    return Group(*map(rich_part, envelope_parts(envelope, help_command=help_command, enable_writes=enable_writes, confirm_with=confirm_with)))

@@ -109,7 +109,14 @@ def writes_are_off(envelope: dict[str, Any]) -> bool:
     return error.get("code") == "PERMISSION_DENIED" and bool((error.get("details") or {}).get("dry_run_available"))
 
 
-def _error_parts(envelope: dict[str, Any], help_command: str, enable_writes: str) -> list[Part]:
+def waits_for_confirmation(envelope: dict[str, Any]) -> bool:
+    """Refused because nobody could confirm it here (not because a person said no)."""
+    error = envelope.get("error") or {}
+    details = error.get("details") or {}
+    return error.get("code") == "PERMISSION_DENIED" and bool(details.get("requires_confirmation")) and not details.get("cancelled")
+
+
+def _error_parts(envelope: dict[str, Any], help_command: str, enable_writes: str, confirm_with: str | None = None) -> list[Part]:
     error = envelope.get("error") or {}
     # The op and a field's path may be what the caller typed (an unknown op or argument): shown cut short.
     parts: list[Part] = [_line(f"{error.get('code')}  {shortened(str(envelope.get('op', '')))}", "bold red"), _line(error.get("message", ""))]
@@ -122,6 +129,9 @@ def _error_parts(envelope: dict[str, Any], help_command: str, enable_writes: str
     if writes_are_off(envelope):
         # The gateway's message speaks to an agent ("ask the person"); here the person is reading.
         parts.append(_line(f"{enable_writes} lets it write; a dry-run shows the diff first", "yellow"))
+    if confirm_with and waits_for_confirmation(envelope):
+        # The gateway's message names the front ends that can ask; this one has a flag that answers.
+        parts.append(_line(f"{confirm_with} confirms it without asking; a dry-run shows what it would change first", "yellow"))
     parts.append(_line(f"help: {help_command} {error.get('help_path', '')}", "dim"))
     return parts
 
@@ -137,9 +147,10 @@ def _result_part(result: Any, meta: dict[str, Any]) -> Part:
     return json_block(result)
 
 
-def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help", enable_writes: str = "--allow-write") -> list[Part]:
+def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help", enable_writes: str = "--allow-write", confirm_with: str | None = None) -> list[Part]:
     """An envelope for people. ``help_command`` is how this front end asks for help (the REPL says ``help``),
-    ``enable_writes`` how it turns writes on (the REPL says ``set writes on``)."""
+    ``enable_writes`` how it turns writes on (the REPL says ``set writes on``), ``confirm_with`` how it
+    confirms without asking, if it can (the command line's ``--yes``)."""
     meta = envelope.get("meta") or {}
     parts: list[Part] = []
     if envelope.get("ok"):
@@ -154,7 +165,7 @@ def envelope_parts(envelope: dict[str, Any], *, help_command: str = "opgate help
         # The person said no: not an error, and there is nothing to fix.
         parts.append(_line(f"cancelled, nothing written  {envelope.get('op', '')}", "bold yellow"))
     else:
-        parts += _error_parts(envelope, help_command, enable_writes)
+        parts += _error_parts(envelope, help_command, enable_writes, confirm_with)
     for warning in meta.get("warnings", []):
         parts.append(_line(f"warning: {warning}", "yellow"))
     return parts

@@ -115,3 +115,18 @@ def test_python_dash_m_and_no_traceback_on_bad_input(tmp_path):
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     assert "not valid JSON" in result.stdout
+
+
+def test_a_batch_file_with_a_key_it_does_not_know_is_refused_before_anything_runs(tmp_path, capsys):
+    """`{"steps": [...], "on_eror": "continue"}` ran with on_error 'stop', the misspelt key unread; the MCP batch
+    tool refuses the same key."""
+    db = str(tmp_path / "w.db")
+    steps = tmp_path / "steps.json"
+    steps.write_text(json.dumps({"steps": [
+        {"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": "10000000-0000-4000-8000-000000000001", "title": "Never made"}}},
+    ], "on_eror": "continue"}))
+    assert main(["--db", db, "batch", str(steps), "--allow-write", "--json"]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert "'on_eror'" in out and "on_error" in out, out
+    assert main(["--db", db, "exec", "onto.task.list", "limit=200", "--json"]) == 0
+    assert all(t["title"] != "Never made" for t in _json(capsys)["result"]["tasks"])

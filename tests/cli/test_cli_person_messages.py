@@ -73,3 +73,59 @@ def test_an_op_of_a_server_that_did_not_start_says_why_on_stderr(tmp_path, capsy
     assert captured.out.startswith("INTERNAL  broken.tool.run"), captured.out
     shown = " ".join(captured.out.split())  # as the person reads it, whatever the terminal's width
     assert "upstream 'broken' is unavailable" in shown and "can't open file" in shown and "retry later" in shown, captured.out
+
+
+def test_an_argument_given_twice_is_refused_not_overwritten(tmp_path, capsys):
+    """`title=Plan title=Review` created a task titled Review: the first value was dropped without a word."""
+    project = "10000000-0000-4000-8000-000000000001"
+    db = str(tmp_path / "w.db")
+    assert main(["--db", db, "exec", "onto.task.create", f"project_id={project}", "title=Plan", "title=Review", "--allow-write", "--json"]) == 1
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "VALIDATION_ERROR" and "title" in error["message"] and "'Plan'" in error["message"] and "'Review'" in error["message"], error
+    assert main(["--db", db, "exec", "onto.task.list", f"project_id={project}", "limit=200", "--json"]) == 0
+    titles = [t["title"] for t in json.loads(capsys.readouterr().out)["result"]["tasks"]]
+    assert "Review" not in titles and "Plan" not in titles, "the refused call wrote nothing"
+
+
+def test_an_op_refused_for_want_of_a_confirmation_says_which_flag_gives_it(tmp_path, capsys):
+    """Without a terminal the command line cannot ask; the refusal said 'run it from the explorer or the REPL'
+    and never named --yes, the command line's own way to confirm."""
+    task = "20000000-0000-4000-8000-000000000021"
+    assert main(["--db", str(tmp_path / "w.db"), "exec", "onto.task.delete", f"task_id={task}", "--allow-write"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "PERMISSION_DENIED" in out and "--yes confirms it" in out, out
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(("flag", "value"), [
+    ("--config", ""), ("--config", "  "), ("--catalog", ""), ("--catalog", "tools="), ("--mcp-servers", ""),
+])
+def test_an_empty_file_option_is_refused_never_read_as_the_default_or_this_folder(tmp_path, monkeypatch, capsys, flag, value):
+    """`--config "$CFG"` with CFG unset read ./opgate.toml; `--catalog ""` (or `tools=`) loaded every JSON file of the
+    current folder as catalogues. An unset variable must not pick a file for the person."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "opgate.toml").write_text('context = "nosuch"\n', encoding="utf-8")
+    (tmp_path / "notes.json").write_text('{"shopping": ["milk"]}', encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        main([flag, value, "help"])
+    assert stopped.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"argument {flag}:" in err and "empty" in err, err
+
+
+def test_the_command_line_runs_the_very_ids_its_dry_run_showed(tmp_path, capsys):
+    """Every other front end passes a dry-run's meta.id_seed back (the explorer, exec and batch over MCP, Python);
+    `opgate exec` had no --id-seed, so the run created other ids than the diff a person had reviewed."""
+    db = str(tmp_path / "w.db")
+    call = ["--db", db, "exec", "onto.task.create", "project_id=10000000-0000-4000-8000-000000000001", "title=Reviewed"]
+    assert main([*call, "--dry-run"]) == 0
+    shown = capsys.readouterr().out
+    assert main([*call, "--dry-run", "--json"]) == 0
+    rehearsal = json.loads(capsys.readouterr().out)
+    seed, digest = rehearsal["meta"]["id_seed"], rehearsal["meta"]["state_digest"]
+    assert f"id seed: {seed}" in shown or "id seed:" in shown, shown
+    assert main([*call, "--allow-write", "--id-seed", seed, "--state-digest", digest, "--json"]) == 0
+    run = json.loads(capsys.readouterr().out)
+    assert run["result"]["task"]["id"] == rehearsal["result"]["task"]["id"]

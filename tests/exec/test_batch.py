@@ -127,3 +127,28 @@ def test_a_steps_flags_are_true_or_false_as_the_tools_require(make_gateway):
         assert row["field"].startswith(f"args.steps[{index}].args.") and row["expected"] == "boolean", row
     assert gateway.exec("onto.task.list", {"project_id": PROJECT, "limit": 200})["result"]["total"] == before
     assert gateway.batch([{"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "title": "flag"}, "dry_run": True}}])[0]["meta"]["dry_run"] is True
+
+
+def test_a_step_that_cannot_find_what_an_earlier_dry_run_created_is_told_why(make_gateway):
+    """Each dry-run step rolls back its own transaction: a later step referring to the goal it 'created' got
+    NOT_FOUND 'no goal has id ...', with nothing to say that the goal had been a rehearsal."""
+    gateway = make_gateway(allow_write=True, handlers=None)  # the built-in handlers: goals too
+    envelopes = gateway.batch([
+        {"tool": "exec", "args": {"op": "onto.goal.create", "args": {"project_id": PROJECT, "name": "Rehearsed"}, "dry_run": True}},
+        {"tool": "exec", "args": {"op": "onto.task.create", "args": {"project_id": PROJECT, "goal_id": "$0.result.goal.id", "title": "t"}, "dry_run": True}},
+    ])
+    assert envelopes[0]["ok"], envelopes[0]
+    error = envelopes[1]["error"]
+    assert error["code"] == "NOT_FOUND"
+    assert error["details"]["dry_run_steps"] == [0], error
+    assert "step 0 was a dry-run" in error["message"] and "rolled back" in error["message"], error
+
+
+def test_a_step_that_fails_for_its_own_reasons_after_a_dry_run_is_not_blamed_on_it(make_gateway):
+    gateway = make_gateway(allow_write=True, handlers=None)
+    envelopes = gateway.batch([
+        {"tool": "exec", "args": {"op": "onto.goal.create", "args": {"project_id": PROJECT, "name": "Rehearsed"}, "dry_run": True}},
+        {"tool": "exec", "args": {"op": "onto.task.get", "args": {"task_id": "20000000-0000-4000-8000-00000000ffff"}}},
+    ], on_error="continue")
+    error = envelopes[1]["error"]
+    assert error["code"] == "NOT_FOUND" and "dry_run_steps" not in error["details"] and "dry-run" not in error["message"], error

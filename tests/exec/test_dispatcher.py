@@ -156,3 +156,26 @@ def test_calls_are_logged_for_history(make_gateway):
     assert recent[1]["args"] == {"limit": 3}
     assert [c["op"] for c in recent[:2]] == ["onto.nope", "onto.task.list"]
     assert recent[0]["ok"] is False and recent[0]["code"] == "NOT_FOUND"
+
+
+def test_an_op_in_capitals_is_pointed_at_its_name(make_gateway):
+    """help('ONTO.TASK.LIST') answers; exec named no op at all ('help() lists the groups'), as difflib
+    compares letters case by case."""
+    envelope = make_gateway().exec("ONTO.TASK.LIST", {})
+    assert envelope["error"]["code"] == "NOT_FOUND"
+    assert envelope["error"]["details"]["suggestions"][0] == "onto.task.list", envelope["error"]
+    assert "Did you mean 'onto.task.list'?" in envelope["error"]["message"]
+
+
+def test_a_dry_run_of_a_call_whose_key_has_an_answer_shows_that_nothing_would_change(make_gateway):
+    """The dry-run replayed the first run's meta, so its diff said the task would be created (again) when the
+    real call would only replay the stored answer and write nothing."""
+    gateway = make_gateway(allow_write=True)
+    args = {"project_id": PROJECT, "title": "Created once"}
+    first = gateway.exec("onto.task.create", args, idempotency_key="k-dry")
+    assert first["ok"] and first["meta"]["diff"]["created"], first
+    rehearsal = gateway.exec("onto.task.create", args, idempotency_key="k-dry", dry_run=True)
+    assert rehearsal["ok"] and rehearsal["meta"]["dry_run"] and rehearsal["meta"]["idempotent_replay"], rehearsal
+    assert not any(rehearsal["meta"]["diff"].values()), rehearsal["meta"]["diff"]
+    assert rehearsal["result"] == first["result"], "the answer the real call would give"
+    assert any("idempotency key" in w and "nothing would be written" in w for w in rehearsal["meta"]["warnings"]), rehearsal["meta"]["warnings"]

@@ -142,3 +142,42 @@ def test_unknown_mode_and_tool(gateway):
         export(gateway, "openai", "everything")
     assert ToolRouter(gateway).call("nope", {})["error"]["code"] == "NOT_FOUND"
     assert set(MODES) == {"gateway", "full", "hybrid", "deferred"}
+
+
+def test_the_exec_tool_takes_args_sent_as_a_json_string_as_exec_does(gateway):
+    """Models often send args as JSON text. Gateway.exec parses it with a warning (docs/exec.md); the exec tool an
+    agent calls refused it before exec saw it ('"{\\"limit\\": 1}" is text; expected an object')."""
+    router = ToolRouter(gateway, mode="gateway")
+    answer = router.call("exec", {"op": "onto.task.list", "args": '{"limit": 1}'})
+    assert answer["ok"], answer
+    assert len(answer["result"]["tasks"]) == 1
+    assert any("JSON string" in w for w in answer["meta"]["warnings"])
+    broken = router.call("exec", {"op": "onto.task.list", "args": '{"limit": 1'})
+    assert broken["error"]["code"] == "VALIDATION_ERROR" and broken["op"] == "onto.task.list", broken
+    assert broken["error"]["help_path"] == "onto.task.list"
+    batch = router.call("batch", {"steps": [{"tool": "exec", "args": {"op": "onto.task.list", "args": '{"limit": 1}'}}]})
+    assert batch[0]["ok"], batch
+
+
+def test_run_tool_takes_arguments_sent_as_a_json_string_as_exec_does(gateway):
+    router = ToolRouter(gateway, mode="hybrid")
+    answer = router.call("run_tool", {"name": "onto.task.list", "arguments": '{"limit": 1}'})
+    assert answer["ok"] and len(answer["result"]["tasks"]) == 1, answer
+    assert any("JSON string" in w for w in answer["meta"]["warnings"])
+
+
+def test_call_tool_takes_arguments_sent_as_a_json_string_as_exec_does(gateway):
+    router = ToolRouter(gateway, mode="protocol")
+    answer = router.call("call_tool", {"tool_id": "onto.task.list", "arguments": '{"limit": 1}'})
+    assert answer["ok"] and len(answer["result"]["tasks"]) == 1, answer
+    assert any("JSON string" in w for w in answer["meta"]["warnings"])
+
+
+def test_arguments_with_names_that_are_not_text_are_an_answer_not_a_type_error(gateway):
+    """A Python host can hand the router a dict with a non-string key; counting the malformed call for its retry
+    hint sorted the keys and raised TypeError out of call()."""
+    router = ToolRouter(gateway, mode="gateway")
+    for tool, arguments in [("exec", {"op": "onto.task.list", 1: 2}), ("exec", {"op": "onto.task.list", "args": {1: 2, "a": 3}}), ("help", {"path": "onto", 7: True})]:
+        for _ in range(3):
+            answer = router.call(tool, arguments)
+            assert answer["ok"] is False and answer["error"]["code"] == "VALIDATION_ERROR", answer

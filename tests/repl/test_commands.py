@@ -128,6 +128,10 @@ def test_batch_from_a_file_of_lines_or_json(tmp_path, shared_gateway):
     assert status == 1 and "NOT_FOUND" in out and "step 1" in out
     status, out = run_script_text(shared_gateway, f"batch {tmp_path / 'missing.txt'}\n")
     assert status == 1 and "batch not run" in out
+    misspelt = tmp_path / "misspelt.json"
+    misspelt.write_text(json.dumps({"steps": [{"tool": "help", "args": {"path": "onto"}}], "on_eror": "continue"}), encoding="utf-8")
+    status, out = run_script_text(shared_gateway, f"batch {misspelt}\n")
+    assert status == 1 and "batch not run" in out and "'on_eror'" in out, out
 
 
 def test_set_context_writes_and_the_settings_line(shared_gateway):

@@ -13,7 +13,7 @@ DOCUMENT = Path(__file__).resolve().parents[1] / "http" / "loopback_openapi.json
 
 COMPLETE = f"""
 database = "workspace.db"
-context = "work"
+context = "project"
 
 [upstreams.items]
 openapi = "{DOCUMENT}"
@@ -50,7 +50,7 @@ def test_a_complete_file_is_read(tmp_path):
     path = tmp_path / "opgate.toml"
     path.write_text(COMPLETE)
     config = read_config(path)
-    assert config.database == tmp_path / "workspace.db" and config.context == "work"
+    assert config.database == tmp_path / "workspace.db" and config.context == "project"
     items = config.http_upstreams["items"]
     assert items.timeout_s == 5 and items.auth.api_key_env == "ITEMS_API_KEY"
     assert items.policy().operations["createItem"]["confirm"] is True

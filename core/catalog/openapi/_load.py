@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,17 @@ class ApiPolicy:
 
     def overrides(self, operation: HttpOperation) -> Mapping[str, Any]:
         return self.operations.get(operation.operation_id or "") or self.operations.get(operation.target) or {}
+
+
+def unmatched_selectors(selectors: Iterable[str], operations: Iterable[HttpOperation]) -> list[tuple[str, list[str]]]:
+    """Each selector (an ``operationId`` or ``METHOD /path``) that names no operation, with the closest names there are.
+
+    Such a selector changes nothing: a misspelt ``confirm`` entry would leave
+    a write that was meant to ask a person running without asking.
+    """
+    known = [name for operation in operations for name in (operation.operation_id, operation.target) if name]
+    found = set(known)
+    return [(s, difflib.get_close_matches(s, known, n=3, cutoff=0.6)) for s in selectors if s not in found]
 
 
 def _auth_headers(document: OpenApiDocument) -> frozenset[str]:
@@ -201,4 +213,12 @@ def read_openapi(document: OpenApiDocument, namespace: str, policy: ApiPolicy | 
             problems.extend(LoadProblem(document.source, note, tool=tool.name, severity="warning") for note in notes)
             tools.append(tool)
             api.operations[http.target] = http
+    for selector, closest in unmatched_selectors(policy.operations, api.operations.values()):
+        problems.append(LoadProblem(document.source, selector_problem(namespace, selector, closest)))
     return tools, problems, api
+
+
+def selector_problem(namespace: str, selector: str, closest: list[str]) -> str:
+    """What is wrong with a configured selector that names no operation of the document, and the names that would."""
+    hint = f"; did you mean {' or '.join(map(repr, closest))}?" if closest else "; selectors are operationIds or 'METHOD /path' as the document writes them"
+    return f"the configuration of upstream {namespace!r} names {selector!r}, which is no operationId or 'METHOD /path' of this document, so it applies to nothing{hint}"
