@@ -15,6 +15,7 @@ from textual.widgets import Button, Label, Static
 from opgate.core.diff_text import field_label, field_value
 
 from .._palette import Palette, json_syntax
+from .._plain import data_text, shown
 from .._render_result import touched_entities
 from ..widgets import DiffView
 
@@ -37,9 +38,9 @@ class ConfirmRunScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         meta = self.preview.get("meta") or {}
         with Vertical(id="confirm-box", classes="modal-box"):
-            yield Label(Text.assemble(("Run ", "bold"), (self.op, "bold"), (" for real?", "bold")), id="confirm-title")
+            yield Label(Text.assemble(("Run ", "bold"), (shown(self.op), "bold"), (" for real?", "bold")), id="confirm-title")
             if self.summary:
-                yield Label(Text(self.summary, style="italic"))
+                yield Label(data_text(self.summary, style="italic"))
             with VerticalScroll(id="confirm-body"):
                 if self.args:
                     yield Label("[b]Arguments[/b]")
@@ -59,7 +60,7 @@ class ConfirmRunScreen(ModalScreen[bool]):
                     yield diff
                 if not self.preview.get("ok", True):
                     error = self.preview.get("error") or {}
-                    yield Static(Text(f"The dry-run failed: {error.get('code')}: {error.get('message')}", style="bold red"))
+                    yield Static(data_text(f"The dry-run failed: {error.get('code')}: {error.get('message')}", style="bold red"))
             with Horizontal(id="confirm-buttons"):
                 yield Button("Run it (y)", variant="error", id="confirm-yes")
                 yield Button("Cancel (n)", variant="primary", id="confirm-no")
@@ -72,9 +73,9 @@ class ConfirmRunScreen(ModalScreen[bool]):
         for key, value in self.args.items():
             if text:
                 text.append("\n")
-            text.append(f"{field_label(key)}: ", style="bold")
+            text.append(f"{shown(field_label(key))}: ", style="bold")
             for part, role in field_value(key, value, names, "after"):
-                text.append(part, style=styles.get(role, ""))
+                text.append(shown(part), style=styles.get(role, ""))
         return text
 
     def on_mount(self) -> None:

@@ -17,6 +17,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from .._failures import ReportsWorkerFailures
+from .._plain import shown
 
 
 # The option that stands for "no parent": the value it sets is null.
@@ -81,7 +82,7 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str | None, str] |
         for choice in event.choices:
             what = choice.what or choice.kind
             marker = "▸ " if what == "folder" else "  "
-            label = Text.assemble(marker, (choice.label, "bold"), (f"  {what} · {choice.id}", "dim"))
+            label = Text.assemble(marker, (shown(choice.label), "bold"), (f"  {what} · {shown(choice.id)}", "dim"))
             options.add_option(Option(label, id=choice.id))
         if not event.choices and not (self.offer_root and not event.text):
             hint = "type a name to search every kind" if not event.text else f"nothing in the workspace fits {self.argument}"

@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
 from .._keys import FORM_KEYS
-from .._plain import plain
+from .._plain import plain, shown
 from ..forms import MISSING, Path, Slot, parse_text, to_text
 from .form_input import FormInput
 
@@ -85,16 +85,30 @@ class FormField(Vertical):
 
     def _head(self, missing: bool = False) -> str:
         spec = self.slot.spec
-        head = f"[b]{escape(self.slot.label)}[/b] [dim]{escape(spec.type_label)}[/dim]"
+        head = f"[b]{escape(shown(self.slot.label))}[/b] [dim]{escape(shown(spec.type_label))}[/dim]"
         if self.note:
-            head += f" [$text-success]= {escape(self.note)}[/]"
+            head += f" [$text-success]= {escape(shown(self.note))}[/]"
         if missing:
             head += " [$text-warning]* required[/]"
         elif spec.required:
             head += " [$text-warning]*[/]"
+        if self._hidden:
+            head += f" [$text-warning]holds {escape(self._hidden)}[/]"
         if spec.description and not self.slot.in_array:
-            head += f" [dim]— {escape(spec.description.splitlines()[0])}[/dim]"
+            head += f" [dim]— {escape(shown(spec.description.splitlines()[0]))}[/dim]"
         return head
+
+    @property
+    def _hidden(self) -> str:
+        """The control characters in the value, as escapes: an input cannot show them, so the head names them."""
+        text = to_text(self.slot.spec, self._value) if self._value is not MISSING else ""
+        return " ".join(dict.fromkeys(mark for ch in text if (mark := shown(ch)) != ch))
+
+    def _value_set(self, value: Any) -> None:
+        before = self._hidden
+        self._value = value
+        if self._hidden != before and self.is_mounted:
+            self.query_one(".field-head", Static).update(self._head(self.has_class("-missing")))
 
     def compose(self) -> ComposeResult:
         spec = self.slot.spec
@@ -140,7 +154,7 @@ class FormField(Vertical):
 
     def show_value(self, value: Any) -> None:
         """Put ``value`` in the input without reporting it as an edit."""
-        self._value = value
+        self._value_set(value)
         for select in self.query(Select):
             with select.prevent(Select.Changed):
                 select.value = self._select_index(value)
@@ -192,7 +206,7 @@ class FormField(Vertical):
         if self.note:
             self.set_note("")
         value, problem = parse_text(self.slot.spec, event.value, in_array=self.slot.in_array)
-        self._value = value
+        self._value_set(value)
         self.post_message(self.Edited(self, self.slot.path, value, problem))
 
     @on(Select.Changed)
