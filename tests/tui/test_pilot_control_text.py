@@ -22,7 +22,6 @@ from opgate.core.exec import Handler
 from opgate.tui import make_app
 from opgate.tui.screens import HistoryScreen, IdPickerScreen, JumpScreen
 from opgate.tui.widgets import FormField
-from textual.content import Content
 
 pytestmark = pytest.mark.anyio
 
@@ -43,7 +42,7 @@ def no_control_left(app, *, typed: str = "\0") -> str:
 
 
 def head(field: FormField) -> str:
-    return Content.from_markup(field.query_one(".field-head").content).plain
+    return field.query_one(".field-head").render().plain
 
 
 @pytest.fixture
@@ -139,7 +138,7 @@ async def test_a_stored_title_holding_a_bidi_control_shows_it_in_links_and_the_p
         gateway.close()
 
 
-@pytest.mark.parametrize("tab", ["docs"])
+@pytest.mark.parametrize("tab", ["docs", "build"])
 def test_docs_and_form_with_catalogue_controls(snap_compare, tmp_path, monkeypatch, tab):
     """The frame as a person sees it: every control an escape, nothing reordered; the form's head names the
     controls its input holds."""

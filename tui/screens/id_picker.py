@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
@@ -52,7 +52,7 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str | None, str] |
     def compose(self) -> ComposeResult:
         scope = " in the chosen project" if self.project_id and self.argument != "project_id" else ""
         with Vertical(id="picker-box", classes="modal-box"):
-            yield Label(f"[b]Pick {escape(self.argument)}[/b]{scope}  [dim]type to narrow, Enter picks[/dim]")
+            yield Label(Content.from_markup("[b]Pick $argument[/b]$scope  [dim]type to narrow, Enter picks[/dim]", argument=shown(self.argument), scope=scope))
             yield Input(placeholder="name…", id="picker-input")
             yield OptionList(id="picker-choices")
 

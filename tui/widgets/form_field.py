@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.markup import escape
+from textual.content import Content
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -83,20 +83,26 @@ class FormField(Vertical):
 
     # -- composing ----------------------------------------------------------------------
 
-    def _head(self, missing: bool = False) -> str:
+    def _head(self, missing: bool = False) -> Content:
+        # Catalogue text goes in as markup variables, never pasted into markup: escape() leaves "[31m" and a
+        # trailing backslash as they are, and "mode[31m" then swallowed the closing [/b] ("mode[31m[/b] string").
         spec = self.slot.spec
-        head = f"[b]{escape(shown(self.slot.label))}[/b] [dim]{escape(shown(spec.type_label))}[/dim]"
+        markup = "[b]$label[/b] [dim]$type[/dim]"
         if self.note:
-            head += f" [$text-success]= {escape(shown(self.note))}[/]"
+            markup += " [$text-success]= $note[/]"
         if missing:
-            head += " [$text-warning]* required[/]"
+            markup += " [$text-warning]* required[/]"
         elif spec.required:
-            head += " [$text-warning]*[/]"
+            markup += " [$text-warning]*[/]"
         if self._hidden:
-            head += f" [$text-warning]holds {escape(self._hidden)}[/]"
-        if spec.description and not self.slot.in_array:
-            head += f" [dim]— {escape(shown(spec.description.splitlines()[0]))}[/dim]"
-        return head
+            markup += " [$text-warning]holds $hidden[/]"
+        described = bool(spec.description) and not self.slot.in_array
+        if described:
+            markup += " [dim]— $description[/dim]"
+        return Content.from_markup(
+            markup, label=shown(self.slot.label), type=shown(spec.type_label), note=shown(self.note), hidden=self._hidden,
+            description=shown(spec.description.splitlines()[0]) if described and spec.description.splitlines() else "",
+        )
 
     @property
     def _hidden(self) -> str:
@@ -112,7 +118,7 @@ class FormField(Vertical):
 
     def compose(self) -> ComposeResult:
         spec = self.slot.spec
-        yield Static(self._head(), classes="field-head", markup=True)
+        yield Static(self._head(), classes="field-head")
         if spec.picks_id:
             with Horizontal(classes="field-row"):
                 yield self._input()
