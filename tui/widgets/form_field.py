@@ -241,6 +241,9 @@ class FormField(Vertical):
         return self._value is MISSING
 
     def focus_input(self) -> None:
+        # Scrolled once laid out, and the whole field (its head too): focus scrolls to the input at once, and in a
+        # form mounted in this frame that put Twilio's first field's head above the top (the form opened scrolled).
         for widget in self.query("Input, Select"):
-            widget.focus()
+            widget.focus(scroll_visible=False)
+            self.call_after_refresh(self.scroll_visible, animate=False)
             return
