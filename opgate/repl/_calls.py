@@ -28,6 +28,7 @@ from ._vocabulary import BATCH_OPTIONS
 from ._words import shell_split
 
 CONTINUATION = "... "
+DRY_RUN_FLAG = "--dry-run"
 BATCH_PROMPT = "batch> "
 
 
@@ -95,6 +96,10 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
     op_text, _, arg_text = rest.partition(" ")
     if not op_text:
         state.show(problem(f"{'dry' if dry_run else 'exec'} what? give an op: {'dry' if dry_run else 'exec'} OP key=value ...", help_path="exec"))
+        return False
+    if DRY_RUN_FLAG in arg_text.split():
+        # The command line's flag (copied from the explorer's "Copy as opgate exec"): here a dry-run is its own command.
+        state.show(problem(f"{DRY_RUN_FLAG} is the command line's flag; here, dry-run with: dry {op_text} key=value ... (exec runs for real)", help_path="dry"))
         return False
     record = state.namespace.op(op_text)
     op = record.op if record is not None else state.namespace.guess(op_text)
