@@ -14,8 +14,9 @@ from textual.widgets import Button, Label, Static
 
 from opgate.core.diff_text import field_label, field_value
 
-from .._palette import Palette, json_syntax
+from .._palette import Palette
 from .._plain import data_text, shown
+from .._render_http import render_preview
 from .._render_result import touched_entities
 from ..widgets import DiffView
 
@@ -51,7 +52,7 @@ class ConfirmRunScreen(ModalScreen[bool]):
                 if "preview" in meta:
                     # An upstream that cannot rehearse: show exactly what will be sent instead of a diff.
                     yield Label("[b]What will be sent[/b] (nothing was sent yet)")
-                    yield Static(json_syntax(meta["preview"], Palette.of(self.app)), id="confirm-preview")
+                    yield Static(render_preview(meta["preview"], Palette.of(self.app)), id="confirm-preview")
                 else:
                     yield Label("[b]What will change[/b] (from a dry-run just now)")
                     diff = DiffView(id="confirm-diff")
