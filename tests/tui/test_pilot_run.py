@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 
 import pytest
 from pilot_helpers import API_SPEC, CATALOGS, ENGINEERING, PROJECT, parent_of, settle, wait_until
@@ -12,7 +13,7 @@ from rich.console import Console
 from opgate.core import Gateway
 from opgate.core.config import read_config
 from opgate.tui import make_app
-from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen, ExplorerScreen
+from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen, CopyScreen, ExplorerScreen
 from opgate.tui.widgets import CallBuilder, DiffView, EntityLinks, ResultView
 
 pytestmark = pytest.mark.anyio
@@ -235,5 +236,37 @@ async def test_the_confirmation_shows_an_http_request_as_the_result_does(tmp_pat
             assert "POST http://127.0.0.1:9/pets" in confirm and '"name": "Rex",' in confirm and '\\"' not in confirm
             await pilot.press("n")
             await settle(pilot)
+    finally:
+        gateway.close()
+
+
+async def test_the_copy_menu_builds_its_texts_off_the_ui_thread(tmp_path):
+    """F9 asked the gateway for the curl text's preview on the UI thread (a dry-run of the HTTP op: it reads the
+    op's document and builds the request), so the explorer froze while the menu was made; the palette's
+    "Copy as curl" too."""
+    config = tmp_path / "opgate.toml"
+    config.write_text(f'[upstreams.pets]\nopenapi = "{PETSTORE}"\nbase_url = "http://127.0.0.1:9"\n', encoding="utf-8")
+    gateway = Gateway.from_catalogs([], config=read_config(config), db_path=tmp_path / "w.db", call_log=False)
+    app = make_app(gateway, "opgate.toml")
+    threads: list[bool] = []
+    exec_ = gateway.exec
+
+    def watched_exec(*args, **options):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return exec_(*args, **options)
+
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await open_call(pilot, "pets.pet.add", {"body": {"name": "Rex", "tag": "dog"}})
+            gateway.exec = watched_exec
+            await pilot.press("f9")
+            await wait_until(pilot, lambda: isinstance(app.screen, CopyScreen))
+            assert app.screen.previews["curl"].startswith("curl -X POST http://127.0.0.1:9/pets")
+            await pilot.press("u")
+            await settle(pilot)
+            assert app.clipboard.startswith("curl -X POST")
+            app.screen.copy_as("curl")
+            await settle(pilot)
+            assert threads and not any(threads), "every preview was asked for on a worker's thread"
     finally:
         gateway.close()
