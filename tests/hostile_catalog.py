@@ -64,3 +64,31 @@ def write_control_catalog(folder: Path, sequences: str) -> Path:
     path = folder / "sneaky.json"
     path.write_text(json.dumps([tool]), encoding="utf-8")
     return path
+
+
+def write_control_form_catalog(folder: Path, sequences: str) -> Path:
+    """``sneakyform.json`` in ``folder``: one op (``sneakyform.sneakyform.get``) whose every text a person reads
+    (summary, description, an argument's name, enum values, default, notes, policy, examples) carries ``sequences``."""
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "get_sneakyform",
+            "description": f"Description {sequences}",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    f"mode{sequences}": {"type": "string", "enum": [f"on{sequences}", "off"], "description": f"Mode {sequences}"},
+                    "title": {"type": "string", "description": f"Title {sequences}", "default": f"default {sequences}"},
+                },
+            },
+        },
+        "x-opgate": {
+            "summary": f"Summary {sequences}",
+            "notes": [f"Note {sequences}"],
+            "policy": {"do": [f"Do {sequences}"]},
+            "examples": [{"title": f"Example {sequences}", "args": {"title": f"example {sequences}"}}],
+        },
+    }
+    path = folder / "sneakyform.json"
+    path.write_text(json.dumps([tool]), encoding="utf-8")
+    return path

@@ -7,6 +7,8 @@ import pprint
 import shlex
 from typing import Any
 
+from opgate.views._envelope_parts import json_text
+
 
 def payload(op: str, args: dict[str, Any]) -> dict[str, Any]:
     """Exactly what the explorer passes to ``gw.exec``."""
@@ -14,7 +16,7 @@ def payload(op: str, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def as_json(op: str, args: dict[str, Any]) -> str:
-    return json.dumps(payload(op, args), indent=2, ensure_ascii=False)
+    return json_text(payload(op, args))
 
 
 def as_cli(op: str, args: dict[str, Any], *, dry_run: bool = False, global_options: list[str] | None = None) -> str:
@@ -25,7 +27,7 @@ def as_cli(op: str, args: dict[str, Any], *, dry_run: bool = False, global_optio
     """
     words = ["opgate", *(global_options or []), "exec", op]
     if args:
-        words.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
+        words.append(json_text(args, indent=None, separators=(",", ":")))
     if dry_run:
         words.append("--dry-run")
     return shlex.join(words)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
+
+from opgate.views._envelope_parts import json_text
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def json_syntax(value: Any, palette: Palette, *, indent: int | None = 2) -> Text
     """``value`` as highlighted JSON text (no background of its own, so it sits on the widget's)."""
     from rich.syntax import Syntax  # loads Pygments: not before the first frame, which shows no JSON
 
-    text = json.dumps(value, indent=indent, ensure_ascii=False, default=str)
+    text = json_text(value, indent=indent)  # a control character in a value shows as its \u escape
     theme = "ansi_dark" if palette.dark else "ansi_light"
     highlighted = Syntax(text, "json", theme=theme).highlight(text)
     highlighted.rstrip()

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ._palette import Palette, json_syntax
+from ._plain import data_text, shown
 
 POLICY_TITLES = (("do", "Do"), ("dont", "Don't"), ("edge_cases", "Edge cases"))
 BADGE_STYLES = {"read": "success", "write": "warning", "destructive": "error", "confirmation": "accent", "browse-only": "muted"}
@@ -54,12 +55,12 @@ def args_table(rows: list[dict[str, Any]], palette: Palette) -> Table:
     table.add_column("description", ratio=1)
     for row in rows:
         required = Text("yes", style=f"bold {palette.warning}") if row.get("required") else Text("")
-        table.add_row(Text(row["name"]), Text(str(row.get("type", ""))), required, Text(_describe(row)))
+        table.add_row(data_text(row["name"]), data_text(row.get("type", "")), required, data_text(_describe(row)))
     return table
 
 
 def _bullets(items: list[str], style: str = "") -> Group:
-    return Group(*(Padding(Text.assemble(("• ", "dim"), (item, style)), (0, 0, 0, 1)) for item in items))
+    return Group(*(Padding(Text.assemble(("• ", "dim"), (shown(item), style)), (0, 0, 0, 1)) for item in items))
 
 
 def _policy(policy: dict[str, list[str]], palette: Palette) -> list[RenderableType]:
@@ -75,7 +76,7 @@ def _policy(policy: dict[str, list[str]], palette: Palette) -> list[RenderableTy
 def _examples(examples: list[dict[str, Any]], palette: Palette) -> list[RenderableType]:
     out: list[RenderableType] = []
     for index, example in enumerate(examples, 1):
-        out.append(Text.assemble((f"{index}. ", "bold"), (str(example.get("title") or "example"), "italic")))
+        out.append(Text.assemble((f"{index}. ", "bold"), (shown(example.get("title") or "example"), "italic")))
         out.append(Padding(json_syntax(example.get("args", {}), palette, indent=None), (0, 0, 0, 3)))
     return out
 
@@ -83,9 +84,9 @@ def _examples(examples: list[dict[str, Any]], palette: Palette) -> list[Renderab
 def render_group(payload: dict[str, Any], palette: Palette) -> RenderableType:
     """A group, a read/write bucket or the root: its ops (or subgroups) with counts and badges."""
     title = "all ops" if payload.get("type") == "root" else payload.get("path", "")
-    parts: list[RenderableType] = [Text.assemble((title, "bold"), (f"  {_ops(payload.get('ops', 0))}", "dim"))]
+    parts: list[RenderableType] = [Text.assemble((shown(title), "bold"), (f"  {_ops(payload.get('ops', 0))}", "dim"))]
     if payload.get("summary"):
-        parts.append(Text(payload["summary"]))
+        parts.append(data_text(payload["summary"]))
     groups = payload.get("groups") or []
     if groups:
         parts.append(_heading("Groups", palette))
@@ -95,14 +96,14 @@ def render_group(payload: dict[str, Any], palette: Palette) -> RenderableType:
         table.add_column("about", ratio=1)
         for group in groups:
             counts = f"{group.get('ops', 0)}" + (f" ({group['read']}r {group['write']}w)" if "read" in group else "")
-            table.add_row(Text(group["name"]), counts, Text(group.get("summary", ""), style="dim"))
+            table.add_row(data_text(group["name"]), counts, data_text(group.get("summary", ""), style="dim"))
         parts.append(table)
     ops = payload.get("list") or []
     if ops:
         parts.append(_heading("Ops", palette))
         for line in ops:
-            parts.append(Text.assemble((line["op"], "bold"), "  ", badges_text([line.get("kind", ""), *line.get("badges", [])], palette)))
-            parts.append(Padding(Text(line.get("summary", ""), style="dim"), (0, 0, 0, 2)))
+            parts.append(Text.assemble((shown(line["op"]), "bold"), "  ", badges_text([line.get("kind", ""), *line.get("badges", [])], palette)))
+            parts.append(Padding(data_text(line.get("summary", ""), style="dim"), (0, 0, 0, 2)))
     parts.append(Text("\n→ opens a group · Enter on an op opens it in the builder · / finds an op", style="dim"))
     return Group(*parts)
 
@@ -113,15 +114,15 @@ def render_help(payload: dict[str, Any] | None, palette: Palette, *, show_schema
         return Text("Pick an op in the tree (or press / to find one) to read its help here.", style="dim")
     if not payload.get("ok"):
         error = payload.get("error") or {}
-        return Text(f"{error.get('code', 'ERROR')}: {error.get('message', 'no help')}", style=palette.error)
+        return data_text(f"{error.get('code', 'ERROR')}: {error.get('message', 'no help')}", style=palette.error)
     if payload.get("type") in ("group", "root"):
         return render_group(payload, palette)
-    parts: list[RenderableType] = [Text.assemble((payload.get("op", ""), "bold"), "  ", badges_text(payload.get("badges") or [payload.get("kind", "")], palette))]
-    parts.append(Text(payload.get("summary", "")))
-    parts.append(Text(f"tool: {payload.get('tool_name', '')}", style="dim"))
+    parts: list[RenderableType] = [Text.assemble((shown(payload.get("op", "")), "bold"), "  ", badges_text(payload.get("badges") or [payload.get("kind", "")], palette))]
+    parts.append(data_text(payload.get("summary", "")))
+    parts.append(data_text(f"tool: {payload.get('tool_name', '')}", style="dim"))
     if payload.get("description") and payload["description"] != payload.get("summary"):
-        parts += [_heading("Description", palette), Text(payload["description"])]
-    parts += [_heading("Usage", palette), Padding(Text(payload.get("usage", ""), style=palette.accent), (0, 0, 0, 1))]
+        parts += [_heading("Description", palette), data_text(payload["description"])]
+    parts += [_heading("Usage", palette), Padding(data_text(payload.get("usage", ""), style=palette.accent), (0, 0, 0, 1))]
     if payload.get("args"):
         parts += [_heading("Arguments", palette), args_table(payload["args"], palette)]
     else:

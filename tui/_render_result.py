@@ -11,6 +11,7 @@ from rich.text import Text
 from opgate.core.diff_text import diff_is_empty, diff_lines
 
 from ._palette import Palette
+from ._plain import data_text, shown
 
 __all__ = ["diff_is_empty", "meta_line", "render_diff", "render_error", "status_line", "touched_entities"]
 
@@ -27,7 +28,7 @@ def render_diff(diff: dict[str, Any] | None, palette: Palette, *, names: dict[st
         "key": "bold", "before": palette.error, "after": palette.success, "name": "italic", "": "",
     }
     return Group(*(
-        Padding(Text.assemble(*((text, styles.get(role, "")) for text, role in line.segments)), (0, 0, 0, 4 * line.depth))
+        Padding(Text.assemble(*((shown(text), styles.get(role, "")) for text, role in line.segments)), (0, 0, 0, 4 * line.depth))
         for line in lines
     ))
 
@@ -36,14 +37,14 @@ def status_line(envelope: dict[str, Any], palette: Palette) -> Text:
     """``✓ op · dry-run · 12 ms`` or ``✗ CODE · op``; the trace id sits with the meta."""
     meta = envelope.get("meta") or {}
     if envelope.get("ok"):
-        text = Text.assemble(("✓ ok ", f"bold {palette.success}"), (str(envelope.get("op", "")), "bold"))
+        text = Text.assemble(("✓ ok ", f"bold {palette.success}"), (shown(envelope.get("op", "")), "bold"))
         if meta.get("dry_run_kind") == "preview":
             text.append("  preview: nothing was sent", style=f"bold {palette.warning}")
         elif meta.get("dry_run"):
             text.append("  dry-run: nothing was written", style=f"bold {palette.warning}")
     else:
         code = (envelope.get("error") or {}).get("code", "ERROR")
-        text = Text.assemble((f"✗ {code} ", f"bold {palette.error}"), (str(envelope.get("op", "")), "bold"))
+        text = Text.assemble((f"✗ {shown(code)} ", f"bold {palette.error}"), (shown(envelope.get("op", "")), "bold"))
     return text
 
 
@@ -63,13 +64,13 @@ def render_error(envelope: dict[str, Any], palette: Palette) -> RenderableType:
     """The message, each field error, and where to read more."""
     error = envelope.get("error") or {}
     details = error.get("details") or {}
-    parts: list[RenderableType] = [Text(str(error.get("message", "")), style=palette.error)]
+    parts: list[RenderableType] = [data_text(error.get("message", ""), style=palette.error)]
     for row in details.get("field_errors") or []:
-        parts.append(Padding(Text.assemble((f"{row.get('field')}: ", "bold"), str(row.get("message", ""))), (0, 0, 0, 2)))
+        parts.append(Padding(Text.assemble((f"{shown(row.get('field'))}: ", "bold"), shown(row.get("message", ""))), (0, 0, 0, 2)))
     if details.get("usage"):
-        parts.append(Text.assemble(("usage: ", "bold"), (str(details["usage"]), palette.accent)))
+        parts.append(Text.assemble(("usage: ", "bold"), (shown(details["usage"]), palette.accent)))
     if error.get("help_path"):
-        parts.append(Text.assemble(("help: ", "bold"), str(error["help_path"]), (" (F2 shows the op's help)", "dim")))
+        parts.append(Text.assemble(("help: ", "bold"), shown(error["help_path"]), (" (F2 shows the op's help)", "dim")))
     return Group(*parts)
 
 

@@ -6,8 +6,11 @@ terminal, so ``\\x1b]0;...\\x07`` retitled the window and ``\\x1b[2J`` cleared
 the screen. Every line Textual draws goes through :meth:`Strip.render`, so
 the guard sits there, once, rather than beside each of the many widgets that
 show such text. Control characters are zero cells wide to Textual's layout,
-so removing them changes no width; what is left (``]0;pwned``) is shown as
-the plain text it is. Segments Textual marks as control are its own and pass.
+so removing them changes no width. This is the backstop: text from catalogues
+and stores reaches widgets through ``_plain.py``, which writes each control as
+its escape (``\\x1b``, ``\\u202e``) before layout, so a reader sees it is there;
+the guard drops only what some other path lets through. Segments Textual marks
+as control are its own and pass.
 Textual is pinned (``textual==8.2.8``): the guard reads ``Strip._segments``.
 """
 

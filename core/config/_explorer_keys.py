@@ -57,7 +57,8 @@ EXPLORER_KEYS: tuple[ExplorerKey, ...] = (
     ExplorerKey("opgate.run", "f6", "run", "Run", "Run the call for real (writes ask first)", priority=True),
     ExplorerKey("opgate.example", "ctrl+t", "insert_example", "Example", "Put the op's next example in the form"),
     ExplorerKey("opgate.copy", "f9", "copy", "Copy", "Copy the call as JSON, an opgate exec command line, or Python"),
-    ExplorerKey("opgate.export", "ctrl+e", "export", "Export", "Write the last dry-run or run (arguments, envelope, diff) to a .md or .json file"),
+    # A priority key: a form field (Input) and the raw JSON editor (TextArea) take ctrl+e for "end of line" (End does that too).
+    ExplorerKey("opgate.export", "ctrl+e", "export", "Export", "Write the last dry-run or run (arguments, envelope, diff) to a .md or .json file", priority=True),
     ExplorerKey("opgate.schema", "f12", "toggle_schema", "Schema", "Show or hide the op's JSON Schema in Docs"),
     ExplorerKey("opgate.save", "ctrl+s", "save_call", "Save", "Save the call being built to a collection (with what it last answered as the expectation)"),
     ExplorerKey("opgate.collections", "ctrl+o", "toggle_collections", "Collections", "Show the collections instead of the op tree (F5/F6 there dry-run or run a call or a whole collection)"),

@@ -19,6 +19,7 @@ from opgate.core import OpRecord, safe_json
 from opgate.core.argtext import ArgTextError, parse_key_values, typed_value
 from opgate.core.exec._batch_steps import BatchFileError, batch_document
 from opgate.core.echo_text import quoted
+from opgate.views._envelope_parts import shown_controls
 
 from ._completer import ReplCompleter
 from ._prefixed import PrefixedCompleter
@@ -26,9 +27,11 @@ from ._prompts import Cancelled
 from ._render import problem, render_call
 from ._state import ReplState
 from ._vocabulary import BATCH_OPTIONS
+from ._waiting import said_if_slow
 from ._words import shell_split
 
 CONTINUATION = "... "
+DRY_RUN_FLAG = "--dry-run"
 BATCH_PROMPT = "batch> "
 
 
@@ -92,10 +95,28 @@ def _bad_arguments(op: str, record: OpRecord | None, message: str) -> dict[str, 
     return {"op": op, "ok": False, "error": {"code": "VALIDATION_ERROR", "message": message, "details": {"field_errors": []}, "help_path": help_path}}
 
 
+def _exec(state: ReplState, op: str, args: dict[str, Any], *, dry_run: bool) -> dict[str, Any]:
+    """The call; at a prompt, a line when it is still running a moment later (the explorer's bar says it too)."""
+    if not state.interactive:
+        return state.gateway.exec(op, args, dry_run=dry_run)
+    words = Text.assemble(("running ", "dim"), (shown_controls(op), "bold"), ("… (Ctrl-C cancels)", "dim"))
+
+    def say() -> None:
+        if not state.asking:  # never over a question on the terminal (a confirmation asked during the call)
+            state.show(words)
+
+    with said_if_slow(say):
+        return state.gateway.exec(op, args, dry_run=dry_run)
+
+
 def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
     op_text, _, arg_text = rest.partition(" ")
     if not op_text:
         state.show(problem(f"{'dry' if dry_run else 'exec'} what? give an op: {'dry' if dry_run else 'exec'} OP key=value ...", help_path="exec"))
+        return False
+    if DRY_RUN_FLAG in arg_text.split():
+        # The command line's flag (copied from the explorer's "Copy as opgate exec"): here a dry-run is its own command.
+        state.show(problem(f"{DRY_RUN_FLAG} is the command line's flag; here, dry-run with: dry {op_text} key=value ... (exec runs for real)", help_path="dry"))
         return False
     record = state.namespace.op(op_text)
     op = record.op if record is not None else state.namespace.guess(op_text)
@@ -114,7 +135,7 @@ def _call(state: ReplState, rest: str, *, dry_run: bool) -> bool:
         state.show(Text(str(exc), style="yellow"))
         return False
     else:
-        envelope = state.gateway.exec(op, args, dry_run=dry_run)
+        envelope = _exec(state, op, args, dry_run=dry_run)
         if state.interactive and ((envelope.get("error") or {}).get("details") or {}).get("cancelled"):
             return True  # the person said no at the confirmation, which said so: not an error (a script that cannot confirm fails)
     state.show(render_call(envelope, state.format, verbose=state.verbose), soft_wrap=not envelope.get("ok") and not state.verbose and not state.interactive)

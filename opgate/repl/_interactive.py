@@ -13,7 +13,7 @@ from pathlib import Path
 import platformdirs
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
-from prompt_toolkit.completion import ThreadedCompleter
+from prompt_toolkit.completion import Completer, ThreadedCompleter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -121,11 +121,20 @@ def run_interactive(gateway: Gateway, console: Console, history_path: Path, *, v
         style=STYLE,
         key_bindings=_key_bindings(),
     )
-    state = ReplState(gateway, console, namespace, read_line=questions.read_line, ask=questions.ask, history_lines=lambda: session.history.get_strings(), verbose=verbose)
+    state = ReplState(gateway, console, namespace, read_line=questions.read_line, history_lines=lambda: session.history.get_strings(), verbose=verbose)
+
+    def ask(message: str, completer: Completer | None = None) -> str | None:
+        state.asking = True
+        try:
+            return questions.ask(message, completer)
+        finally:
+            state.asking = False
+
+    state.ask = ask
     session.bottom_toolbar = _toolbar(session, state)
     previous_approver, previous_asker = gateway.approver, gateway.asker
-    gateway.approver = confirming_approver(console, questions.ask)
-    gateway.asker = answering_asker(console, questions.ask)
+    gateway.approver = confirming_approver(console, ask)
+    gateway.asker = answering_asker(console, ask)
     try:
         while state.running:
             try:

@@ -37,6 +37,9 @@ class ReplState:
     verbose: bool = False
     stop_on_error: bool = False
     running: bool = True
+    # A question is on the terminal (a confirmation or an upstream's question, asked while a call runs):
+    # nothing else may print over it.
+    asking: bool = False
     # The line the next prompt starts with: search fills in the top pointer's
     # call with its suggested arguments ("exec onto.task.update state_key=done ").
     next_line: str = ""

@@ -68,11 +68,16 @@ def shown_controls(text: str) -> str:
     return _CONTROLS.sub(lambda match: repr(match.group())[1:-1], text)
 
 
-def json_block(value: Any) -> JsonBlock:
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+def json_text(value: Any, *, indent: int | None = 2, separators: tuple[str, str] | None = None) -> str:
+    """``value`` as JSON with every control character written as its ``\\u`` escape: the same value, shown."""
+    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False, default=str)
     if not text.isascii():  # json escapes C0 controls itself, not DEL, C1 or bidi controls: escaped here the JSON way
         text = _NOT_ESCAPED_BY_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
-    return JsonBlock(text)
+    return text
+
+
+def json_block(value: Any) -> JsonBlock:
+    return JsonBlock(json_text(value))
 
 
 NO_CHANGES = Line("dim", (("no changes", ""),))

@@ -276,3 +276,13 @@ def test_history_calls_at_80_columns_keeps_the_time_of_day(shared_gateway):
     status, out = run_script_text(shared_gateway, "exec onto.project.list\nhistory calls 1\n", width=80)
     listed = out.split("opgate> history calls")[1]
     assert re.search(r"\d\d-\d\d \d\d:\d\d:\d\d", listed), listed
+
+
+def test_the_command_lines_dry_run_flag_points_to_dry_and_runs_nothing(gateway):
+    """``exec OP ... --dry-run`` (the explorer copies calls as opgate exec lines) said only that '--dry-run' is not key=value."""
+    status, out = run_script_text(gateway, f"exec onto.task.update task_id={SPONSORS_TASK} state_key=done --dry-run\n")
+    assert status == 1
+    assert "--dry-run is the command line's flag; here, dry-run with: dry onto.task.update key=value ..." in out
+    assert "help: help dry" in out and "not key=value" not in out
+    with gateway.store.read() as tx:
+        assert tx.get("task", SPONSORS_TASK)["state_key"] == "in_progress"

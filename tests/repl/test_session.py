@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
+from hostile_catalog import write_control_catalog
 from repl_helpers import RELAY, SPONSORS_TASK, TIDEWATER, tasks_of
 from repl_driver import CTRL_C, ENTER, RIGHT, ReplDriver, wait_for
+
+from opgate.core import Binding, Gateway, Registry
+from opgate.core._record import replace
+from opgate.core.exec import Handler
 
 
 def test_tab_completes_an_op_and_a_project_by_name_and_enter_creates_the_task(gateway, tmp_path):
@@ -216,3 +223,42 @@ def test_a_misnamed_argument_is_refused_at_once_rather_than_asking_for_the_missi
         repl.wait_for_prompt()
         repl.quit()
     assert "search (string, required)" not in repl.output
+
+
+def _slow_gateway(tmp_path, seconds: float) -> Gateway:
+    """A catalogue op bound to a handler that takes ``seconds`` to answer."""
+    loaded = Gateway.from_catalogs([write_control_catalog(tmp_path, "slow")], db_path=tmp_path / "w.db").registry
+    registry = Registry([replace(r, binding=Binding("store")) for r in loaded], loaded.problems, group_summaries=loaded.group_summaries)
+    handlers = {r.op: Handler(lambda ctx, args: time.sleep(seconds) or {"slept": seconds}) for r in registry}
+    return Gateway(registry, db_path=tmp_path / "w.db", handlers=handlers)
+
+
+def test_a_call_still_running_after_a_moment_says_so(tmp_path):
+    """The explorer's bar says "running OP…"; the REPL printed nothing until the answer, and a slow upstream looked hung."""
+    gateway = _slow_gateway(tmp_path, 2.0)
+    try:
+        with ReplDriver(gateway, tmp_path / "history") as repl:
+            repl.type("exec sneaky.sneaky.get")
+            repl.enter_and_wait_for("running sneaky.sneaky.get… (Ctrl-C cancels)")
+            assert "ok  sneaky.sneaky.get" not in repl.output, "said while the call runs, not after"
+            wait_for(lambda: "ok  sneaky.sneaky.get" in repl.output, "the answer")
+            repl.wait_for_prompt()
+            assert repl.output.index("running sneaky.sneaky.get") < repl.output.index("ok  sneaky.sneaky.get")
+            repl.quit()
+    finally:
+        gateway.close()
+
+
+def test_a_quick_call_and_a_question_asked_during_a_call_get_no_running_line(gateway, tmp_path):
+    gateway.allow_write = True
+    with ReplDriver(gateway, tmp_path / "history") as repl:
+        repl.type(f"exec onto.task.list project_id={RELAY}")
+        repl.enter_and_wait_for("ok  onto.task.list")
+        repl.wait_for_prompt()
+        repl.type(f"exec onto.task.delete task_id={SPONSORS_TASK}")
+        repl.enter_and_wait_for("needs your confirmation")
+        time.sleep(1.5)  # longer than the notice waits: the question is on the terminal, nothing may print over it
+        repl.enter_and_wait_for("not confirmed; nothing was written")
+        repl.wait_for_prompt()
+        assert "running" not in repl.output
+        repl.quit()

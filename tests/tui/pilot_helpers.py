@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Callable
 from pathlib import Path
+
+from rich.console import Console
 
 from opgate.core import Gateway
 
@@ -51,3 +54,10 @@ def parent_of(gateway: Gateway, document_id: str) -> str | None:
     finally:
         reader.close()
     return envelope["result"]["document"]["parent_id"]
+
+
+def screen_text(app) -> str:
+    """The characters of the frame the app would draw now, as the compositor lays them out."""
+    console = Console(width=app.size.width, file=io.StringIO(), record=True, color_system=None, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()

@@ -7,9 +7,10 @@ import io
 import pytest
 from pilot_helpers import settle
 from rich.console import Console
+from textual.widgets import Input, TextArea
 
 from opgate.tui._keys import ALL_KEYS, APP_KEYS, EXPLORER_KEYS, FORM_KEYS, HISTORY_KEYS, RESULT_KEYS
-from opgate.tui.screens import HistoryScreen, KeysHelpScreen
+from opgate.tui.screens import ExportCallScreen, HistoryScreen, KeysHelpScreen
 from opgate.tui.widgets import CollectionBrowser, OpTree
 
 pytestmark = pytest.mark.anyio
@@ -127,3 +128,28 @@ async def test_the_palette_lists_each_action_once_and_none_that_would_do_nothing
         assert titles.count("Find") == 1, titles
         assert "Back" not in titles, "nothing to go back to yet"
         assert {"Help", "Dry-run", "Run", "Writes", "History", "Quit"} <= set(titles), titles
+
+
+@pytest.mark.parametrize("widget", [Input, TextArea], ids=["form field", "raw JSON editor"])
+def test_no_explorer_key_is_taken_by_the_field_being_typed_in(widget):
+    """Where a call is built, the focus sits in an Input or the JSON editor: a key those bind for themselves never
+    reached the explorer unless it is a priority binding. ctrl+e (Export) moved the cursor to the end of the line,
+    so right after a run the export could not be reached from the keyboard."""
+    own = set(_keys(widget.BINDINGS))
+    taken = [b.id for b in (*APP_KEYS, *EXPLORER_KEYS) if not b.priority and set(_keys([b])) & own]
+    assert taken == []
+
+
+async def test_ctrl_e_exports_from_a_form_field_after_a_dry_run(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await screen.open_op("onto.task.get", {"task_id": "20000000-0000-4000-8000-000000000001"})
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        await screen.open_op("onto.task.get", {"task_id": "20000000-0000-4000-8000-000000000001"})
+        await settle(pilot)
+        assert isinstance(app.focused, Input)
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        assert isinstance(app.screen, ExportCallScreen)

@@ -168,3 +168,34 @@ async def test_dry_run_from_a_half_mounted_form_sends_every_argument(app, gatewa
         assert envelope["ok"] and envelope["meta"]["dry_run"], envelope
         assert "From the JSON" in json.dumps(envelope["result"]) and '"late": true' in json.dumps(envelope["result"])
         assert not form.fully_mounted  # nothing had to be mounted to send it
+
+
+async def test_a_form_opened_from_the_finder_starts_at_its_top_with_the_first_fields_head(twilio):
+    """Focus went to the first required input in the frame the form was mounted in, and scrolled the form
+    past that field's head: Twilio's call.create opened one line down, its AccountSid head out of sight."""
+    app = make_app(twilio, "twilio")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+        await type_text(pilot, "call create")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        form = app.screen.query_one(CallForm)
+        field = next(f for f in form.query(FormField) if f.slot.label == "AccountSid")
+        assert field.query_one("Input").has_focus
+        assert form.scroll_y == 0
+        assert field.region.y >= form.region.y, "the field's head is on screen"
+
+
+async def test_focusing_a_field_far_down_shows_its_head_too(twilio):
+    app = make_app(twilio, "twilio")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await app.screen.open_op("twilio.api_v2010.call.create", {})
+        await settle(pilot)
+        form = app.screen.query_one(CallForm)
+        assert form.focus_path(("Timeout",))
+        await settle(pilot)
+        field = next(f for f in form.query(FormField) if f.slot.label == "Timeout")
+        assert field.query_one("Input").has_focus and form.scroll_y > 0
+        assert form.region.y <= field.region.y and field.region.bottom <= form.region.bottom, "head and input both in view"

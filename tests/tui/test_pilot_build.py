@@ -170,6 +170,7 @@ async def test_copy_as_json_cli_and_python(app):
         await pilot.press("ctrl+t")
         await settle(pilot)
         await pilot.press("f9")
+        await settle(pilot)
         assert isinstance(app.screen, CopyScreen)
         await pilot.press("c")
         await settle(pilot)

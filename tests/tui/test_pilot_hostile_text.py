@@ -10,6 +10,7 @@ reads it (a ``str`` as markup, ``Content`` and ``Text`` as they are).
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from hostile_catalog import ARG, ENUM, MARKUP, OP, TITLE, TWILIO, write_hostile_catalog
@@ -145,5 +146,28 @@ async def test_a_stored_title_made_of_markup_shows_as_it_is(tmp_path):
             await settle(pilot)
             assert TITLE in shown(app.screen), "the id picker lists the title as it is"
             assert app.is_running
+    finally:
+        gateway.close()
+
+
+async def test_an_argument_name_escape_cannot_protect_keeps_the_head_whole(tmp_path):
+    """Textual's escape() leaves ``[31m`` and a trailing backslash as they are: pasted into the head's markup,
+    ``mode[31m`` swallowed the closing ``[/b]`` and the head read ``mode[31m[/b] string``."""
+    properties = {"mode[31m": {"type": "string"}, "dir\\": {"type": "string", "description": "A [31m folder\\"},
+                  "box[0]": {"type": "object", "description": "A group", "properties": {"x[9m": {"type": "string"}}}}
+    tool = {"type": "function", "function": {"name": "get_odd", "description": "Odd names", "parameters": {"type": "object", "properties": properties}}}
+    catalog = tmp_path / "odd.json"
+    catalog.write_text(json.dumps([tool]), encoding="utf-8")
+    gateway = Gateway.from_catalogs([catalog], db_path=tmp_path / "w.db")
+    app = make_app(gateway, "odd names")
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await app.screen.open_op("odd.odd.get", {"box[0]": {}})
+            await settle(pilot)
+            heads = {f.slot.label: _plain(f.query_one(".field-head").render()) for f in app.screen.query(FormField)}
+            assert heads["mode[31m"] == "mode[31m string"
+            assert heads["dir\\"] == "dir\\ string — A [31m folder\\"
+            assert heads["x[9m"] == "x[9m string"
+            assert "box[0]  object" in shown(app.screen), "the group's border title"
     finally:
         gateway.close()

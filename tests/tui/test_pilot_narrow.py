@@ -163,6 +163,19 @@ async def test_the_footer_shows_whole_keys_and_save_at_80_columns(app):
             assert ("f5", "Dry-run") in shown and ("f6", "Run") in shown and ("f1", "Help") in shown
 
 
+async def test_in_a_form_field_the_footer_starts_with_its_own_key_whatever_the_screen_takes_over(app):
+    """ctrl+e (Export) is a priority key of the screen, and it takes the place of the Input's own ctrl+e in the
+    active bindings: the footer put the screen's keys first, and F7 (Pick id) fell off at 80 columns."""
+    from textual.widgets._footer import FooterKey
+
+    async with app.run_test(size=NARROW) as pilot:
+        await app.screen.open_op("onto.document.tree.move")
+        await settle(pilot)
+        assert app.focused is not None and type(app.focused).__name__ == "FormInput"
+        keys = [(k.key, k.description) for k in app.screen.query(FooterKey) if "-command-palette" not in k.classes]
+        assert keys[0] == ("f7", "Pick id"), keys
+
+
 async def test_the_history_footer_says_how_to_go_back_at_80_columns(app):
     from textual.widgets._footer import FooterKey
 

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import io
+import threading
 
 import pytest
-from pilot_helpers import API_SPEC, ENGINEERING, PROJECT, parent_of, settle, wait_until
+from pilot_helpers import API_SPEC, CATALOGS, ENGINEERING, PROJECT, parent_of, settle, wait_until
 
 from rich.console import Console
 
-from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen, ExplorerScreen
+from opgate.core import Gateway
+from opgate.core.config import read_config
+from opgate.tui import make_app
+from opgate.tui.screens import AllowWriteScreen, ConfirmRunScreen, CopyScreen, ExplorerScreen
 from opgate.tui.widgets import CallBuilder, DiffView, EntityLinks, ResultView
 
 pytestmark = pytest.mark.anyio
 MOVE = {"project_id": PROJECT, "document_id": API_SPEC, "new_parent_id": ENGINEERING}
 TASK = "20000000-0000-4000-8000-000000000001"
+PETSTORE = CATALOGS.parent / "openapi" / "petstore_expanded.yaml"
+
+
+def console_text(renderable) -> str:
+    console = Console(file=io.StringIO(), width=110, record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
 
 
 async def open_call(pilot, op, args):
@@ -201,3 +212,61 @@ async def test_the_confirmation_of_a_call_without_arguments_says_so(app):
         await settle(pilot)
         shown = str(pilot.app.screen.query_one("#confirm-args").render())
         assert shown == "Arguments none"
+
+
+async def test_the_confirmation_shows_an_http_request_as_the_result_does(tmp_path):
+    """The Result showed a preview as a request (POST url, headers, the body as JSON); the run confirmation
+    showed the same preview as raw JSON, its body one escaped string ("{\\"name\\":\\"Rex\\"..."). Nothing is sent:
+    the upstream's address has no server, and a preview never calls it."""
+    config = tmp_path / "opgate.toml"
+    config.write_text(f'[upstreams.pets]\nopenapi = "{PETSTORE}"\nbase_url = "http://127.0.0.1:9"\n', encoding="utf-8")
+    gateway = Gateway.from_catalogs([], config=read_config(config), db_path=tmp_path / "w.db", allow_write=True, call_log=False)
+    app = make_app(gateway, "opgate.toml")
+    try:
+        async with app.run_test(size=(120, 45)) as pilot:
+            await open_call(pilot, "pets.pet.add", {"body": {"name": "Rex", "tag": "dog"}})
+            await pilot.press("f5")
+            await settle(pilot)
+            result = console_text(app.screen.query_one("#result-http").content)
+            await pilot.press("f6")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmRunScreen))
+            await settle(pilot)
+            confirm = console_text(app.screen.query_one("#confirm-preview").content)
+            assert confirm == result
+            assert "POST http://127.0.0.1:9/pets" in confirm and '"name": "Rex",' in confirm and '\\"' not in confirm
+            await pilot.press("n")
+            await settle(pilot)
+    finally:
+        gateway.close()
+
+
+async def test_the_copy_menu_builds_its_texts_off_the_ui_thread(tmp_path):
+    """F9 asked the gateway for the curl text's preview on the UI thread (a dry-run of the HTTP op: it reads the
+    op's document and builds the request), so the explorer froze while the menu was made; the palette's
+    "Copy as curl" too."""
+    config = tmp_path / "opgate.toml"
+    config.write_text(f'[upstreams.pets]\nopenapi = "{PETSTORE}"\nbase_url = "http://127.0.0.1:9"\n', encoding="utf-8")
+    gateway = Gateway.from_catalogs([], config=read_config(config), db_path=tmp_path / "w.db", call_log=False)
+    app = make_app(gateway, "opgate.toml")
+    threads: list[bool] = []
+    exec_ = gateway.exec
+
+    def watched_exec(*args, **options):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return exec_(*args, **options)
+
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await open_call(pilot, "pets.pet.add", {"body": {"name": "Rex", "tag": "dog"}})
+            gateway.exec = watched_exec
+            await pilot.press("f9")
+            await wait_until(pilot, lambda: isinstance(app.screen, CopyScreen))
+            assert app.screen.previews["curl"].startswith("curl -X POST http://127.0.0.1:9/pets")
+            await pilot.press("u")
+            await settle(pilot)
+            assert app.clipboard.startswith("curl -X POST")
+            app.screen.copy_as("curl")
+            await settle(pilot)
+            assert threads and not any(threads), "every preview was asked for on a worker's thread"
+    finally:
+        gateway.close()

@@ -102,8 +102,8 @@ async def context(pilot):
 async def copy_menu(pilot):
     await pilot.app.screen.open_op("onto.document.tree.move", MOVE)
     await settle(pilot)
-    await pilot.press("f9")
-    assert isinstance(pilot.app.screen, CopyScreen)
+    await pilot.press("f9")  # the texts are made on a worker's thread: the menu opens when they are ready
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CopyScreen))
 
 
 async def export_call(pilot):

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from .._keys import key_label
+from .._plain import shown
 from ..widgets.collection_browser import CollectionBrowser
 from ..widgets.op_tree import OpTree
 
@@ -88,12 +89,12 @@ class ExplorerMoves:
         crumb = self.query_one("#breadcrumb", Static)  # type: ignore[attr-defined]
         crumb.display = bool(self.back_stack)
         if self.back_stack:
-            trail = "  ›  ".join(place.label for place in self.back_stack[-3:])
+            trail = "  ›  ".join(shown(place.label) for place in self.back_stack[-3:])
             more = "…  ›  " if len(self.back_stack) > 3 else ""
             record = self.query_one("#builder").record  # type: ignore[attr-defined]
             here = record.op if record is not None else ""
             back_key = key_label(self.app, "opgate.back")  # type: ignore[attr-defined]
-            crumb.update(Text.assemble((f"{back_key} back: ", "bold"), more, trail, "  ›  ", (here, "bold")))
+            crumb.update(Text.assemble((f"{back_key} back: ", "bold"), more, trail, "  ›  ", (shown(here), "bold")))
 
     # -- panes ------------------------------------------------------------------------------
 

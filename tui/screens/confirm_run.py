@@ -14,7 +14,9 @@ from textual.widgets import Button, Label, Static
 
 from opgate.core.diff_text import field_label, field_value
 
-from .._palette import Palette, json_syntax
+from .._palette import Palette
+from .._plain import data_text, shown
+from .._render_http import render_preview
 from .._render_result import touched_entities
 from ..widgets import DiffView
 
@@ -37,9 +39,9 @@ class ConfirmRunScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         meta = self.preview.get("meta") or {}
         with Vertical(id="confirm-box", classes="modal-box"):
-            yield Label(Text.assemble(("Run ", "bold"), (self.op, "bold"), (" for real?", "bold")), id="confirm-title")
+            yield Label(Text.assemble(("Run ", "bold"), (shown(self.op), "bold"), (" for real?", "bold")), id="confirm-title")
             if self.summary:
-                yield Label(Text(self.summary, style="italic"))
+                yield Label(data_text(self.summary, style="italic"))
             with VerticalScroll(id="confirm-body"):
                 if self.args:
                     yield Label("[b]Arguments[/b]")
@@ -50,7 +52,7 @@ class ConfirmRunScreen(ModalScreen[bool]):
                 if "preview" in meta:
                     # An upstream that cannot rehearse: show exactly what will be sent instead of a diff.
                     yield Label("[b]What will be sent[/b] (nothing was sent yet)")
-                    yield Static(json_syntax(meta["preview"], Palette.of(self.app)), id="confirm-preview")
+                    yield Static(render_preview(meta["preview"], Palette.of(self.app)), id="confirm-preview")
                 else:
                     yield Label("[b]What will change[/b] (from a dry-run just now)")
                     diff = DiffView(id="confirm-diff")
@@ -59,7 +61,7 @@ class ConfirmRunScreen(ModalScreen[bool]):
                     yield diff
                 if not self.preview.get("ok", True):
                     error = self.preview.get("error") or {}
-                    yield Static(Text(f"The dry-run failed: {error.get('code')}: {error.get('message')}", style="bold red"))
+                    yield Static(data_text(f"The dry-run failed: {error.get('code')}: {error.get('message')}", style="bold red"))
             with Horizontal(id="confirm-buttons"):
                 yield Button("Run it (y)", variant="error", id="confirm-yes")
                 yield Button("Cancel (n)", variant="primary", id="confirm-no")
@@ -72,9 +74,9 @@ class ConfirmRunScreen(ModalScreen[bool]):
         for key, value in self.args.items():
             if text:
                 text.append("\n")
-            text.append(f"{field_label(key)}: ", style="bold")
+            text.append(f"{shown(field_label(key))}: ", style="bold")
             for part, role in field_value(key, value, names, "after"):
-                text.append(part, style=styles.get(role, ""))
+                text.append(shown(part), style=styles.get(role, ""))
         return text
 
     def on_mount(self) -> None:

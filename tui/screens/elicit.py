@@ -14,6 +14,8 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionLis
 
 from opgate.core.exec import answer_fields, answer_problems, parse_answer
 
+from .._plain import data_text, plain, shown
+
 
 class ElicitScreen(ModalScreen[dict[str, Any] | None]):
     """Dismisses with the answer, or ``None`` when the person declines."""
@@ -30,13 +32,13 @@ class ElicitScreen(ModalScreen[dict[str, Any] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="elicit-box", classes="modal-box"):
             # The message is the upstream's text: shown as plain text, never as markup.
-            yield Label(Text.assemble((self.question.upstream, "bold"), " asks, while running ", (self.question.op, "bold"), ":"))
-            yield Label(Text(self.question.message))
+            yield Label(Text.assemble((shown(self.question.upstream), "bold"), " asks, while running ", (shown(self.question.op), "bold"), ":"))
+            yield Label(data_text(self.question.message))
             with VerticalScroll(id="elicit-fields"):
                 for field in self.fields:
-                    label = Text(field.title + (" *" if field.required else ""), style="bold")
+                    label = data_text(field.title + (" *" if field.required else ""), style="bold")
                     if field.description:
-                        label.append(f"  {field.description}", style="dim")
+                        label.append(f"  {shown(field.description)}", style="dim")
                     yield Label(label)
                     yield self._input(field)
             yield Static("", id="elicit-problems")
@@ -48,13 +50,13 @@ class ElicitScreen(ModalScreen[dict[str, Any] | None]):
         widget_id = f"elicit-{field.name}"
         labels = field.labels or tuple(str(v) for v in field.enum or ())
         if field.type == "boolean":
-            return Checkbox(field.title, value=bool(field.default), id=widget_id)
+            return Checkbox(plain(field.title), value=bool(field.default), id=widget_id)
         if field.type == "array" and field.enum:
             chosen = set(map(str, field.default or ()))
             # Option labels are the upstream's text: plain, never markup.
-            return SelectionList(*[(Text(label), str(v), str(v) in chosen) for v, label in zip(field.enum, labels)], id=widget_id)
+            return SelectionList(*[(data_text(label), str(v), str(v) in chosen) for v, label in zip(field.enum, labels)], id=widget_id)
         if field.enum:
-            options = [(Text(label), str(v)) for v, label in zip(field.enum, labels)]
+            options = [(data_text(label), str(v)) for v, label in zip(field.enum, labels)]
             default = str(field.default) if field.default is not None and str(field.default) in map(str, field.enum) else Select.NULL
             return Select(options, value=default, id=widget_id)
         if field.type == "array":

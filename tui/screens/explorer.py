@@ -14,6 +14,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from .._failures import ReportsWorkerFailures
 from .._keys import EXPLORER_BINDINGS
+from .._plain import shown
 from ..widgets.collection_browser import CollectionBrowser
 from ..widgets.gateway_bar import GatewayBar
 from ..widgets.key_footer import KeyFooter
@@ -348,7 +349,7 @@ class ExplorerScreen(DeferredPanes, ExplorerMoves, CopyActions, CallIds, Reports
             self.notify("Cancelled: nothing was written.", markup=False)  # the person's "no" is not an error
         else:
             error = envelope.get("error") or {}
-            self.notify(str(error.get("message", "")), title=str(error.get("code", "error")), severity="error", timeout=8, markup=False)
+            self.notify(shown(error.get("message", "")), title=shown(error.get("code", "error")), severity="error", timeout=8, markup=False)
 
     # -- entities -------------------------------------------------------------------------------
 

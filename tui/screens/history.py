@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, Label
 from opgate.core.call_history import HistoryFilter, args_text, outcome, outcome_text, when_text
 
 from .._failures import ReportsWorkerFailures
+from .._plain import shown
 from .._history_columns import COLUMNS, OP, OUTCOME, EndFirstText, cut_text, fit_widths
 from .._keys import HISTORY_BINDINGS
 from ..widgets import BatchPanel, GatewayBar
@@ -33,7 +34,7 @@ def row_cells(entry: dict[str, Any], *, in_batch: bool, this_session: bool, name
     duration = entry.get("duration_ms")
     # The op and arguments are as the caller sent them: text, never markup. Each keeps its whole
     # text; a narrow column draws it cut (see _history_columns).
-    cells = tuple(cut_text(cell) for cell in (
+    cells = tuple(cut_text(shown(cell)) for cell in (
         "●" if in_batch else "",
         when,
         str(entry.get("op") or entry.get("tool_name") or "?"),

@@ -6,17 +6,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from .._failures import ReportsWorkerFailures
+from .._plain import shown
 
 
 # The option that stands for "no parent": the value it sets is null.
@@ -51,7 +52,7 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str | None, str] |
     def compose(self) -> ComposeResult:
         scope = " in the chosen project" if self.project_id and self.argument != "project_id" else ""
         with Vertical(id="picker-box", classes="modal-box"):
-            yield Label(f"[b]Pick {escape(self.argument)}[/b]{scope}  [dim]type to narrow, Enter picks[/dim]")
+            yield Label(Content.from_markup("[b]Pick $argument[/b]$scope  [dim]type to narrow, Enter picks[/dim]", argument=shown(self.argument), scope=scope))
             yield Input(placeholder="name…", id="picker-input")
             yield OptionList(id="picker-choices")
 
@@ -81,7 +82,7 @@ class IdPickerScreen(ReportsWorkerFailures, ModalScreen[tuple[str | None, str] |
         for choice in event.choices:
             what = choice.what or choice.kind
             marker = "▸ " if what == "folder" else "  "
-            label = Text.assemble(marker, (choice.label, "bold"), (f"  {what} · {choice.id}", "dim"))
+            label = Text.assemble(marker, (shown(choice.label), "bold"), (f"  {what} · {shown(choice.id)}", "dim"))
             options.add_option(Option(label, id=choice.id))
         if not event.choices and not (self.offer_root and not event.text):
             hint = "type a name to search every kind" if not event.text else f"nothing in the workspace fits {self.argument}"

@@ -21,6 +21,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from .._failures import ReportsWorkerFailures
+from .._plain import shown
 
 PATH_LIMIT = 12
 SEARCH_LIMIT = 8
@@ -108,7 +109,7 @@ class JumpScreen(ReportsWorkerFailures, ModalScreen[Jump | None]):
             options.append(Option(Text("in words (gw.search)", style="bold dim"), disabled=True, id="search-heading"))
             for hit in self.search_results:
                 suggested = "".join(f"  {k}={v}" for k, v in (hit.get("suggested_args") or {}).items())
-                label = Text.assemble((hit["op"], "bold"), (suggested, "green"), f"  {hit.get('summary', '')}", (f"  {hit.get('confidence', 0):.2f}", "dim"))
+                label = Text.assemble((shown(hit["op"]), "bold"), (suggested, "green"), f"  {shown(hit.get('summary', ''))}", (f"  {hit.get('confidence', 0):.2f}", "dim"))
                 options.append(Option(label, id=f"search:{hit['op']}"))
         if not options:
             hint = "type part of an op path, or what you want to do" if not query.strip() else "nothing yet…"

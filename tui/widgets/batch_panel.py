@@ -12,6 +12,7 @@ from textual.widgets import Static
 from opgate.core.call_history import args_text
 
 from .._palette import Palette
+from .._plain import shown
 
 
 class BatchPanel(Static):
@@ -32,7 +33,7 @@ class BatchPanel(Static):
             return Text("Batch: empty. Space adds the highlighted call; ctrl+d dry-runs the batch, ctrl+b runs it.", style="dim")
         lines = [Text.assemble((f"Batch: {len(self.steps)} call(s)", "bold"), ("  ctrl+d dry-runs · ctrl+b runs · ctrl+x empties", "dim"))]
         for index, step in enumerate(self.steps):
-            line = Text.assemble(f"{index + 1}. ", (step["op"], "bold"), " ", (args_text(step.get("args"), 70, self.names), "dim"))
+            line = Text.assemble(f"{index + 1}. ", (shown(step["op"]), "bold"), " ", (shown(args_text(step.get("args"), 70, self.names)), "dim"))
             if index < len(self.results):
                 result = self.results[index]
                 if result.get("ok"):

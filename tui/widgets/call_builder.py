@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from .._palette import Palette
+from .._plain import shown
 from .._render_help import badges_text
 from ..forms import Path, edit, field_paths, initial_args, place_errors
 from ..forms import build_spec as build_form_spec
@@ -87,7 +88,7 @@ class CallBuilder(Vertical):
         self.example_index = -1
         spec = build_form_spec(record.parameters)
         self.args = dict(args) if args is not None else initial_args(spec)
-        title = Text.assemble((record.op, "bold"), "  ", badges_text(record.badges, Palette.of(self.app)), (record.summary, "italic"))
+        title = Text.assemble((shown(record.op), "bold"), "  ", badges_text(record.badges, Palette.of(self.app)), (shown(record.summary), "italic"))
         if not record.runnable:
             title.append(f"\nBrowse only (F5 and F6 are off): {record.binding.why_not_runnable}.", style=Palette.of(self.app).warning)
         self.query_one("#builder-title", Static).update(title)

@@ -11,6 +11,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from .._keys import RESULT_KEYS
+from .._plain import shown
 
 
 class EntityLinks(OptionList):
@@ -49,9 +50,9 @@ class EntityLinks(OptionList):
         self._kinds = {i: k for i, k, _ in entities}
         for entity_id, kind, name in entities:
             if opens:
-                label = Text.assemble(("→ ", "bold"), (f"{kind or 'entity'} ", "italic"), entity_id, (f"  {name}" if name else "", "bold"))
+                label = Text.assemble(("→ ", "bold"), (f"{shown(kind or 'entity')} ", "italic"), shown(entity_id), (f"  {shown(name)}" if name else "", "bold"))
             else:
-                label = Text.assemble(("· ", "dim"), entity_id, (f"  {name}" if name else "", "bold"))
+                label = Text.assemble(("· ", "dim"), shown(entity_id), (f"  {shown(name)}" if name else "", "bold"))
             self.add_option(Option(label, id=entity_id))
         self.display = bool(entities)
 

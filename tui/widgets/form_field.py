@@ -9,14 +9,14 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.markup import escape
+from textual.content import Content
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Select, Static
 
 from .._keys import FORM_KEYS
-from .._plain import plain
+from .._plain import plain, shown
 from ..forms import MISSING, Path, Slot, parse_text, to_text
 from .form_input import FormInput
 
@@ -83,22 +83,42 @@ class FormField(Vertical):
 
     # -- composing ----------------------------------------------------------------------
 
-    def _head(self, missing: bool = False) -> str:
+    def _head(self, missing: bool = False) -> Content:
+        # Catalogue text goes in as markup variables, never pasted into markup: escape() leaves "[31m" and a
+        # trailing backslash as they are, and "mode[31m" then swallowed the closing [/b] ("mode[31m[/b] string").
         spec = self.slot.spec
-        head = f"[b]{escape(self.slot.label)}[/b] [dim]{escape(spec.type_label)}[/dim]"
+        markup = "[b]$label[/b] [dim]$type[/dim]"
         if self.note:
-            head += f" [$text-success]= {escape(self.note)}[/]"
+            markup += " [$text-success]= $note[/]"
         if missing:
-            head += " [$text-warning]* required[/]"
+            markup += " [$text-warning]* required[/]"
         elif spec.required:
-            head += " [$text-warning]*[/]"
-        if spec.description and not self.slot.in_array:
-            head += f" [dim]— {escape(spec.description.splitlines()[0])}[/dim]"
-        return head
+            markup += " [$text-warning]*[/]"
+        if self._hidden:
+            markup += " [$text-warning]holds $hidden[/]"
+        described = bool(spec.description) and not self.slot.in_array
+        if described:
+            markup += " [dim]— $description[/dim]"
+        return Content.from_markup(
+            markup, label=shown(self.slot.label), type=shown(spec.type_label), note=shown(self.note), hidden=self._hidden,
+            description=shown(spec.description.splitlines()[0]) if described and spec.description.splitlines() else "",
+        )
+
+    @property
+    def _hidden(self) -> str:
+        """The control characters in the value, as escapes: an input cannot show them, so the head names them."""
+        text = to_text(self.slot.spec, self._value) if self._value is not MISSING else ""
+        return " ".join(dict.fromkeys(mark for ch in text if (mark := shown(ch)) != ch))
+
+    def _value_set(self, value: Any) -> None:
+        before = self._hidden
+        self._value = value
+        if self._hidden != before and self.is_mounted:
+            self.query_one(".field-head", Static).update(self._head(self.has_class("-missing")))
 
     def compose(self) -> ComposeResult:
         spec = self.slot.spec
-        yield Static(self._head(), classes="field-head", markup=True)
+        yield Static(self._head(), classes="field-head")
         if spec.picks_id:
             with Horizontal(classes="field-row"):
                 yield self._input()
@@ -140,7 +160,7 @@ class FormField(Vertical):
 
     def show_value(self, value: Any) -> None:
         """Put ``value`` in the input without reporting it as an edit."""
-        self._value = value
+        self._value_set(value)
         for select in self.query(Select):
             with select.prevent(Select.Changed):
                 select.value = self._select_index(value)
@@ -192,7 +212,7 @@ class FormField(Vertical):
         if self.note:
             self.set_note("")
         value, problem = parse_text(self.slot.spec, event.value, in_array=self.slot.in_array)
-        self._value = value
+        self._value_set(value)
         self.post_message(self.Edited(self, self.slot.path, value, problem))
 
     @on(Select.Changed)
@@ -221,6 +241,9 @@ class FormField(Vertical):
         return self._value is MISSING
 
     def focus_input(self) -> None:
+        # Scrolled once laid out, and the whole field (its head too): focus scrolls to the input at once, and in a
+        # form mounted in this frame that put Twilio's first field's head above the top (the form opened scrolled).
         for widget in self.query("Input, Select"):
-            widget.focus()
+            widget.focus(scroll_visible=False)
+            self.call_after_refresh(self.scroll_visible, animate=False)
             return

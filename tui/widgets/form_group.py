@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Label, Select, Static
 
-from .._plain import escape, plain
+from .._plain import plain
 from ..forms import Path, Slot
 
 
@@ -66,7 +66,7 @@ class FormGroup(Vertical):
         self._children = children
         spec = slot.spec
         title = slot.label + (" *" if spec.required and not slot.in_array else "")
-        self.border_title = escape(f"{title}  {spec.type_label}")
+        self.border_title = plain(f"{title}  {spec.type_label}")
         self.tooltip = plain(spec.description) if spec.description else None
 
     def compose(self) -> ComposeResult:

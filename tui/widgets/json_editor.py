@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,9 +13,11 @@ from textual.widgets import Label, TextArea
 
 from opgate.core import safe_json
 
+from .._plain import json_text
+
 
 def dump(args: dict[str, Any]) -> str:
-    return json.dumps(args, indent=2, ensure_ascii=False)
+    return json_text(args)  # a control character in a value shows as its \u escape (the same JSON value)
 
 
 class JsonEditor(Vertical):

@@ -76,7 +76,12 @@ class KeyFooter(Footer):
     def _in_declared_order(self) -> list[ActiveBinding]:
         """The screen's active bindings, each where its node declares it (the keymap changes keys, not places)."""
         active = list(self.screen.active_bindings.values())
-        nodes = list(dict.fromkeys(b.node for b in active))
+        # Nodes from the focused widget out to the app. Not in the order their keys first appear: a priority key
+        # of the screen takes the place of the focused Input's own key (ctrl+e), which put the screen first and
+        # pushed the form field's F7 past the edge of an 80-column footer.
+        present = {b.node for b in active}
+        nodes = [node for node, _ in self.screen._modal_binding_chain if node in present]
+        nodes += [node for node in dict.fromkeys(b.node for b in active) if node not in nodes]
         # Where each node declares a binding: by id (the keymap moves those), else by its unmoved key.
         declared = {
             node: {name: n for n, (key, bindings) in enumerate(node._bindings.key_to_bindings.items()) for b in bindings for name in (b.id or key, key)}

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
 from .._palette import Palette, json_syntax
-from .._render_http import http_response, render_request, render_response
+from .._render_http import http_response, render_preview, render_response
 from .._render_result import diff_is_empty, meta_line, render_error, status_line, touched_entities
 from .diff_view import DiffView
 from .entity_links import EntityLinks
@@ -63,11 +63,8 @@ class ResultView(VerticalScroll):
         preview = (envelope.get("meta") or {}).get("preview")
         response = http_response(envelope)
         heading, shown = "", ""
-        if isinstance(preview, dict) and "method" in preview:
-            heading, shown = "Request (not sent)", render_request(preview, palette)
-        elif isinstance(preview, dict):
-            # An MCP upstream cannot rehearse a call: the request it would get, as the confirmation shows it.
-            heading, shown = "Request (not sent)", json_syntax(preview, palette)
+        if isinstance(preview, dict):
+            heading, shown = "Request (not sent)", render_preview(preview, palette)
         elif response is not None:
             heading, shown = "Response", render_response(*response, palette)
         self.query_one("#http-heading", Label).update(heading)
