@@ -26,7 +26,7 @@ from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
 from ._migrate import migrate
 from ._rows import decode, json_columns_of, utc_now
 from ._sqlite_bookkeeping import call_log_rows
-from ._sqlite_conn import _TRANSLATED, connect, fetch, run, store_error
+from ._sqlite_conn import _TRANSLATED, Connection, connect, fetch, run, store_error
 from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
 
 _DUMP_ORDER = {
@@ -197,7 +197,7 @@ class SQLiteStore:
 
     # -- connections ---------------------------------------------------------
 
-    def _connection(self) -> apsw.Connection:
+    def _connection(self) -> Connection:
         local = self._local
         # The process's fork count rather than os.getpid(): a system call on every transaction.
         if getattr(local, "forks", None) != _forks:
@@ -296,9 +296,9 @@ class _ReadScope:
         if conn.in_transaction:
             raise StoreError("a transaction is already open on this thread; pass its tx along instead")
         tx = SQLiteReadTransaction(conn, store._clock, self._observe)  # observe by position: a class called with a keyword builds a dict for it
-        # run()'s body, inline (as at the COMMIT below): every read call passes here.
+        # run()'s body, inline (as at the COMMIT below), on the connection's kept cursor: every read call passes here.
         try:
-            conn.execute("BEGIN")
+            conn.kept_cursor.execute("BEGIN")
         except _TRANSLATED as error:
             raise store_error(error) from error
         self._conn, self._tx = conn, tx
@@ -312,7 +312,7 @@ class _ReadScope:
             return
         # _end's commit, inline: a clean read is nearly every call.
         try:
-            conn.execute("COMMIT")
+            conn.kept_cursor.execute("COMMIT")
         except BaseException as error:
             if conn.in_transaction:
                 run(conn, "ROLLBACK")
