@@ -77,6 +77,9 @@ class Connection(apsw.Connection):
     time, so its kept cursor is too.
     """
 
+    forks_when_made = 0
+    """How many times the process had forked when the store made it (see ``SQLiteStore._connection``)."""
+
     def __init__(self, path: str) -> None:
         super().__init__(path)
         self.kept_cursor = self.cursor()
