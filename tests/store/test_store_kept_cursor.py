@@ -8,6 +8,7 @@ the connection hands out, so counting its calls counts the cursors.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -64,4 +65,22 @@ def test_a_statement_read_row_by_row_keeps_its_own_cursor(tmp_path: Path):
         first = next(rows)
         assert tx._fetch("SELECT title FROM tasks WHERE id = ?", (task_id,)) == [("Read me",)]
         assert [first, *rows] == [(1,), (2,), (3,)]
+    store.close()
+
+
+def test_a_statement_interrupted_mid_read_leaves_the_kept_cursor_usable(tmp_path: Path):
+    # The hard timeout interrupts the connection (tx.interrupt, from the watchdog's thread) while the kept cursor reads.
+    store = SQLiteStore(tmp_path / "w.db")
+    counting = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT x FROM c"
+    with pytest.raises(StoreError, match="interrupted"):
+        with store.read() as tx:
+            timer = threading.Timer(0.05, tx.interrupt)
+            timer.start()
+            try:
+                tx._fetch(counting)
+            finally:
+                timer.cancel()
+    with store.read() as tx:
+        assert tx._fetch_each(("SELECT 1", ()), ("SELECT 2", ())) == [[(1,)], [(2,)]]
+    assert not store._connection().in_transaction
     store.close()
