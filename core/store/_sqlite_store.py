@@ -307,7 +307,6 @@ class _ReadScope(SQLiteReadTransaction):
     def __init__(self, store: SQLiteStore, observe: bool):  # the transaction's other fields are set when entered
         self._store = store
         self._observing = observe
-        self._reads = ReadLog() if observe else UNOBSERVED
 
     def __enter__(self) -> SQLiteReadTransaction:
         store = self._store
@@ -316,6 +315,7 @@ class _ReadScope(SQLiteReadTransaction):
             raise StoreError("a transaction is already open on this thread; pass its tx along instead")
         # SQLiteTxCore.__init__'s fields that a read sets (see above), without its call.
         self._conn, self._clock, self._open = conn, store._clock, True
+        self._reads = ReadLog() if self._observing else UNOBSERVED  # a fresh log each time the scope is entered
         # run()'s body, inline (as at the COMMIT below), on the connection's kept cursor: every read call passes here.
         try:
             conn.kept_cursor.execute("BEGIN")
