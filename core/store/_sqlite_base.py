@@ -68,9 +68,9 @@ class SQLiteTxCore:
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         if not self._open:
             self._check_open()
-        # fetch()'s body, inline: every read statement passes here.
+        # fetch()'s body, inline, on the connection's kept cursor: every read statement passes here.
         try:
-            return self._conn.execute(sql, params).fetchall()
+            return self._conn.kept_cursor.execute(sql, params).fetchall()
         except _TRANSLATED as exc:
             raise store_error(exc) from exc
 
@@ -78,7 +78,7 @@ class SQLiteTxCore:
         """:meth:`_fetch` of each ``(sql, params)`` in turn, in one Python call (a get's row, links and edges)."""
         if not self._open:
             self._check_open()
-        execute = self._conn.execute
+        execute = self._conn.kept_cursor.execute  # each statement is fetched whole before the next
         fetched = []
         try:
             for sql, params in statements:

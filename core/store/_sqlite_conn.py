@@ -63,10 +63,32 @@ def patient(timeout_ms: int = BUSY_TIMEOUT_MS) -> Callable[[int], bool]:
     return handler
 
 
-def connect(path: str) -> apsw.Connection:
+class Connection(apsw.Connection):
+    """An apsw connection that keeps one cursor for the statements it runs to their end at once.
+
+    ``conn.execute`` makes a cursor for every statement, and making one and
+    freeing it cost about 3,000 instructions, as much as SQLite's own work for
+    ``BEGIN`` or a row read by its id: a get's five statements paid 15 k for
+    cursors (docs/performance.md, "A get in session 14"). :attr:`kept_cursor`
+    serves the statements whose rows are all fetched before anything else runs
+    on it (the read scope's ``BEGIN`` and ``COMMIT``, ``_fetch``,
+    ``_fetch_each``); a statement read row by row, or left half read, takes a
+    cursor of its own, as before. Each connection is used by one thread at a
+    time, so its kept cursor is too.
+    """
+
+    forks_when_made = 0
+    """How many times the process had forked when the store made it (see ``SQLiteStore._connection``)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.kept_cursor = self.cursor()
+
+
+def connect(path: str) -> Connection:
     """A connection in WAL mode with foreign keys on and a patient busy handler."""
     with translated():
-        conn = apsw.Connection(path)
+        conn = Connection(path)
         conn.set_busy_handler(patient())
         _use_wal(conn)
         conn.execute("PRAGMA foreign_keys = ON")

@@ -16,17 +16,19 @@ import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import apsw
 
 from .._log import LazyLogger
+from ._digest import UNOBSERVED, ReadLog
 from ._errors import StoreError
 from ._kinds import EDGE_COLUMNS, KINDS, LINK_COLUMNS
 from ._migrate import migrate
 from ._rows import decode, json_columns_of, utc_now
 from ._sqlite_bookkeeping import call_log_rows
-from ._sqlite_conn import _TRANSLATED, connect, fetch, run, store_error
+from ._sqlite_conn import _TRANSLATED, Connection, connect, fetch, run, store_error
 from ._sqlite_tx import SQLiteReadTransaction, SQLiteWriteTransaction
 
 _DUMP_ORDER = {
@@ -197,20 +199,28 @@ class SQLiteStore:
 
     # -- connections ---------------------------------------------------------
 
-    def _connection(self) -> apsw.Connection:
-        local = self._local
+    def _connection(self) -> Connection:
+        # One look in the thread-local attributes, none missing on the usual path: each look costs a few hundred instructions.
+        try:
+            conn = self._local.conn
+        except AttributeError:
+            return self._connect()
         # The process's fork count rather than os.getpid(): a system call on every transaction.
-        if getattr(local, "forks", None) != _forks:
-            if getattr(local, "conn", None) is not None:
-                # Inherited through fork(): SQLite forbids using them here, and
-                # closing counts as using, so they are kept alive and never touched.
-                self._inherited.extend([local.conn, *self._all])
-                self._all = weakref.WeakSet()
-            local.conn = connect(self.location)
-            local.forks = _forks
-            with self._lock:
-                self._all.add(local.conn)
-        return local.conn
+        return conn if conn.forks_when_made == _forks else self._connect()
+
+    def _connect(self) -> Connection:
+        """This thread's connection made anew: its first, or its first since this process was forked."""
+        local = self._local
+        if getattr(local, "conn", None) is not None:
+            # Inherited through fork(): SQLite forbids using them here, and
+            # closing counts as using, so they are kept alive and never touched.
+            self._inherited.extend([local.conn, *self._all])
+            self._all = weakref.WeakSet()
+        conn = local.conn = connect(self.location)
+        conn.forks_when_made = _forks
+        with self._lock:
+            self._all.add(conn)
+        return conn
 
 
 _log = LazyLogger(__name__)
@@ -276,43 +286,52 @@ class _WriteScope:
         _end(self._conn, failed=failed)
 
 
-class _ReadScope:
-    """``with store.read() as tx``: a deferred ``BEGIN`` and its end, as a plain class.
+class _ReadScope(SQLiteReadTransaction):
+    """``with store.read() as tx``: the read transaction itself, which ``with`` opens (a deferred ``BEGIN``) and ends.
 
-    Every read call opens one, so it is spelled without the two generator-based
-    context managers (a third of an empty read's cost); a failure inside rolls
-    back, a clean exit commits, and the transaction is closed either way.
+    Every read call opens one, so the scope is the transaction rather than a
+    second object that makes it: a class called from Python costs a frame
+    and its fields, about 2 k instructions a read (docs/performance.md, "A
+    get in session 14"). It is spelled without generator-based context
+    managers for the same reason. A failure inside rolls back, a clean exit
+    commits, and the transaction is closed either way; it becomes a
+    transaction only when entered.
     """
 
-    __slots__ = ("_store", "_observe", "_conn", "_tx")
+    # SQLiteTxCore's fields that never change in a read (it never takes the write lock, so it never finds rows before
+    # it): set once here rather than on every read. Read-only, so that a write path reaching them would fail loudly.
+    _locked = True
+    _found_early: Mapping[tuple[str, str], dict] = MappingProxyType({})
+    _found_current = None
 
-    def __init__(self, store: SQLiteStore, observe: bool):
+    def __init__(self, store: SQLiteStore, observe: bool):  # the transaction's other fields are set when entered
         self._store = store
-        self._observe = observe
+        self._observing = observe
 
     def __enter__(self) -> SQLiteReadTransaction:
         store = self._store
         conn = store._connection()
         if conn.in_transaction:
             raise StoreError("a transaction is already open on this thread; pass its tx along instead")
-        tx = SQLiteReadTransaction(conn, store._clock, self._observe)  # observe by position: a class called with a keyword builds a dict for it
-        # run()'s body, inline (as at the COMMIT below): every read call passes here.
+        # SQLiteTxCore.__init__'s fields that a read sets (see above), without its call.
+        self._conn, self._clock, self._open = conn, store._clock, True
+        self._reads = ReadLog() if self._observing else UNOBSERVED  # a fresh log each time the scope is entered
+        # run()'s body, inline (as at the COMMIT below), on the connection's kept cursor: every read call passes here.
         try:
-            conn.execute("BEGIN")
+            conn.kept_cursor.execute("BEGIN")
         except _TRANSLATED as error:
             raise store_error(error) from error
-        self._conn, self._tx = conn, tx
-        return tx
+        return self
 
     def __exit__(self, exc_type: Any, exc: Any, traceback: Any) -> None:
-        self._tx._open = False
+        self._open = False
         conn = self._conn
         if exc_type is not None or not conn.in_transaction:
             _end(conn, failed=exc_type is not None)
             return
         # _end's commit, inline: a clean read is nearly every call.
         try:
-            conn.execute("COMMIT")
+            conn.kept_cursor.execute("COMMIT")
         except BaseException as error:
             if conn.in_transaction:
                 run(conn, "ROLLBACK")
