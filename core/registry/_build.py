@@ -134,10 +134,27 @@ def build_registry(loads: Iterable[CatalogLoad], rules: NamingRules | None = Non
                 problems.append(LoadProblem(tool.source, finding.message, tool=tool.name, field=f"parameters{finding.pointer}", severity=finding.severity))
             if parameters is None:
                 continue
-            warnings += [f.message for f in findings if f.severity == "warning"]
+            warnings += _op_warnings(findings)
             records.append(_record(tool, parameters, rules, tuple(warnings)))
     summaries = {**rules.group_summaries, **_source_summaries(loads_seen), **(group_summaries or {})}
     return Registry(_resolve_collisions(records, problems), problems, group_summaries=summaries)
+
+
+def _op_warnings(findings: list[Any]) -> list[str]:
+    """The schema's warnings for the op's help: each said once, with the arguments it concerns.
+
+    A catalogue that gives five arguments one unknown format said the same
+    sentence five times, naming none of them.
+    """
+    where: dict[str, list[str]] = {}
+    for finding in findings:
+        if finding.severity != "warning":
+            continue
+        names = where.setdefault(finding.message, [])
+        parts = finding.pointer.split("/")
+        if len(parts) > 2 and parts[1] == "properties" and parts[2] not in names:
+            names.append(parts[2])
+    return [f"{message} ({', '.join(names)})" if names else message for message, names in where.items()]
 
 
 def merge_registries(base: Registry, extra: Registry) -> Registry:

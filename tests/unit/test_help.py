@@ -178,3 +178,20 @@ def test_an_mcp_title_that_only_names_the_tool_does_not_hide_what_it_does(tmp_pa
         assert "title" not in pages["echo"]
     finally:
         gateway.close()
+
+
+def test_a_schema_warning_is_said_once_naming_its_arguments(tmp_path):
+    """Five arguments with one unknown format gave five identical notes naming none of them."""
+    catalog = [{"type": "function", "function": {"name": "place_call", "description": "Place a call.", "parameters": {
+        "type": "object", "properties": {
+            "Method": {"type": "string", "format": "http-method"}, "FallbackMethod": {"type": "string", "format": "http-method"},
+            "To": {"type": "string", "format": "endpoint"}, "Note": {"type": "string"}}}}}]
+    path = tmp_path / "functions.json"
+    path.write_text(json.dumps(catalog))
+    gateway = Gateway.from_catalogs([path], db_path=tmp_path / "w.db", call_log=False, cache=False)
+    try:
+        notes = [n for n in gateway.help(gateway.registry.ops[0])["notes"] if "format" in n]
+        assert notes == ["format 'http-method' is unknown, so it is not checked (Method, FallbackMethod)",
+                         "format 'endpoint' is unknown, so it is not checked (To)"], notes
+    finally:
+        gateway.close()
