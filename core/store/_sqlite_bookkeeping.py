@@ -94,17 +94,24 @@ class BookkeepingReads(SQLiteTxCore):
         return _decoded(rows[::-1])
 
 
-def call_log_rows(entries: Sequence[Mapping[str, Any] | CallLogRow], clock: Callable[[], str]) -> list[tuple[Any, ...]]:
+def call_log_rows(entries: Sequence[Mapping[str, Any] | CallLogRow | tuple[Any, ...]], clock: Callable[[], str]) -> list[tuple[Any, ...]]:
     """Call-log entries as rows of CALL_LOG_COLUMNS values, checked and encoded.
+
+    An entry is a dict of columns, a :class:`CallLogRow` (a row with its ``detail``
+    still to encode) or a plain tuple, a row made whole (``exec_row``'s), passed on as it is.
 
     Apart from the transaction, so that a writer can make them before it
     takes the write lock and hold the lock only for the INSERT.
     """
     rows = []
     for entry in entries:
-        if type(entry) is CallLogRow:  # an exec's row, made by the call log's writer: only its detail to encode
+        kind = type(entry)
+        if kind is tuple:  # an exec's row, made whole by the call log's writer (a plain tuple: apsw binds it without a copy)
+            rows.append(entry)
+            continue
+        if kind is CallLogRow:  # an exec's row with its detail still to encode
             detail = entry[-1]
-            rows.append(entry if detail is None else (*entry[:-1], encode_json(detail)))
+            rows.append((*entry[:-1], None if detail is None else encode_json(detail)))
             continue
         if not _CALL_LOG_COLUMN_SET.issuperset(entry):
             unknown = set(entry) - _CALL_LOG_COLUMN_SET
