@@ -36,10 +36,13 @@ class CallLogRow(tuple):
     """The values of :data:`CALL_LOG_COLUMNS` in order, as the store writes them (flags 0 or 1, ``args`` as JSON text), ``detail`` aside.
 
     ``args`` is plain ``str`` (a row is stored as it is, so no ``JsonText``
-    mark is needed). ``detail`` (the last value) is still a dict or ``None``:
-    the store encodes it as it encodes every entry's. ``call_log_rows`` takes such a row as it
-    is: an exec's entry goes from the call's values to the INSERT with no
-    dict in between (one per entry cost more than the row's other work).
+    mark is needed). ``detail`` (the last value) is still a dict: the store
+    encodes it as it encodes every entry's. An exec's row with no ``detail``
+    (nearly all of them) is a plain ``tuple`` instead, complete as it is:
+    apsw binds a plain tuple directly but copies a subclass's values into a
+    list first. ``call_log_rows`` takes either: an exec's entry goes from
+    the call's values to the INSERT with no dict in between (one per entry
+    cost more than the row's other work).
     """
 
     __slots__ = ()

@@ -127,7 +127,7 @@ def _shortened(args: dict, chars: int) -> dict:
     return kept
 
 
-def exec_row(values: tuple[Any, ...], chars: int) -> dict[str, Any] | CallLogRow:
+def exec_row(values: tuple[Any, ...], chars: int) -> dict[str, Any] | tuple[Any, ...]:
     """The stored row of an exec's queued entry: ``call_row``'s values, the copy of its plain arguments last.
 
     The arguments' columns are made here, by the call log's writer, not on
@@ -136,6 +136,11 @@ def exec_row(values: tuple[Any, ...], chars: int) -> dict[str, Any] | CallLogRow
     call time, so their values are immutable and the columns come out the
     same whenever they are made. The whole entry is one tuple, so the queue
     keeps one object per call for the collector, not three.
+
+    The row is a plain ``tuple`` when it is complete (no ``detail``, the
+    common case): apsw binds a plain tuple as it is, while for a subclass it
+    first copies the values into a list (1.5 k instructions a row). A row
+    whose ``detail`` the store must still encode is a :class:`CallLogRow`.
     """
     args = values[15]
     text = sorted_args_text(args)
@@ -143,9 +148,11 @@ def exec_row(values: tuple[Any, ...], chars: int) -> dict[str, Any] | CallLogRow
         # The digest's text is the stored copy too (the store writes it as it is): one encoding, not two.
         # Its digest is left for whoever reads the row (DIGEST_OF_TEXT): nothing on the call's path needs it.
         # Spelled value by value (see the assert above): slices and unpacking built three lists per entry.
-        return CallLogRow((values[0], values[1], values[2], values[3], values[4], 1 if values[5] else 0, values[6], 1 if values[7] else 0,
-                           values[8], DIGEST_OF_TEXT, text, 0,  # a stored row's args is its text already
-                           values[9], values[10], values[11], values[12], values[13], values[14]))
+        detail = values[14]
+        row = (values[0], values[1], values[2], values[3], values[4], 1 if values[5] else 0, values[6], 1 if values[7] else 0,
+               values[8], DIGEST_OF_TEXT, text, 0,  # a stored row's args is its text already
+               values[9], values[10], values[11], values[12], values[13], detail)
+        return row if detail is None else CallLogRow(row)
     return {**args_columns(args, chars), **dict(zip(CALL_ROW_KEYS, values))}
 
 

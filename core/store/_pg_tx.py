@@ -42,6 +42,7 @@ class PGTxCore(SQLiteTxCore):
     _WRITES_FROM_SNAPSHOT = False
     _TITLE_KEY_BOUND = False
     _insert_call_log = INSERT_CALL_LOG  # its seq takes DEFAULT, not NULL: the columns are named
+    _call_log_rows_at_once = 1  # executemany of the named INSERT, as before: psycopg has no statement ring to go round
 
     def _fetch(self, sql: str, params: Any = ()) -> list[tuple]:
         self._check_open()

@@ -62,3 +62,39 @@ def test_the_call_log_table_has_its_columns_in_the_order_rows_are_spelled(store)
         else:
             names = [row[1] for row in tx._fetch("PRAGMA table_info(call_log)")]
     assert names == ["seq", *CALL_LOG_COLUMNS]
+
+
+def test_a_batch_of_the_call_log_is_written_whole_and_in_call_order(store):
+    # SQLite writes CALL_LOG_ROWS_AT_ONCE rows a statement and the batch's last few one by one; every row must land, in order.
+    from opgate.core.store._sqlite_bookkeeping import CALL_LOG_ROWS_AT_ONCE
+
+    for batch, count in enumerate((1, CALL_LOG_ROWS_AT_ONCE, 2 * CALL_LOG_ROWS_AT_ONCE + 3)):
+        entries = [{"trace_id": f"b{batch}-{n}", "op": "onto.task.get", "ok": n % 3 != 0, "caller": "agent",
+                    "args": {"n": n}, "kind": "exec" if n % 2 else "help"} for n in range(count)]
+        store.log_calls(entries)
+        with store.read() as tx:
+            written = [call for call in tx.calls_since() if call["trace_id"].startswith(f"b{batch}-")]
+        assert [call["trace_id"] for call in written] == [entry["trace_id"] for entry in entries]
+        assert [(call["ok"], call["args"], call["kind"]) for call in written] == [
+            (entry["ok"], entry["args"], entry["kind"]) for entry in entries]
+
+
+def test_writing_a_batch_of_the_call_log_keeps_the_threads_read_statements_prepared(tmp_path, new_workspace):
+    # apsw's statement cache is a ring of 100 slots moved on by every statement handed back: an executemany of
+    # 100 rows went round it, and the reads of the same thread prepared their statements again after every batch.
+    with connect_store(new_workspace(tmp_path, "w.db")) as store:
+        if not hasattr(store, "_connection"):
+            return  # PostgreSQL: no such cache
+        with store.write() as tx:
+            project = tx.insert("project", {"name": "P"})["id"]
+
+        def read() -> None:
+            with store.read() as tx:
+                tx.get("project", project)
+
+        read()
+        conn = store._connection()
+        store.log_calls([{"trace_id": f"t{n}", "op": "onto.project.get", "ok": True} for n in range(100)])
+        misses = conn.cache_stats()["misses"]
+        read()
+        assert conn.cache_stats()["misses"] == misses
