@@ -18,6 +18,7 @@ on a bare connection (apsw or psycopg, no opgate code in between):
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import apsw
@@ -40,6 +41,22 @@ _LINKS_SQL = "SELECT document_id, role FROM task_documents WHERE task_id = ? ORD
 _DOCUMENTS_SQL = "SELECT id, title, state_key, type_key FROM documents WHERE id IN ({})"
 _EDGES_SQL = f"SELECT {', '.join(EDGE_COLUMNS)} FROM edges WHERE src_id = ? OR dst_id = ? ORDER BY created_at, seq"
 _TASK_SQL = f"SELECT {', '.join(TASK_COLUMNS)} FROM tasks WHERE id = ?"
+
+
+def fifty_task_workspace(name: str) -> Path:
+    """A new SQLite workspace of one project and 50 tasks, closed, in a temporary folder: what a get of one task reads."""
+    import tempfile
+
+    from opgate.core.store import open_store
+
+    db = Path(tempfile.mkdtemp()) / name
+    store = open_store(db, demo=False)
+    with store.write() as tx:
+        project = tx.insert("project", {"name": "Reads"})["id"]
+        for n in range(50):
+            tx.insert("task", {"project_id": project, "title": f"Task {n}", "props": {"n": n, "note": "x" * 20}})
+    store.close()
+    return db
 
 
 def is_postgres(location: str) -> bool:

@@ -34,22 +34,19 @@ ROUNDS, PER_ROUND = 10, 100
 
 def measure(part: str) -> None:
     """The measured process: build, warm up, then each round's gets and its collected part."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _read_floor import fifty_task_workspace
+
     from opgate.core import Gateway
     from opgate.core._record import replace
     from opgate.core.settings import GatewaySettings
     from opgate.core.store import open_store
 
-    db = Path(tempfile.mkdtemp()) / "log.db"
-    store = open_store(db, demo=False)
-    with store.write() as tx:
-        project = tx.insert("project", {"name": "Reads"})["id"]
-        for n in range(50):
-            tx.insert("task", {"project_id": project, "title": f"Task {n}", "props": {"n": n, "note": "x" * 20}})
-    store.close()
+    db = fifty_task_workspace("log.db")
     store = open_store(db, demo=False)
     settings = replace(GatewaySettings(), call_log_flush_s=1e9, call_log_flush_entries=10**9)
     gateway = Gateway(store=store, call_log=True, settings=settings)
-    task_id = gateway.exec("onto.task.list", {"project_id": project, "limit": 1})["result"]["tasks"][0]["id"]
+    task_id = gateway.exec("onto.task.list", {"limit": 1})["result"]["tasks"][0]["id"]
     args = {"task_id": task_id}
     log = gateway._call_log
     for _ in range(300):

@@ -46,20 +46,14 @@ FLUSH_EVERY = 100
 def measure(side: str, calls: int, warm_up: int) -> None:
     """The measured process: build, warm up, then the loop inside ``functools.reduce``."""
     sys.path.insert(0, str(HERE))
-    from _read_floor import BareConnection, get_task
+    from _read_floor import BareConnection, fifty_task_workspace, get_task
 
     from opgate.core import Gateway
     from opgate.core._record import replace
     from opgate.core.settings import GatewaySettings
     from opgate.core.store import open_store
 
-    db = Path(tempfile.mkdtemp()) / "get.db"
-    store = open_store(db, demo=False)
-    with store.write() as tx:
-        project = tx.insert("project", {"name": "Reads"})["id"]
-        for n in range(50):
-            tx.insert("task", {"project_id": project, "title": f"Task {n}", "props": {"n": n, "note": "x" * 20}})
-    store.close()
+    db = fifty_task_workspace("get.db")
     store = open_store(db, demo=False)
     # The writer thread must never write inside the loop: it takes its settings when it starts (at the first
     # entry), so they are given to the gateway here. Given after the warm-up instead, they never reached it, and
@@ -69,7 +63,7 @@ def measure(side: str, calls: int, warm_up: int) -> None:
     logging = side in ("queued", "log")
     settings = replace(GatewaySettings(), call_log_flush_s=1e9, call_log_flush_entries=10**9) if logging else None
     gateway = Gateway(store=store, call_log=logging, settings=settings)
-    task_id = gateway.exec("onto.task.list", {"project_id": project, "limit": 1})["result"]["tasks"][0]["id"]
+    task_id = gateway.exec("onto.task.list", {"limit": 1})["result"]["tasks"][0]["id"]
     args = {"task_id": task_id}
     answer = gateway.exec("onto.task.get", args)
     assert answer["ok"], answer

@@ -8,8 +8,6 @@ names tools; ``confirm = "destructive"`` (or ``"writes"``) names them by kind.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import mcp_types as types
 import pytest
@@ -18,30 +16,17 @@ from mcp import Client
 import upstream_servers as us
 from opgate.core import Gateway
 from opgate.core.config import ConfigError, load_config
-from opgate.core.executors.mcp import Upstreams
 from test_upstream_serve import serve
 
 ADA = {"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}
 
 
 def _toml(tmp_path, modules, confirm: str) -> object:
-    server = us.memory(modules, tmp_path)
-    path = tmp_path / "opgate.toml"
-    path.write_text(
-        "[upstreams.memory]\n"
-        f"command = {json.dumps(server['command'])}\n"
-        f"args = {json.dumps(server['args'])}\n"
-        f"env = {{ MEMORY_FILE_PATH = {json.dumps(server['env']['MEMORY_FILE_PATH'])} }}\n"
-        f"confirm = {confirm}\n",
-        encoding="utf-8",
-    )
-    return path
+    return us.memory_toml(modules, tmp_path, f"confirm = {confirm}")
 
 
 def _gateway(tmp_path, toml, approver=None) -> Gateway:
-    config = load_config(toml)
-    upstreams = Upstreams.from_files([], configured=config.mcp_servers, configured_source=str(toml))
-    return Gateway(db_path=tmp_path / "w.db", upstreams=upstreams, allow_write=True, approver=approver)
+    return us.toml_gateway(tmp_path, toml, allow_write=True, approver=approver)
 
 
 def _names(gateway: Gateway) -> list[str]:

@@ -8,39 +8,25 @@ makes those tools reads, whatever the server says; the rest stay writes.
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 import upstream_servers as us
 from opgate.core import Gateway
 from opgate.core.config import ConfigError, load_config
-from opgate.core.executors.mcp import UpstreamConfigError, Upstreams
+from opgate.core.executors.mcp import UpstreamConfigError
 from opgate.core.executors.mcp._config import load_upstream_configs
 
 ADA = {"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}
 
 
 def _toml(tmp_path, modules, reads: str) -> object:
-    server = us.memory(modules, tmp_path)
-    path = tmp_path / "opgate.toml"
-    path.write_text(
-        "[upstreams.memory]\n"
-        f"command = {json.dumps(server['command'])}\n"
-        f"args = {json.dumps(server['args'])}\n"
-        f"env = {{ MEMORY_FILE_PATH = {json.dumps(server['env']['MEMORY_FILE_PATH'])} }}\n"
-        # Hints not believed: every tool is a destructive write, as for a server that gives none.
-        "trust_annotations = false\n"
-        f"reads = {reads}\n",
-        encoding="utf-8",
-    )
-    return path
+    # Hints not believed: every tool is a destructive write, as for a server that gives none.
+    return us.memory_toml(modules, tmp_path, "trust_annotations = false", f"reads = {reads}")
 
 
 def _gateway(tmp_path, toml, *, allow_write: bool) -> Gateway:
-    config = load_config(toml)
-    upstreams = Upstreams.from_files([], configured=config.mcp_servers, configured_source=str(toml))
-    return Gateway(db_path=tmp_path / "w.db", upstreams=upstreams, allow_write=allow_write)
+    return us.toml_gateway(tmp_path, toml, allow_write=allow_write)
 
 
 def test_a_named_tool_is_a_read_and_runs_without_writes(tmp_path, modules):

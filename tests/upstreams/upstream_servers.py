@@ -76,6 +76,32 @@ def shifty(description: str | None = None, *, extra: bool = False) -> dict[str, 
     return {"command": sys.executable, "args": [str(HERE / "shifty_server.py")], "env": env}
 
 
+def memory_toml(modules: Path, folder: Path, *lines: str) -> Path:
+    """An opgate.toml in ``folder`` with the memory server as ``[upstreams.memory]``, and ``lines`` added to its table."""
+    server = memory(modules, folder)
+    path = folder / "opgate.toml"
+    path.write_text(
+        "[upstreams.memory]\n"
+        f"command = {json.dumps(server['command'])}\n"
+        f"args = {json.dumps(server['args'])}\n"
+        f"env = {{ MEMORY_FILE_PATH = {json.dumps(server['env']['MEMORY_FILE_PATH'])} }}\n"
+        + "".join(f"{line}\n" for line in lines),
+        encoding="utf-8",
+    )
+    return path
+
+
+def toml_gateway(folder: Path, toml: Path, **options: Any):
+    """A gateway on ``toml``'s upstreams, its workspace in ``folder``."""
+    from opgate.core import Gateway
+    from opgate.core.config import load_config
+    from opgate.core.executors.mcp import Upstreams
+
+    config = load_config(toml)
+    upstreams = Upstreams.from_files([], configured=config.mcp_servers, configured_source=str(toml))
+    return Gateway(db_path=folder / "w.db", upstreams=upstreams, **options)
+
+
 def write_config(path: Path, servers: dict[str, dict[str, Any]]) -> Path:
     path.write_text(json.dumps({"mcpServers": servers}, indent=2), encoding="utf-8")
     return path
