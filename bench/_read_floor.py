@@ -66,7 +66,7 @@ def is_postgres(location: str) -> bool:
 class BareConnection:
     """One connection with no opgate code in between: the floor's."""
 
-    def __init__(self, location: str):
+    def __init__(self, location: str, *, one_cursor: bool = False):
         self.postgres = is_postgres(location)
         if self.postgres:
             import psycopg
@@ -81,18 +81,21 @@ class BareConnection:
             # statement that sorts and binds a value (a get's links and edges, every page with LIMIT ?) again on
             # every run, which was most of this floor (docs/performance.md, "A get in session 9").
             self.conn.config(apsw.SQLITE_DBCONFIG_ENABLE_QPSG, 1)
+        # ``conn.execute`` makes a cursor per statement, as plain apsw code does; with ``one_cursor`` every
+        # statement runs on one kept cursor, as the store's reads do since session 14 (a lower floor, for comparison).
+        self.run = self.conn.cursor().execute if one_cursor and not self.postgres else self.conn.execute
 
     def sql(self, sql: str) -> str:
         return sql.replace("?", "%s").replace("rowid", "seq") if self.postgres else sql
 
     def begin_read(self) -> None:
-        self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" if self.postgres else "BEGIN")
+        self.run("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" if self.postgres else "BEGIN")
 
     def commit(self) -> None:
-        self.conn.execute("COMMIT")
+        self.run("COMMIT")
 
     def rows(self, sql: str, params: tuple) -> list[tuple]:
-        return self.conn.execute(self.sql(sql), params).fetchall()
+        return self.run(self.sql(sql), params).fetchall()
 
     def write(self, sql: str, params: tuple) -> None:
         self.conn.execute("BEGIN" if self.postgres else "BEGIN IMMEDIATE")
