@@ -15,7 +15,7 @@ from typing import Any
 from .. import safe_json
 from .._record import field, record
 from .._scopes import everything
-from ..echo_text import quoted
+from ..echo_text import ECHO_CHARS, quoted
 from ..registry._record import OpRecord
 from ..registry._registry import Registry
 from ._errors import InternalError, InvalidArguments, NotFoundError
@@ -197,9 +197,23 @@ def _checked_args(record: OpRecord, raw_args: Any, session: Session, validator: 
     if field_errors:
         extra = help_inline(record) if _mostly_wrong(args, field_errors) else {}
         count = problem_count(field_errors)
-        message = f"{count:,} problem{'s' if count > 1 else ''} with the arguments of {record.op}: {field_errors[0]['message'] if field_errors else headline}"
+        message = f"{count:,} problem{'s' if count > 1 else ''} with the arguments of {record.op}: {_first_problem(field_errors) if field_errors else headline}"
         raise CallRejected(message, field_errors=field_errors, **extra)
     return args, plain is not None
+
+
+def _first_problem(field_errors: list[dict[str, Any]]) -> str:
+    """The first problem for the headline, naming its argument when its sentence does not.
+
+    A field error's own message leaves the argument to its ``field``; alone in the
+    headline, "is too short; expected at least 71 characters" named nothing.
+    """
+    first = field_errors[0]
+    message, field = str(first.get("message", "")), str(first.get("field", ""))
+    name = field[len("args."):] if field.startswith("args.") else ""
+    if not name or message.startswith((f"{name} ", f"{name}:")) or len(name) > ECHO_CHARS or f"'{name}'" in message:
+        return message  # named already, or a name too long to repeat (its message quotes it cut short)
+    return f"{name}: {message}"
 
 
 def prepare_call(
