@@ -42,6 +42,7 @@ from ._config import HTTP, UpstreamConfig
 from ._http_answers import AnswerWatch, bound_answer, quiet_cuts, stop_watching, watching
 from ._listing import list_tools_page
 from ._questions import PendingCall, QuestionRouter
+from ._session_streams import owning, stderr_sink, watch_end
 from ._stderr_tail import StderrTail
 from ._stdio import bounded_stdio_client
 from ._unreadable import first_reason, unreadable_error, unreadable_reason
@@ -51,9 +52,9 @@ log = logging.getLogger("opgate.upstreams")
 CLIENT_INFO = types.Implementation(name="opgate", version="0.1.0")
 FIRST_BACKOFF_S = 0.5
 START_TIMEOUT_S = 120.0
+"""How long a server may take to answer ``initialize`` (``npx -y`` may install it first); then the start fails and backs off."""
 _LAST_WORDS_S = 0.5
 """How long a call whose server died waits for the rest of its stderr (its last words usually come as it exits)."""
-"""How long a server may take to answer ``initialize`` (``npx -y`` may install it first); then the start fails and backs off."""
 MAX_LISTED_TOOLS = 10_000
 """The most tools one upstream may list: far past any real server's, and a bound on a listing that never ends."""
 MAX_BACKOFF_S = 60.0
@@ -148,7 +149,7 @@ class Connection:
         try:
             async with contextlib.AsyncExitStack() as stack:
                 read, write = await stack.enter_async_context(self._transport())
-                watched = await stack.enter_async_context(_watch_end(read, stop))
+                watched = await stack.enter_async_context(watch_end(read, stop))
                 session = await stack.enter_async_context(
                     _FormOnlySession(
                         watched, write, elicitation_callback=self.questions.elicit,
@@ -190,12 +191,12 @@ class Connection:
             client.event_hooks = {"response": [bound_answer]}
             quiet_cuts()
             # The SDK's own limit on one event (1 MiB) refused answers a stdio server may send; one message's bound is ours.
-            return _owning(client, streamable_http_client(str(config.url), http_client=client, max_sse_event_size=MAX_ANSWER_BYTES))
+            return owning(client, streamable_http_client(str(config.url), http_client=client, max_sse_event_size=MAX_ANSWER_BYTES))
         if config.cwd and not os.path.isdir(config.cwd):
             # The spawn's FileNotFoundError names the folder, and read as "the command was not found".
             raise UpstreamDown(f"its working folder (cwd) {config.cwd} does not exist")
         params = StdioServerParameters(command=str(config.command), args=list(config.args), env=dict(config.env) or None, cwd=config.cwd)
-        self._stderr = StderrTail(_stderr_sink())
+        self._stderr = StderrTail(stderr_sink())
         return bounded_stdio_client(params, self._stderr, self._answered_too_much)
 
     def _with_stderr(self, reason: str) -> str:
@@ -304,7 +305,7 @@ class Connection:
             if reason is not None:
                 raise unreadable_error(self.config.name, doing, reason) from None
             # -32000 is also the first code JSON-RPC leaves to servers: a server's own error with it is its answer (the
-            # server stays). The SDK's "Connection closed" comes after the server's messages ended (_watch_end sets stop).
+            # server stays). The SDK's "Connection closed" comes after the server's messages ended (watch_end sets stop).
             if exc.code == CONNECTION_CLOSED and (self._stop is None or self._stop.is_set()):
                 await self._closed_while(doing)
             raise
@@ -347,53 +348,6 @@ class Connection:
                 with contextlib.suppress(BaseException):
                     await task
         self.session, self.state = None, "not connected"
-
-
-@contextlib.asynccontextmanager
-async def _watch_end(read: Any, stop: asyncio.Event):
-    """The transport's read stream, passed through; when it ends (the server exited), ``stop`` is set."""
-    send, receive = anyio.create_memory_object_stream[Any](0)
-
-    async def forward() -> None:
-        try:
-            async with send:
-                async for item in read:
-                    await send.send(item)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            pass
-        finally:
-            stop.set()
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(forward)
-        try:
-            yield receive
-        finally:
-            group.cancel_scope.cancel()
-
-
-@contextlib.asynccontextmanager
-async def _owning(client: Any, transport: Any):
-    """The HTTP transport with the client that carries the configured headers, closed with it."""
-    async with client:
-        async with transport as streams:
-            yield streams
-
-
-_sinks: dict[str, Any] = {}
-
-
-def _stderr_sink():
-    """Where a stdio server's own log goes: discarded unless OPGATE_UPSTREAM_STDERR names a file.
-
-    A server's stderr is not ours to print (it may echo its environment), and
-    on ``opgate serve`` over stdio our own stdout and stderr belong to others.
-    One handle per path for the process: restarts must not leak descriptors.
-    """
-    path = os.environ.get("OPGATE_UPSTREAM_STDERR") or os.devnull
-    if path not in _sinks:
-        _sinks[path] = open(path, "a", encoding="utf-8")  # noqa: SIM115 (kept for the process's life)
-    return _sinks[path]
 
 
 def _reason(exc: BaseException) -> str:

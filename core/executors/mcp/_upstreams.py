@@ -18,9 +18,7 @@ import asyncio
 import statistics
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,41 +37,16 @@ from ._protocol_error import protocol_error
 from ._results import breaks_output_schema
 from ._questions import CallAbandoned, PendingCall, QuestionRouter
 from ._shadowing import shadowing_problems
+from ._upstream_state import Listing, Upstream
 
 DEFAULT_LIST_TIMEOUT_S = 15.0
-_LATENCIES_KEPT = 200
-
-
-@dataclass
-class Listing:
-    """One upstream's tools as last listed, and what the pins say about them."""
-
-    tools: list[dict[str, Any]]
-    review: PinReview
-    at_start: int  # the connection's start count when listed: a restart means listing again
-    refused: list[tuple[str, str]] = field(default_factory=list)  # (name, why) of tools that are not MCP tools
-
-
-class _Upstream:
-    """What the hub knows about one configured server."""
-
-    def __init__(self, config: UpstreamConfig):
-        self.config = config
-        self.connection: Any = None  # a _connection.Connection, made on first use (it imports the SDK)
-        self.listing: Listing | None = None
-        self.list_error: str | None = None
-        self.latencies_ms: deque[float] = deque(maxlen=_LATENCIES_KEPT)
-        self.listing_task: asyncio.Future[Any] | None = None
-        # Relistings a server asks for (tools/list_changed) run one at a time, with at most one more waiting.
-        self.relisting = asyncio.Lock()
-        self.relist_waiting = False
 
 
 class Upstreams:
     """Every configured upstream MCP server, on one event loop thread. Thread-safe."""
 
     def __init__(self, configs: Iterable[UpstreamConfig], *, list_timeout_s: float = DEFAULT_LIST_TIMEOUT_S):
-        self._upstreams = {config.name: _Upstream(config) for config in configs}
+        self._upstreams = {config.name: Upstream(config) for config in configs}
         self.list_timeout_s = list_timeout_s
         self._loop = LoopThread()
         self._lock = threading.Lock()
@@ -131,13 +104,13 @@ class Upstreams:
             except Exception:  # recorded on the upstream; the others still count
                 pass
 
-    def _start_listing(self, up: _Upstream):
+    def _start_listing(self, up: Upstream):
         with self._lock:
             if up.listing_task is None or up.listing_task.done():
                 up.listing_task = self._loop.submit(self._list(up))
             return up.listing_task
 
-    async def _list(self, up: _Upstream) -> None:
+    async def _list(self, up: Upstream) -> None:
         # Every listing in flight is known to close(), which cancels and awaits it: one left running
         # past the loop's end would hand work to an executor that is already shut down.
         task = asyncio.current_task()
@@ -179,7 +152,7 @@ class Upstreams:
         for listener in listeners:
             listener()
 
-    def _connection(self, up: _Upstream):
+    def _connection(self, up: Upstream):
         if up.connection is None:
             from ._connection import Connection
 
@@ -187,7 +160,7 @@ class Upstreams:
             up.connection = Connection(up.config, on_tools_changed=lambda: self._relist_soon(up), questions=QuestionRouter(name, up.config.secrets))
         return up.connection
 
-    async def _relist_soon(self, up: _Upstream) -> None:
+    async def _relist_soon(self, up: Upstream) -> None:
         # A server may say its tools changed a thousand times in a row: each said once started its own listing and registry
         # rebuild. A relisting that has not started yet will see this change too; one running may not, so one more waits.
         if up.relist_waiting:
@@ -200,7 +173,7 @@ class Upstreams:
         # Nobody awaits a relisting: its failure is already kept in up.list_error.
         task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
-    async def _relist(self, up: _Upstream) -> None:
+    async def _relist(self, up: Upstream) -> None:
         async with up.relisting:
             up.relist_waiting = False
             await self._list(up)
@@ -300,7 +273,7 @@ class Upstreams:
         up.latencies_ms.append((time.perf_counter() - started) * 1000)
         return answer
 
-    async def _call(self, up: _Upstream, tool: str, arguments: dict[str, Any], timeout_s: float, pending: PendingCall) -> Any:
+    async def _call(self, up: Upstream, tool: str, arguments: dict[str, Any], timeout_s: float, pending: PendingCall) -> Any:
         connection = self._connection(up)
         started = time.monotonic()
         await connection.open(timeout_s)
